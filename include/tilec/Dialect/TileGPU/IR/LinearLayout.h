@@ -1,0 +1,123 @@
+//===- LinearLayout.h - layouts as linear maps over GF(2) -------*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every distributed layout of a tile (all tile dimensions are powers of two)
+// is described by one representation: a linear map over GF(2) from the bits of
+// the hardware indices (register slot, lane id, warp id) to the coordinates
+// of a tile element. This is the representation of Triton's LinearLayout
+// (Triton `include/triton/Tools/LinearLayout.h`; the idea is in "Linear
+// Layouts: Robust Code Generation of Efficient Tensor Computation Using
+// F2", Zhou et al., 2025) restricted to what tilec needs: inputs are
+// register/lane/warp, outputs are the tile's dimensions.
+//
+// Each input bit has a basis vector (one coordinate per tile dimension); the
+// element held by (register r, lane l, warp w) is the XOR of the bases of the
+// set bits of r, l and w. A zero basis means the bit does not change the
+// element: the element is replicated across that bit (threads that differ
+// only in it hold copies).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUT_H
+#define TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUT_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <optional>
+
+namespace tilec::tilegpu {
+
+/// The hardware indices a layout maps from.
+enum class HwDim : unsigned { Register = 0, Lane = 1, Warp = 2 };
+inline constexpr unsigned kNumHwDims = 3;
+
+/// A coordinate in a tile (one entry per tile dimension).
+using Coord = llvm::SmallVector<int64_t, 4>;
+
+/// A layout as a linear map from (register, lane, warp) bits to coordinates
+/// of a tile of shape `getShape()`. See the file comment.
+class LinearLayout {
+public:
+  LinearLayout() = default;
+  /// `bases[hw][bit]` is the coordinate basis of bit `bit` of input `hw`;
+  /// every basis has `shape.size()` entries, each below that dimension's size.
+  LinearLayout(llvm::ArrayRef<int64_t> shape,
+               std::array<llvm::SmallVector<Coord>, kNumHwDims> bases);
+
+  llvm::ArrayRef<int64_t> getShape() const { return shape; }
+  unsigned getRank() const { return shape.size(); }
+  llvm::ArrayRef<Coord> getBases(HwDim dim) const {
+    return bases[static_cast<unsigned>(dim)];
+  }
+  unsigned getNumBits(HwDim dim) const { return getBases(dim).size(); }
+  /// Number of register slots each thread holds (2^register bits).
+  int64_t getNumRegisters() const { return int64_t(1) << getNumBits(HwDim::Register); }
+  int64_t getNumLanes() const { return int64_t(1) << getNumBits(HwDim::Lane); }
+  int64_t getNumWarps() const { return int64_t(1) << getNumBits(HwDim::Warp); }
+
+  /// Coordinate of the element held in register slot `reg` by lane `lane` of
+  /// warp `warp`.
+  Coord apply(uint64_t reg, uint64_t lane, uint64_t warp) const;
+  /// Contribution of input `dim` with index `index` alone.
+  Coord applyOne(HwDim dim, uint64_t index) const;
+
+  /// Bit mask of the bits of input `dim` whose basis is zero (replication).
+  uint64_t getReplicatedMask(HwDim dim) const;
+
+  /// For every tile dimension, the OR of all coordinate bits that input `dim`
+  /// can set. Used to decide whether XOR-combining equals adding.
+  Coord getCoordBitsUsed(HwDim dim) const;
+  /// True when register, lane and warp contributions never share a
+  /// coordinate bit, so the element coordinate is their sum.
+  bool hasDisjointContributions() const;
+
+  /// Linear (row-major) index of a coordinate in the tile.
+  int64_t linearize(llvm::ArrayRef<int64_t> coord) const;
+
+  bool operator==(const LinearLayout &other) const {
+    return shape == other.shape && bases == other.bases;
+  }
+  bool operator!=(const LinearLayout &other) const { return !(*this == other); }
+
+  void print(llvm::raw_ostream &os) const;
+
+private:
+  llvm::SmallVector<int64_t, 4> shape;
+  std::array<llvm::SmallVector<Coord>, kNumHwDims> bases;
+};
+
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                                     const LinearLayout &layout) {
+  layout.print(os);
+  return os;
+}
+
+/// The linear layout of a tile of shape `shape` in layout `encoding`
+/// (`#tilegpu.blocked` or `#tilegpu.slice`). Register bases that would be
+/// zero (a tile smaller than one thread's block) are dropped, so no two
+/// register slots of a thread hold the same element. Fails for an unknown
+/// encoding or a rank mismatch.
+mlir::FailureOr<LinearLayout> toLinearLayout(llvm::ArrayRef<int64_t> shape,
+                                             mlir::Attribute encoding);
+
+/// Maps the register slots of `dst` to those of `src` when every thread of
+/// `dst` already holds, in `src`, the element it needs: `dstToSrc` maps a
+/// dst coordinate to the src coordinate whose value it takes; it must be
+/// linear over GF(2) (dropping dimensions, zeroing broadcast dimensions and
+/// the identity are). Returns, for each dst register, the src register;
+/// std::nullopt when the data must cross threads.
+std::optional<llvm::SmallVector<int64_t>>
+getRegisterMapping(const LinearLayout &src, const LinearLayout &dst,
+                   llvm::function_ref<Coord(llvm::ArrayRef<int64_t>)> dstToSrc);
+
+} // namespace tilec::tilegpu
+
+#endif // TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUT_H

@@ -1,0 +1,44 @@
+//===- TileGPU.h - tilegpu dialect ------------------------------*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `tilegpu` dialect: tiles with distributed layouts (see TileGPUOps.td
+// and TileGPUAttrs.td for the documentation of every op and layout).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_IR_TILEGPU_H
+#define TILEC_DIALECT_TILEGPU_IR_TILEGPU_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
+#include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUOps.h.inc"
+
+namespace tilec::tilegpu {
+
+/// Threads in a warp on every NVIDIA GPU tilec targets.
+inline constexpr unsigned kThreadsPerWarp = 32;
+
+/// The layout encoding of a tile type, or null for a scalar / unencoded tile.
+mlir::Attribute getEncoding(mlir::Type type);
+
+/// The warp count of the kernel enclosing `op` (its `tilegpu.num_warps`
+/// attribute), or std::nullopt outside such a kernel.
+std::optional<unsigned> lookupNumWarps(mlir::Operation *op);
+
+} // namespace tilec::tilegpu
+
+#endif // TILEC_DIALECT_TILEGPU_IR_TILEGPU_H

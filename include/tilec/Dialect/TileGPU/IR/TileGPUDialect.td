@@ -1,0 +1,44 @@
+//===- TileGPUDialect.td - tilegpu dialect definition ------*- tablegen -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_IR_TILEGPUDIALECT_TD
+#define TILEC_DIALECT_TILEGPU_IR_TILEGPUDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def TileGPU_Dialect : Dialect {
+  let name = "tilegpu";
+  let cppNamespace = "::tilec::tilegpu";
+  let summary = "tiles distributed over the threads of a CTA";
+  let description = [{
+    `tilegpu` is the `tile` program with a distributed layout attached to every
+    tile: the tensor types carry an encoding attribute that says which thread
+    of the CTA holds which element (`#tilegpu.blocked`, `#tilegpu.slice`).
+    The `tile` ops, `arith`, `math` and `scf` are reused on these encoded
+    tensors; this dialect adds the layouts and the ops that move data between
+    them (`tilegpu.convert_layout`).
+
+    A kernel in this form is a `func.func` with the `tilegpu.num_warps`
+    attribute; every layout in it distributes over exactly that many warps.
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+    /// Name of the function attribute holding the kernel's warp count.
+    static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
+      return ::llvm::StringLiteral("tilegpu.num_warps");
+    }
+    /// Name of the module attribute holding the bytes of dynamic shared memory
+    /// the kernel needs (set by tilegpu-allocate-shared).
+    static constexpr ::llvm::StringLiteral getSharedMemoryAttrName() {
+      return ::llvm::StringLiteral("tilegpu.shared_memory");
+    }
+  }];
+}
+
+#endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUDIALECT_TD

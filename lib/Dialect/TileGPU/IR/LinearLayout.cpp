@@ -1,0 +1,196 @@
+//===- LinearLayout.cpp - layouts as linear maps over GF(2) ---------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+
+LinearLayout::LinearLayout(ArrayRef<int64_t> shape,
+                           std::array<SmallVector<Coord>, kNumHwDims> bases)
+    : shape(shape), bases(std::move(bases)) {}
+
+Coord LinearLayout::applyOne(HwDim dim, uint64_t index) const {
+  Coord coord(getRank(), 0);
+  for (auto [bit, basis] : llvm::enumerate(getBases(dim))) {
+    if (!(index & (uint64_t(1) << bit)))
+      continue;
+    for (unsigned d = 0; d < getRank(); ++d)
+      coord[d] ^= basis[d];
+  }
+  return coord;
+}
+
+Coord LinearLayout::apply(uint64_t reg, uint64_t lane, uint64_t warp) const {
+  Coord coord = applyOne(HwDim::Register, reg);
+  Coord l = applyOne(HwDim::Lane, lane), w = applyOne(HwDim::Warp, warp);
+  for (unsigned d = 0; d < getRank(); ++d)
+    coord[d] ^= l[d] ^ w[d];
+  return coord;
+}
+
+uint64_t LinearLayout::getReplicatedMask(HwDim dim) const {
+  uint64_t mask = 0;
+  for (auto [bit, basis] : llvm::enumerate(getBases(dim)))
+    if (llvm::all_of(basis, [](int64_t v) { return v == 0; }))
+      mask |= uint64_t(1) << bit;
+  return mask;
+}
+
+Coord LinearLayout::getCoordBitsUsed(HwDim dim) const {
+  Coord used(getRank(), 0);
+  for (const Coord &basis : getBases(dim))
+    for (unsigned d = 0; d < getRank(); ++d)
+      used[d] |= basis[d];
+  return used;
+}
+
+bool LinearLayout::hasDisjointContributions() const {
+  // Within one input the bases must also be disjoint bit-wise for XOR to be
+  // addition; check every basis against the running union.
+  Coord seen(getRank(), 0);
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
+    for (const Coord &basis : bases[hw])
+      for (unsigned d = 0; d < getRank(); ++d) {
+        if (seen[d] & basis[d])
+          return false;
+        seen[d] |= basis[d];
+      }
+  return true;
+}
+
+int64_t LinearLayout::linearize(ArrayRef<int64_t> coord) const {
+  int64_t index = 0;
+  for (unsigned d = 0; d < getRank(); ++d)
+    index = index * shape[d] + coord[d];
+  return index;
+}
+
+void LinearLayout::print(raw_ostream &os) const {
+  static const char *names[] = {"register", "lane", "warp"};
+  os << "shape [";
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw) {
+    os << " " << names[hw] << ": [";
+    llvm::interleaveComma(bases[hw], os, [&](const Coord &c) {
+      os << "(";
+      llvm::interleaveComma(c, os);
+      os << ")";
+    });
+    os << "]";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Encodings to linear layouts
+//===----------------------------------------------------------------------===//
+
+static FailureOr<LinearLayout> blockedToLinear(ArrayRef<int64_t> shape,
+                                               BlockedEncodingAttr blocked) {
+  unsigned rank = shape.size();
+  if (blocked.getRank() != rank)
+    return failure();
+  SmallVector<unsigned> shapeBits(rank), usedBits(rank, 0);
+  for (unsigned d = 0; d < rank; ++d) {
+    if (!llvm::isPowerOf2_64(shape[d]))
+      return failure();
+    shapeBits[d] = llvm::Log2_64(shape[d]);
+  }
+  std::array<SmallVector<Coord>, kNumHwDims> bases;
+  // Appends log2(count) bases stepping along dimension d; past the tile's
+  // extent the bases are zero (the element is replicated), except for
+  // registers, where such slots are dropped.
+  auto addBits = [&](HwDim hw, unsigned count, unsigned d) {
+    for (unsigned i = 0, e = llvm::Log2_32(count); i < e; ++i) {
+      Coord basis(rank, 0);
+      if (usedBits[d] < shapeBits[d])
+        basis[d] = int64_t(1) << usedBits[d]++;
+      else if (hw == HwDim::Register)
+        continue;
+      bases[static_cast<unsigned>(hw)].push_back(basis);
+    }
+  };
+  ArrayRef<unsigned> order = blocked.getOrder();
+  for (unsigned d : order)
+    addBits(HwDim::Register, blocked.getSizePerThread()[d], d);
+  for (unsigned d : order)
+    addBits(HwDim::Lane, blocked.getThreadsPerWarp()[d], d);
+  for (unsigned d : order)
+    addBits(HwDim::Warp, blocked.getWarpsPerCTA()[d], d);
+  // A tile larger than one CTA tile repeats it: more register bits.
+  for (unsigned d : order)
+    while (usedBits[d] < shapeBits[d]) {
+      Coord basis(rank, 0);
+      basis[d] = int64_t(1) << usedBits[d]++;
+      bases[static_cast<unsigned>(HwDim::Register)].push_back(basis);
+    }
+  return LinearLayout(shape, std::move(bases));
+}
+
+static FailureOr<LinearLayout> sliceToLinear(ArrayRef<int64_t> shape,
+                                             SliceEncodingAttr slice) {
+  unsigned dim = slice.getDim();
+  if (dim > shape.size())
+    return failure();
+  // The parent on a tile of extent 1 along `dim`: every basis along `dim`
+  // becomes zero (lanes/warps replicate, registers drop out).
+  SmallVector<int64_t> parentShape(shape);
+  parentShape.insert(parentShape.begin() + dim, 1);
+  FailureOr<LinearLayout> parent = toLinearLayout(parentShape, slice.getParent());
+  if (failed(parent))
+    return failure();
+  std::array<SmallVector<Coord>, kNumHwDims> bases;
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
+    for (const Coord &basis : parent->getBases(static_cast<HwDim>(hw))) {
+      Coord reduced(basis);
+      reduced.erase(reduced.begin() + dim);
+      bool zero = llvm::all_of(reduced, [](int64_t v) { return v == 0; });
+      if (zero && hw == static_cast<unsigned>(HwDim::Register))
+        continue;
+      bases[hw].push_back(reduced);
+    }
+  return LinearLayout(shape, std::move(bases));
+}
+
+FailureOr<LinearLayout> tilec::tilegpu::toLinearLayout(ArrayRef<int64_t> shape,
+                                                       Attribute encoding) {
+  if (auto blocked = dyn_cast_if_present<BlockedEncodingAttr>(encoding))
+    return blockedToLinear(shape, blocked);
+  if (auto slice = dyn_cast_if_present<SliceEncodingAttr>(encoding))
+    return sliceToLinear(shape, slice);
+  return failure();
+}
+
+std::optional<SmallVector<int64_t>> tilec::tilegpu::getRegisterMapping(
+    const LinearLayout &src, const LinearLayout &dst,
+    function_ref<Coord(ArrayRef<int64_t>)> dstToSrc) {
+  for (HwDim hw : {HwDim::Lane, HwDim::Warp}) {
+    ArrayRef<Coord> dstBases = dst.getBases(hw), srcBases = src.getBases(hw);
+    if (dstBases.size() != srcBases.size())
+      return std::nullopt;
+    for (auto [d, s] : llvm::zip(dstBases, srcBases))
+      if (dstToSrc(d) != s)
+        return std::nullopt;
+  }
+  DenseMap<int64_t, int64_t> srcSlotOf;
+  for (int64_t r = 0, e = src.getNumRegisters(); r < e; ++r)
+    srcSlotOf.try_emplace(src.linearize(src.applyOne(HwDim::Register, r)), r);
+  SmallVector<int64_t> mapping;
+  for (int64_t r = 0, e = dst.getNumRegisters(); r < e; ++r) {
+    Coord c = dstToSrc(dst.applyOne(HwDim::Register, r));
+    auto it = srcSlotOf.find(src.linearize(c));
+    if (it == srcSlotOf.end())
+      return std::nullopt;
+    mapping.push_back(it->second);
+  }
+  return mapping;
+}

@@ -1,0 +1,85 @@
+//===- TileGPUAttrs.cpp - tilegpu layout attributes -----------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> sizePerThread,
+                            ArrayRef<unsigned> threadsPerWarp,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank)
+    return emitError() << "blocked layout: sizePerThread, threadsPerWarp, "
+                          "warpsPerCTA and order must have the same length";
+  unsigned lanes = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (!llvm::isPowerOf2_32(sizePerThread[d]) ||
+        !llvm::isPowerOf2_32(threadsPerWarp[d]) ||
+        !llvm::isPowerOf2_32(warpsPerCTA[d]))
+      return emitError() << "blocked layout: every entry must be a power of two";
+    lanes *= threadsPerWarp[d];
+  }
+  if (lanes != kThreadsPerWarp)
+    return emitError() << "blocked layout: threadsPerWarp multiplies to "
+                       << lanes << ", expected " << kThreadsPerWarp;
+  llvm::SmallBitVector seen(rank);
+  for (unsigned d : order) {
+    if (d >= rank || seen.test(d))
+      return emitError() << "blocked layout: order must be a permutation";
+    seen.set(d);
+  }
+  return success();
+}
+
+unsigned BlockedEncodingAttr::getNumWarps() const {
+  unsigned n = 1;
+  for (unsigned w : getWarpsPerCTA())
+    n *= w;
+  return n;
+}
+
+LogicalResult
+SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned dim, Attribute parent) {
+  unsigned parentRank;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(parent))
+    parentRank = blocked.getRank();
+  else if (auto slice = dyn_cast<SliceEncodingAttr>(parent))
+    parentRank = slice.getRank();
+  else
+    return emitError() << "slice layout: unsupported parent " << parent;
+  if (dim >= parentRank)
+    return emitError() << "slice layout: dim " << dim
+                       << " out of range for a parent of rank " << parentRank;
+  return success();
+}
+
+unsigned SliceEncodingAttr::getRank() const {
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(getParent()))
+    return blocked.getRank() - 1;
+  return cast<SliceEncodingAttr>(getParent()).getRank() - 1;
+}
+
+void TileGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+}

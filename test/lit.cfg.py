@@ -1,0 +1,28 @@
+# -*- Python -*-
+# lit configuration for tilec's tests (lit + FileCheck, run by CTest).
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tilec"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tile", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unittests", "e2e"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tilec_src", config.tilec_src_root))
+config.substitutions.append(("%ptxas", config.ptxas))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tilec", "tilec-opt"], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")

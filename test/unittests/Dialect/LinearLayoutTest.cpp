@@ -1,0 +1,116 @@
+//===- LinearLayoutTest.cpp - layouts to linear maps ----------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+
+namespace {
+
+class LinearLayoutTest : public ::testing::Test {
+protected:
+  LinearLayoutTest() { ctx.loadDialect<TileGPUDialect>(); }
+  BlockedEncodingAttr blocked(ArrayRef<unsigned> spt, ArrayRef<unsigned> tpw,
+                              ArrayRef<unsigned> wpc, ArrayRef<unsigned> order) {
+    return BlockedEncodingAttr::get(&ctx, spt, tpw, wpc, order);
+  }
+  MLIRContext ctx;
+};
+
+TEST_F(LinearLayoutTest, BlockedMatchesDocumentedThreadMap) {
+  // The thread map drawn in BlockedEncodingAttr's description.
+  auto enc = blocked({1, 4}, {4, 8}, {2, 1}, {1, 0});
+  auto ll = toLinearLayout({8, 32}, enc);
+  ASSERT_TRUE(succeeded(ll));
+  EXPECT_EQ(ll->getNumRegisters(), 4);
+  EXPECT_EQ(ll->apply(0, 0, 0), Coord({0, 0}));
+  EXPECT_EQ(ll->apply(3, 0, 0), Coord({0, 3}));
+  EXPECT_EQ(ll->apply(0, 1, 0), Coord({0, 4}));
+  EXPECT_EQ(ll->apply(0, 7, 0), Coord({0, 28}));
+  EXPECT_EQ(ll->apply(0, 8, 0), Coord({1, 0}));
+  EXPECT_EQ(ll->apply(2, 31, 0), Coord({3, 30}));
+  EXPECT_EQ(ll->apply(0, 0, 1), Coord({4, 0}));
+  EXPECT_EQ(ll->apply(1, 9, 1), Coord({5, 5}));
+  EXPECT_EQ(ll->getReplicatedMask(HwDim::Lane), 0u);
+  EXPECT_TRUE(ll->hasDisjointContributions());
+}
+
+TEST_F(LinearLayoutTest, BlockedCoversLargerTileExactlyOnce) {
+  auto enc = blocked({1, 4}, {4, 8}, {2, 2}, {1, 0});
+  auto ll = toLinearLayout({32, 128}, enc);
+  ASSERT_TRUE(succeeded(ll));
+  // 32*128 elements over 128 threads: 32 registers each, every element held
+  // exactly once.
+  EXPECT_EQ(ll->getNumRegisters(), 32);
+  std::set<int64_t> seen;
+  for (int64_t w = 0; w < 4; ++w)
+    for (int64_t l = 0; l < 32; ++l)
+      for (int64_t r = 0; r < 32; ++r)
+        EXPECT_TRUE(seen.insert(ll->linearize(ll->apply(r, l, w))).second);
+  EXPECT_EQ(seen.size(), 32u * 128u);
+  // Register slots 0..3 are the thread's 4 contiguous columns; slot 4 is the
+  // next repetition along the fastest dimension (64 columns further).
+  EXPECT_EQ(ll->apply(4, 0, 0), Coord({0, 64}));
+}
+
+TEST_F(LinearLayoutTest, SmallTileReplicatesAcrossLanes) {
+  auto enc = blocked({1, 4}, {4, 8}, {2, 1}, {1, 0});
+  // An 8x8 tile: only 2 lanes along dim 1 are needed, the other lane bits
+  // along it replicate.
+  auto ll = toLinearLayout({8, 8}, enc);
+  ASSERT_TRUE(succeeded(ll));
+  EXPECT_EQ(ll->getNumRegisters(), 4);
+  EXPECT_EQ(ll->getReplicatedMask(HwDim::Lane), 0b110u);
+  EXPECT_EQ(ll->apply(0, 2, 0), ll->apply(0, 0, 0));
+  EXPECT_EQ(ll->apply(0, 1, 0), Coord({0, 4}));
+}
+
+TEST_F(LinearLayoutTest, SliceDropsDimensionAndReplicates) {
+  auto parent = blocked({1, 4}, {4, 8}, {2, 1}, {1, 0});
+  auto slice = SliceEncodingAttr::get(&ctx, 1, parent);
+  auto ll = toLinearLayout({8}, slice);
+  ASSERT_TRUE(succeeded(ll));
+  // Row sums: one register, lanes 0..7 (same row) hold copies.
+  EXPECT_EQ(ll->getNumRegisters(), 1);
+  EXPECT_EQ(ll->getReplicatedMask(HwDim::Lane), 0b00111u);
+  EXPECT_EQ(ll->apply(0, 8, 0), Coord({1}));
+  EXPECT_EQ(ll->apply(0, 0, 1), Coord({4}));
+}
+
+TEST_F(LinearLayoutTest, RegisterMappingForBroadcastAndExpand) {
+  auto enc = blocked({1, 4}, {4, 8}, {2, 1}, {1, 0});
+  auto full = *toLinearLayout({16, 64}, enc);
+  auto column = *toLinearLayout({16, 1}, enc);
+  // Broadcast [16,1] -> [16,64]: column 0 of each row comes from the same
+  // thread.
+  auto mapping = getRegisterMapping(column, full, [](ArrayRef<int64_t> c) {
+    return Coord({c[0], 0});
+  });
+  ASSERT_TRUE(mapping.has_value());
+  ASSERT_EQ(static_cast<int64_t>(mapping->size()), full.getNumRegisters());
+  for (int64_t r = 0; r < full.getNumRegisters(); ++r)
+    EXPECT_EQ(column.apply((*mapping)[r], 0, 0)[0], full.apply(r, 0, 0)[0]);
+  // Expand dims [16] (slice) -> [16, 1].
+  auto rows = *toLinearLayout({16}, SliceEncodingAttr::get(&ctx, 1, enc));
+  auto expand = getRegisterMapping(rows, column, [](ArrayRef<int64_t> c) {
+    return Coord({c[0]});
+  });
+  ASSERT_TRUE(expand.has_value());
+  // A transposed layout needs data from other threads.
+  auto transposed = *toLinearLayout({16, 64}, blocked({4, 1}, {8, 4}, {1, 2}, {0, 1}));
+  EXPECT_FALSE(getRegisterMapping(full, transposed, [](ArrayRef<int64_t> c) {
+                 return Coord(c.begin(), c.end());
+               }).has_value());
+}
+
+} // namespace
