@@ -1,0 +1,115 @@
+//===- Kernel.h - A loaded kernel and its launch ----------------*- C++ -*-===//
+
+#ifndef TILEC_RUNTIME_KERNEL_H
+#define TILEC_RUNTIME_KERNEL_H
+
+#include "tilec/Runtime/DeviceBuffer.h"
+#include "tilec/Runtime/KernelArg.h"
+#include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Runtime/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+struct CUmod_st;
+struct CUfunc_st;
+
+namespace tilec::runtime {
+
+class Device;
+class PackedArguments;
+class Stream;
+
+/// Number of programs along each axis: `tl.program_id(a)` runs over
+/// [0, x), [0, y), [0, z) for a = 0, 1, 2.
+struct LaunchGrid {
+  unsigned x = 1;
+  unsigned y = 1;
+  unsigned z = 1;
+
+  std::uint64_t programs() const {
+    return std::uint64_t(x) * std::uint64_t(y) * std::uint64_t(z);
+  }
+};
+
+/// What the driver reports about the loaded function (cuFuncGetAttribute).
+struct KernelAttributes {
+  int registers = 0;          ///< Per thread.
+  int staticSharedBytes = 0;  ///< Static shared memory per block.
+  int localBytes = 0;         ///< Local memory (stack, spills) per thread.
+  int constBytes = 0;         ///< User constant memory.
+  int maxThreadsPerBlock = 0; ///< Given its register use.
+  int ptxVersion = 0;         ///< 10 * major + minor of the PTX ISA.
+  int binaryVersion = 0;      ///< 10 * major + minor of the SASS target.
+};
+
+/// A kernel loaded into a device's context, launchable as its metadata
+/// describes (DESIGN.md §2): block = (`num_threads`, 1, 1), dynamic shared
+/// memory = `shared_memory.dynamic_bytes`, cluster = `cluster_dims`.
+class Kernel {
+public:
+  /// Loads `image` — a cubin (ELF, recognized by its magic bytes) or PTX text
+  /// (JIT-compiled by the driver; 100+ ms) — and looks up `metadata.entry`.
+  /// Then checks what the driver can check:
+  ///  - the block of `num_threads` fits the compiled function;
+  ///  - static + dynamic shared memory fits the device, opting in with
+  ///    cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) above 48 KiB;
+  ///  - where the driver has cuFuncGetParamInfo (CUDA 12.4+), the compiled
+  ///    entry's parameters (count, offsets, sizes) match the layout the
+  ///    metadata implies (PackedArguments::layout).
+  /// Errors read like "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX (a PTX
+  /// JIT compilation failed) while loading 'add_kernel'", followed by the JIT
+  /// log for PTX.
+  static Expected<std::unique_ptr<Kernel>>
+  load(const Device &device, const KernelMetadata &metadata, const void *image,
+       std::size_t size);
+
+  /// Loads the artifact the metadata names: the cubin if `artifacts.cubin`
+  /// is set and the file exists, else `artifacts.ptx`. Paths are relative to
+  /// the metadata file's directory.
+  static Expected<std::unique_ptr<Kernel>>
+  loadArtifact(const Device &device, const KernelMetadata &metadata);
+
+  ~Kernel();
+  Kernel(const Kernel &) = delete;
+  Kernel &operator=(const Kernel &) = delete;
+
+  /// Queues one launch on `stream` (the legacy default stream if null).
+  /// `args` are checked and packed by PackedArguments::pack (count, kinds,
+  /// sizes, divisibility); hidden parameters are built from their recipes.
+  /// Grid limits: x in [1, 2^31-1], y and z in [1, 65535]. The launch is
+  /// asynchronous: a fault inside the kernel is reported by the next
+  /// synchronizing call (Event::wait, Stream::synchronize,
+  /// Device::synchronize). Not thread-safe for concurrent launches of the
+  /// same Kernel (they share the global scratch buffer).
+  Status launch(LaunchGrid grid, KernelArgs args,
+                const Stream *stream = nullptr);
+
+  const KernelMetadata &metadata() const { return metadata_; }
+  const KernelAttributes &attributes() const { return attributes_; }
+  /// True when the image was PTX (JIT-compiled at load).
+  bool loadedFromPtx() const { return fromPtx_; }
+  /// The `CUfunction`.
+  CUfunc_st *function() const { return function_; }
+
+private:
+  Kernel(const Device &device, KernelMetadata metadata)
+      : device_(&device), metadata_(std::move(metadata)) {}
+
+  Status checkParameterLayout() const;
+  Status configureSharedMemory();
+  Status buildHiddenArguments(LaunchGrid grid, PackedArguments &packed);
+
+  const Device *device_;
+  KernelMetadata metadata_;
+  CUmod_st *module_ = nullptr;
+  CUfunc_st *function_ = nullptr;
+  KernelAttributes attributes_;
+  bool fromPtx_ = false;
+  DeviceBuffer scratch_;
+};
+
+} // namespace tilec::runtime
+
+#endif // TILEC_RUNTIME_KERNEL_H

@@ -1,0 +1,134 @@
+//===- KernelMetadata.h - The JSON written next to each kernel --*- C++ -*-===//
+//
+// `tilec` writes `<out>.json` next to every PTX / cubin artifact. It is the
+// contract between the compiler and the runtime: how many threads to launch,
+// how much dynamic shared memory, and which arguments the kernel takes in
+// which order. docs/metadata.md documents every field; this file is its
+// reader.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_KERNELMETADATA_H
+#define TILEC_RUNTIME_KERNELMETADATA_H
+
+#include "tilec/Runtime/ScalarType.h"
+#include "tilec/Runtime/Status.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilec::runtime {
+
+/// One source parameter of the kernel, in source order.
+struct ParameterInfo {
+  enum class Kind {
+    /// A 64-bit global address of `type` elements.
+    Pointer,
+    /// A value of `type`, passed by value (its own size).
+    Scalar,
+    /// Specialized away at compile time; not passed at launch.
+    Constexpr,
+  };
+  std::string name;
+  Kind kind = Kind::Scalar;
+  /// Pointee or scalar type. For a constexpr, the declared type if the
+  /// metadata gives one (I32 otherwise, see `hasType`).
+  ScalarType type = ScalarType::I32;
+  bool hasType = false;
+  /// The compiler assumed the value (pointer: the address) is a multiple of
+  /// this. 1 = no assumption.
+  std::uint64_t divisibility = 1;
+  /// A constexpr's value, as compact JSON text ("1024", "1.5", "true").
+  std::string constexprValue;
+};
+
+/// What the runtime must build for a hidden parameter. Known recipes:
+///  - "global_scratch": a pointer to `bytesPerProgram` bytes of global
+///    scratch memory per program (grid x*y*z programs), aligned to `align`;
+///    with `bytesPerProgram` == 0 a null pointer is passed.
+/// Metadata naming any other recipe is rejected when parsed (TMA descriptor
+/// recipes come later).
+struct HiddenRecipe {
+  std::string kind;
+  std::uint64_t bytesPerProgram = 0;
+  std::uint64_t align = 1;
+};
+
+/// A parameter the compiler appends after the source parameters.
+struct HiddenParameterInfo {
+  std::string name;
+  /// Size and alignment of the value in the parameter space, in bytes.
+  std::uint64_t bytes = 0;
+  std::uint64_t align = 1;
+  HiddenRecipe recipe;
+};
+
+/// What ptxas reported for the kernel (absent when no cubin was made).
+struct PtxasInfo {
+  int registers = 0;
+  int spillStores = 0; ///< Bytes.
+  int spillLoads = 0;  ///< Bytes.
+  int stackFrame = 0;  ///< Bytes.
+  int sharedBytes = 0; ///< Static shared memory seen by ptxas, bytes.
+};
+
+/// Parsed and validated kernel metadata (format "tilec-kernel-metadata",
+/// version 1).
+struct KernelMetadata {
+  // Identity.
+  std::string name;  ///< The source function name.
+  std::string entry; ///< The `.entry` symbol in the PTX / cubin.
+  std::string tilecVersion;
+  std::string target;     ///< "sm_90a".
+  std::string ptxVersion; ///< "8.0".
+
+  // Launch configuration.
+  int numWarps = 0;
+  int numStages = 0;
+  int numThreads = 0; ///< Threads per block; the launch block is (n, 1, 1).
+  std::uint64_t staticSharedBytes = 0;
+  std::uint64_t dynamicSharedBytes = 0; ///< Passed at launch.
+  std::array<unsigned, 3> clusterDims = {1, 1, 1};
+
+  // Provenance.
+  std::string sourcePath;
+  std::string sourceHash;
+  std::string signature;
+
+  std::vector<ParameterInfo> parameters;
+  std::vector<HiddenParameterInfo> hiddenParameters;
+  std::optional<PtxasInfo> ptxas;
+
+  /// Artifact file names, relative to the metadata file's directory; empty
+  /// when absent.
+  std::string ptxFile;
+  std::string cubinFile;
+
+  /// Directory of the file this was loaded from ("" after `parse`), used to
+  /// resolve `ptxFile` / `cubinFile`.
+  std::string directory;
+
+  /// Parses metadata JSON. Errors are `InvalidMetadata` and name the field,
+  /// e.g. "kernel metadata: parameters[1] ('n'): unknown kind 'scaler'
+  /// (expected pointer, scalar or constexpr)".
+  static Expected<KernelMetadata> parse(std::string_view jsonText);
+
+  /// Reads and parses a metadata file (`IoError` if it cannot be read).
+  static Expected<KernelMetadata> loadFile(const std::string &path);
+
+  /// The parameters passed at launch by the caller: every non-constexpr
+  /// source parameter, in order (hidden parameters not included).
+  std::vector<const ParameterInfo *> launchParameters() const;
+
+  /// The path of an artifact named in the metadata, resolved against
+  /// `directory`; empty if the artifact is not named.
+  std::string artifactPath(const std::string &file) const;
+};
+
+} // namespace tilec::runtime
+
+#endif // TILEC_RUNTIME_KERNELMETADATA_H

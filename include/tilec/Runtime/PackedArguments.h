@@ -1,0 +1,88 @@
+//===- PackedArguments.h - Checked kernel parameter buffer ------*- C++ -*-===//
+//
+// Turns a caller's argument list into the kernel's parameter values, after
+// checking it against the metadata (DESIGN.md §2, "Kernel ABI"):
+//
+//  - the launch parameters are the source parameters in order with every
+//    constexpr removed, followed by the hidden parameters;
+//  - a pointer is an 8-byte global address; a scalar is passed by value in
+//    its own type (i1/i8/u8 1 byte, i16/u16/fp16/bf16 2, i32/u32/fp32 4,
+//    i64/u64/fp64 8);
+//  - each value sits at the next offset aligned to its alignment (its size
+//    for pointers and scalars, `align` for hidden parameters), as the PTX
+//    `.param` space lays them out.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_PACKEDARGUMENTS_H
+#define TILEC_RUNTIME_PACKEDARGUMENTS_H
+
+#include "tilec/Runtime/KernelArg.h"
+#include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Runtime/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilec::runtime {
+
+/// Where one launch parameter lives in the parameter space.
+struct ArgumentSlot {
+  std::string name;
+  bool hidden = false;
+  std::size_t offset = 0; ///< Bytes from the start of the parameter space.
+  std::size_t size = 0;   ///< Bytes.
+  std::size_t align = 1;  ///< Bytes.
+};
+
+/// The checked, laid-out values of every launch parameter of one launch.
+class PackedArguments {
+public:
+  /// Checks `args` against `metadata` and packs them. Errors are
+  /// `InvalidArgument` and name the parameter, e.g.
+  ///   "kernel 'add_kernel': argument 4 for parameter 'n' (scalar i32, 4
+  ///    bytes) got i64 7 (8 bytes)".
+  /// Checked: the count (one argument per non-constexpr source parameter),
+  /// each kind (pointer / scalar), each scalar's size and type class (signed
+  /// and unsigned integers of one width are interchangeable; ints and floats
+  /// are not), and each divisibility promise (a pointer's address or an
+  /// integer's value must be a multiple of the metadata's `divisibility`).
+  /// Hidden slots are laid out and zeroed; fill them with `setHidden`.
+  static Expected<PackedArguments> pack(const KernelMetadata &metadata,
+                                        KernelArgs args);
+
+  /// The slots `pack` lays out for `metadata`, without any argument: what the
+  /// compiled entry's parameter list must look like.
+  static std::vector<ArgumentSlot> layout(const KernelMetadata &metadata);
+
+  /// Writes the value of hidden parameter `hiddenIndex` (an index into
+  /// `metadata.hiddenParameters`); `size` must equal its `bytes`.
+  Status setHidden(std::size_t hiddenIndex, const void *data,
+                   std::size_t size);
+
+  /// One slot per launch parameter, source ones first, then hidden ones.
+  const std::vector<ArgumentSlot> &slots() const { return slots_; }
+
+  /// Size of the parameter space: the end of the last slot rounded up to the
+  /// largest alignment (0 for a kernel without parameters).
+  std::size_t totalBytes() const { return buffer_.size(); }
+
+  /// The packed bytes (`totalBytes()` of them).
+  const std::uint8_t *data() const { return buffer_.data(); }
+
+  /// The `kernelParams` array for cuLaunchKernel: one pointer per slot, into
+  /// this object's buffer (valid while this object lives and is not moved).
+  void **kernelParams();
+
+private:
+  std::vector<ArgumentSlot> slots_;
+  std::size_t firstHidden_ = 0;
+  std::vector<std::uint8_t> buffer_;
+  std::vector<void *> params_;
+};
+
+} // namespace tilec::runtime
+
+#endif // TILEC_RUNTIME_PACKEDARGUMENTS_H

@@ -1,0 +1,416 @@
+//===- KernelMetadata.cpp - The JSON written next to each kernel ----------===//
+//
+// Parsing never throws out of this file: a JSON syntax error is caught right
+// where nlohmann::json raises it (to keep its line/column message), and every
+// field is type-checked before it is read (the typed getters would throw
+// otherwise).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/KernelMetadata.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace tilec::runtime {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char *kFormat = "tilec-kernel-metadata";
+constexpr int kVersion = 1;
+
+Status metadataError(const std::string &message) {
+  return Status::error(ErrorCode::InvalidMetadata,
+                       "kernel metadata: " + message);
+}
+
+/// Typed, checked access to the fields of one JSON object. `where` names the
+/// object in messages ("" for the top level, "parameters[1] ('n')", ...).
+class ObjectReader {
+public:
+  ObjectReader(const json &object, std::string where)
+      : object_(object), where_(std::move(where)) {}
+
+  const json *find(const char *key) const {
+    auto it = object_.find(key);
+    return it == object_.end() ? nullptr : &*it;
+  }
+
+  std::string field(const char *key) const {
+    return where_.empty() ? std::string("'") + key + "'"
+                          : where_ + ": '" + key + "'";
+  }
+
+  Status missing(const char *key) const {
+    return metadataError("missing required field " + field(key));
+  }
+
+  Status wrongType(const char *key, const char *expected) const {
+    return metadataError(field(key) + " must be " + expected + ", got " +
+                         find(key)->dump());
+  }
+
+  /// Reads a string; `required` decides whether absence is an error.
+  Status getString(const char *key, std::string &out, bool required) const {
+    const json *value = find(key);
+    if (!value)
+      return required ? missing(key) : Status::success();
+    if (!value->is_string())
+      return wrongType(key, "a string");
+    out = value->get<std::string>();
+    return Status::success();
+  }
+
+  /// Reads an integer in [minValue, maxValue].
+  Status getInt(const char *key, std::int64_t &out, bool required,
+                std::int64_t minValue, std::int64_t maxValue) const {
+    const json *value = find(key);
+    if (!value)
+      return required ? missing(key) : Status::success();
+    if (!value->is_number_integer())
+      return wrongType(key, "an integer");
+    // Read unsigned values as unsigned so huge ones are not misread.
+    if (value->is_number_unsigned()) {
+      std::uint64_t u = value->get<std::uint64_t>();
+      if (u > static_cast<std::uint64_t>(maxValue))
+        return metadataError(field(key) + " is " + value->dump() +
+                             ", out of range [" + std::to_string(minValue) +
+                             ", " + std::to_string(maxValue) + "]");
+      out = static_cast<std::int64_t>(u);
+    } else {
+      out = value->get<std::int64_t>();
+    }
+    if (out < minValue || out > maxValue)
+      return metadataError(field(key) + " is " + value->dump() +
+                           ", out of range [" + std::to_string(minValue) +
+                           ", " + std::to_string(maxValue) + "]");
+    return Status::success();
+  }
+
+  template <typename T>
+  Status getIntAs(const char *key, T &out, bool required, std::int64_t minValue,
+                  std::int64_t maxValue) const {
+    std::int64_t value = static_cast<std::int64_t>(out);
+    TILEC_RETURN_IF_ERROR(getInt(key, value, required, minValue, maxValue));
+    out = static_cast<T>(value);
+    return Status::success();
+  }
+
+  /// Returns the sub-object at `key` (nullptr if absent and not required).
+  Status getObject(const char *key, const json *&out, bool required) const {
+    out = find(key);
+    if (!out)
+      return required ? missing(key) : Status::success();
+    if (!out->is_object())
+      return wrongType(key, "an object");
+    return Status::success();
+  }
+
+  Status getArray(const char *key, const json *&out, bool required) const {
+    out = find(key);
+    if (!out)
+      return required ? missing(key) : Status::success();
+    if (!out->is_array())
+      return wrongType(key, "an array");
+    return Status::success();
+  }
+
+  const std::string &where() const { return where_; }
+
+private:
+  const json &object_;
+  std::string where_;
+};
+
+constexpr std::int64_t kMaxBytes = std::int64_t(1) << 40;
+
+bool isPowerOfTwo(std::uint64_t value) {
+  return value != 0 && (value & (value - 1)) == 0;
+}
+
+std::string describeParameter(const char *list, std::size_t index,
+                              const json &object) {
+  std::string where = std::string(list) + "[" + std::to_string(index) + "]";
+  auto name = object.find("name");
+  if (name != object.end() && name->is_string())
+    where += " ('" + name->get<std::string>() + "')";
+  return where;
+}
+
+Status parseParameter(const json &object, std::size_t index,
+                      ParameterInfo &param) {
+  std::string where = describeParameter("parameters", index, object);
+  if (!object.is_object())
+    return metadataError(where + " must be an object, got " + object.dump());
+  ObjectReader reader(object, where);
+  TILEC_RETURN_IF_ERROR(reader.getString("name", param.name, true));
+  if (param.name.empty())
+    return metadataError(reader.field("name") + " is empty");
+
+  std::string kind;
+  TILEC_RETURN_IF_ERROR(reader.getString("kind", kind, true));
+  if (kind == "pointer")
+    param.kind = ParameterInfo::Kind::Pointer;
+  else if (kind == "scalar")
+    param.kind = ParameterInfo::Kind::Scalar;
+  else if (kind == "constexpr")
+    param.kind = ParameterInfo::Kind::Constexpr;
+  else if (kind == "hidden")
+    return metadataError(where +
+                         ": kind 'hidden' belongs in 'hidden_parameters'");
+  else
+    return metadataError(where + ": unknown kind '" + kind +
+                         "' (expected pointer, scalar or constexpr)");
+
+  bool isConstexpr = param.kind == ParameterInfo::Kind::Constexpr;
+  std::string typeName;
+  TILEC_RETURN_IF_ERROR(reader.getString("type", typeName, !isConstexpr));
+  if (!typeName.empty() || !isConstexpr) {
+    std::optional<ScalarType> type = parseScalarType(typeName);
+    if (!type)
+      return metadataError(where + ": unknown type '" + typeName + "'");
+    param.type = *type;
+    param.hasType = true;
+  }
+
+  TILEC_RETURN_IF_ERROR(reader.getIntAs("divisibility", param.divisibility,
+                                        false, 1, std::int64_t(1) << 32));
+
+  if (isConstexpr) {
+    const json *value = reader.find("value");
+    if (!value)
+      return reader.missing("value");
+    if (!value->is_primitive() || value->is_null())
+      return reader.wrongType("value", "a number, boolean or string");
+    param.constexprValue = value->dump();
+  }
+  return Status::success();
+}
+
+Status parseHiddenParameter(const json &object, std::size_t index,
+                            HiddenParameterInfo &param) {
+  std::string where = describeParameter("hidden_parameters", index, object);
+  if (!object.is_object())
+    return metadataError(where + " must be an object, got " + object.dump());
+  ObjectReader reader(object, where);
+  TILEC_RETURN_IF_ERROR(reader.getString("name", param.name, true));
+  std::string kind;
+  TILEC_RETURN_IF_ERROR(reader.getString("kind", kind, true));
+  if (kind != "hidden")
+    return metadataError(where + ": kind must be 'hidden', got '" + kind +
+                         "'");
+  TILEC_RETURN_IF_ERROR(reader.getIntAs("bytes", param.bytes, true, 1, 4096));
+  TILEC_RETURN_IF_ERROR(reader.getIntAs("align", param.align, true, 1, 4096));
+  if (!isPowerOfTwo(param.align))
+    return metadataError(reader.field("align") +
+                         " must be a power of two, got " +
+                         std::to_string(param.align));
+
+  const json *recipe = nullptr;
+  TILEC_RETURN_IF_ERROR(reader.getObject("recipe", recipe, true));
+  ObjectReader recipeReader(*recipe, where + ": recipe");
+  TILEC_RETURN_IF_ERROR(recipeReader.getString("kind", param.recipe.kind, true));
+  if (param.recipe.kind == "global_scratch") {
+    TILEC_RETURN_IF_ERROR(recipeReader.getIntAs(
+        "bytes_per_program", param.recipe.bytesPerProgram, true, 0, kMaxBytes));
+    TILEC_RETURN_IF_ERROR(recipeReader.getIntAs("align", param.recipe.align,
+                                                false, 1, 1 << 20));
+    if (!isPowerOfTwo(param.recipe.align))
+      return metadataError(recipeReader.field("align") +
+                           " must be a power of two");
+    if (param.bytes != 8)
+      return metadataError(where + ": a global_scratch pointer is 8 bytes, "
+                                   "metadata says " +
+                           std::to_string(param.bytes));
+    return Status::success();
+  }
+  return metadataError(where + ": recipe '" + param.recipe.kind +
+                       "' is not known to this runtime (known: "
+                       "global_scratch), so it cannot build this argument");
+}
+
+Status parseTopLevel(const json &root, KernelMetadata &md) {
+  if (!root.is_object())
+    return metadataError("the document must be a JSON object");
+  ObjectReader top(root, "");
+
+  std::string format;
+  TILEC_RETURN_IF_ERROR(top.getString("format", format, true));
+  if (format != kFormat)
+    return metadataError("'format' is '" + format + "', expected '" +
+                         kFormat + "'");
+  std::int64_t version = 0;
+  TILEC_RETURN_IF_ERROR(top.getInt("version", version, true, 0, 1 << 30));
+  if (version != kVersion)
+    return metadataError("unsupported 'version' " + std::to_string(version) +
+                         " (this runtime reads version " +
+                         std::to_string(kVersion) + ")");
+
+  TILEC_RETURN_IF_ERROR(top.getString("name", md.name, true));
+  if (md.name.empty())
+    return metadataError("'name' is empty");
+  md.entry = md.name;
+  TILEC_RETURN_IF_ERROR(top.getString("entry", md.entry, false));
+  TILEC_RETURN_IF_ERROR(top.getString("tilec_version", md.tilecVersion, false));
+  TILEC_RETURN_IF_ERROR(top.getString("target", md.target, false));
+  TILEC_RETURN_IF_ERROR(top.getString("ptx_version", md.ptxVersion, false));
+  TILEC_RETURN_IF_ERROR(top.getString("signature", md.signature, false));
+
+  TILEC_RETURN_IF_ERROR(top.getIntAs("num_warps", md.numWarps, false, 1, 32));
+  TILEC_RETURN_IF_ERROR(
+      top.getIntAs("num_stages", md.numStages, false, 0, 1 << 10));
+  TILEC_RETURN_IF_ERROR(
+      top.getIntAs("num_threads", md.numThreads, true, 1, 1024));
+  if (md.numWarps != 0 && md.numThreads < 32 * md.numWarps)
+    return metadataError("'num_threads' " + std::to_string(md.numThreads) +
+                         " is less than 32 * num_warps (" +
+                         std::to_string(md.numWarps) + ")");
+
+  const json *shared = nullptr;
+  TILEC_RETURN_IF_ERROR(top.getObject("shared_memory", shared, true));
+  ObjectReader sharedReader(*shared, "shared_memory");
+  TILEC_RETURN_IF_ERROR(sharedReader.getIntAs(
+      "dynamic_bytes", md.dynamicSharedBytes, true, 0, kMaxBytes));
+  TILEC_RETURN_IF_ERROR(sharedReader.getIntAs(
+      "static_bytes", md.staticSharedBytes, false, 0, kMaxBytes));
+
+  const json *cluster = nullptr;
+  TILEC_RETURN_IF_ERROR(top.getArray("cluster_dims", cluster, false));
+  if (cluster) {
+    if (cluster->size() != 3)
+      return metadataError("'cluster_dims' must have 3 entries, got " +
+                           cluster->dump());
+    for (std::size_t i = 0; i < 3; ++i) {
+      const json &dim = (*cluster)[i];
+      if (!dim.is_number_integer() || dim.get<std::int64_t>() < 1 ||
+          dim.get<std::int64_t>() > 1024)
+        return metadataError("'cluster_dims' entries must be integers in "
+                             "[1, 1024], got " +
+                             cluster->dump());
+      md.clusterDims[i] = dim.get<unsigned>();
+    }
+  }
+
+  const json *source = nullptr;
+  TILEC_RETURN_IF_ERROR(top.getObject("source", source, false));
+  if (source) {
+    ObjectReader sourceReader(*source, "source");
+    TILEC_RETURN_IF_ERROR(sourceReader.getString("path", md.sourcePath, false));
+    TILEC_RETURN_IF_ERROR(sourceReader.getString("hash", md.sourceHash, false));
+  }
+
+  const json *params = nullptr;
+  TILEC_RETURN_IF_ERROR(top.getArray("parameters", params, true));
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < params->size(); ++i) {
+    ParameterInfo param;
+    TILEC_RETURN_IF_ERROR(parseParameter((*params)[i], i, param));
+    if (!names.insert(param.name).second)
+      return metadataError("parameters[" + std::to_string(i) +
+                           "]: duplicate parameter name '" + param.name + "'");
+    md.parameters.push_back(std::move(param));
+  }
+
+  const json *hidden = nullptr;
+  TILEC_RETURN_IF_ERROR(top.getArray("hidden_parameters", hidden, false));
+  if (hidden) {
+    for (std::size_t i = 0; i < hidden->size(); ++i) {
+      HiddenParameterInfo param;
+      TILEC_RETURN_IF_ERROR(parseHiddenParameter((*hidden)[i], i, param));
+      md.hiddenParameters.push_back(std::move(param));
+    }
+  }
+
+  const json *ptxas = top.find("ptxas");
+  if (ptxas && !ptxas->is_null()) {
+    if (!ptxas->is_object())
+      return top.wrongType("ptxas", "an object or null");
+    ObjectReader ptxasReader(*ptxas, "ptxas");
+    PtxasInfo info;
+    const std::int64_t maxInt = 1 << 30;
+    TILEC_RETURN_IF_ERROR(
+        ptxasReader.getIntAs("registers", info.registers, false, 0, 1024));
+    TILEC_RETURN_IF_ERROR(ptxasReader.getIntAs("spill_stores", info.spillStores,
+                                               false, 0, maxInt));
+    TILEC_RETURN_IF_ERROR(ptxasReader.getIntAs("spill_loads", info.spillLoads,
+                                               false, 0, maxInt));
+    TILEC_RETURN_IF_ERROR(ptxasReader.getIntAs("stack_frame", info.stackFrame,
+                                               false, 0, maxInt));
+    TILEC_RETURN_IF_ERROR(ptxasReader.getIntAs("shared_bytes", info.sharedBytes,
+                                               false, 0, maxInt));
+    md.ptxas = info;
+  }
+
+  const json *artifacts = nullptr;
+  TILEC_RETURN_IF_ERROR(top.getObject("artifacts", artifacts, false));
+  if (artifacts) {
+    ObjectReader artifactReader(*artifacts, "artifacts");
+    const json *ptx = artifactReader.find("ptx");
+    if (ptx && !ptx->is_null())
+      TILEC_RETURN_IF_ERROR(artifactReader.getString("ptx", md.ptxFile, false));
+    const json *cubin = artifactReader.find("cubin");
+    if (cubin && !cubin->is_null())
+      TILEC_RETURN_IF_ERROR(
+          artifactReader.getString("cubin", md.cubinFile, false));
+  }
+  return Status::success();
+}
+
+} // namespace
+
+Expected<KernelMetadata> KernelMetadata::parse(std::string_view jsonText) {
+  json root;
+  try {
+    root = json::parse(jsonText.begin(), jsonText.end());
+  } catch (const json::exception &error) {
+    // what() reads "[json.exception.parse_error.101] parse error at line 3,
+    // column 5: ..."; drop the bracketed id.
+    std::string what = error.what();
+    std::size_t close = what.find("] ");
+    if (close != std::string::npos)
+      what = what.substr(close + 2);
+    return metadataError("not valid JSON: " + what);
+  }
+  KernelMetadata md;
+  TILEC_RETURN_IF_ERROR(parseTopLevel(root, md));
+  return md;
+}
+
+Expected<KernelMetadata> KernelMetadata::loadFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::error(ErrorCode::IoError,
+                         "cannot read kernel metadata '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  Expected<KernelMetadata> md = parse(text.str());
+  if (!md)
+    return Status::error(md.status().code(),
+                         md.status().message() + " (in '" + path + "')");
+  std::size_t slash = path.find_last_of('/');
+  md->directory = slash == std::string::npos ? "." : path.substr(0, slash);
+  return md;
+}
+
+std::vector<const ParameterInfo *> KernelMetadata::launchParameters() const {
+  std::vector<const ParameterInfo *> result;
+  for (const ParameterInfo &param : parameters)
+    if (param.kind != ParameterInfo::Kind::Constexpr)
+      result.push_back(&param);
+  return result;
+}
+
+std::string KernelMetadata::artifactPath(const std::string &file) const {
+  if (file.empty())
+    return "";
+  if (file[0] == '/' || directory.empty())
+    return file;
+  return directory + "/" + file;
+}
+
+} // namespace tilec::runtime

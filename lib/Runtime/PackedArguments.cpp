@@ -1,0 +1,159 @@
+//===- PackedArguments.cpp - Checked kernel parameter buffer --------------===//
+
+#include "tilec/Runtime/PackedArguments.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tilec::runtime {
+
+namespace {
+
+std::size_t alignTo(std::size_t value, std::size_t align) {
+  return (value + align - 1) / align * align;
+}
+
+std::string describeParameter(const ParameterInfo &param) {
+  std::size_t size = param.kind == ParameterInfo::Kind::Pointer
+                         ? 8
+                         : scalarTypeSize(param.type);
+  std::string kind = param.kind == ParameterInfo::Kind::Pointer
+                         ? std::string("pointer to ")
+                         : std::string("scalar ");
+  return "'" + param.name + "' (" + kind + scalarTypeName(param.type) + ", " +
+         std::to_string(size) + " bytes)";
+}
+
+std::string listParameters(const std::vector<const ParameterInfo *> &params) {
+  std::string names;
+  for (const ParameterInfo *param : params)
+    names += (names.empty() ? "" : ", ") + param->name;
+  return names;
+}
+
+Status checkArgument(const KernelMetadata &md, std::size_t index,
+                     const ParameterInfo &param, const KernelArg &arg) {
+  std::string prefix = "kernel '" + md.name + "': argument " +
+                       std::to_string(index + 1) + " for parameter " +
+                       describeParameter(param) + " ";
+  bool wantPointer = param.kind == ParameterInfo::Kind::Pointer;
+  bool isPointer = arg.kind() == KernelArg::Kind::Pointer;
+  if (wantPointer != isPointer)
+    return Status::error(ErrorCode::InvalidArgument,
+                         prefix + "got " + arg.describe() + " (a " +
+                             (isPointer ? "pointer" : "scalar") +
+                             ", expected a " +
+                             (wantPointer ? "pointer" : "scalar") + ")");
+
+  if (!isPointer) {
+    std::size_t want = scalarTypeSize(param.type);
+    if (arg.size() != want)
+      return Status::error(ErrorCode::InvalidArgument,
+                           prefix + "got " + arg.describe() + " (" +
+                               std::to_string(arg.size()) + " bytes)");
+    bool sameClass = isFloatType(param.type) == isFloatType(arg.type());
+    // fp16 vs bf16 (or the two fp8 kinds) have one size but differ.
+    bool sameFloat = !isFloatType(param.type) || param.type == arg.type();
+    if (!sameClass || !sameFloat)
+      return Status::error(ErrorCode::InvalidArgument,
+                           prefix + "got " + arg.describe() +
+                               " (wrong type: expected " +
+                               scalarTypeName(param.type) + ")");
+  }
+
+  if (param.divisibility > 1 && (isPointer || isIntegerType(param.type))) {
+    std::uint64_t value = arg.bits();
+    if (!isPointer && param.type != ScalarType::I1 &&
+        scalarTypeSize(param.type) < 8) {
+      // Sign-extend signed scalars so that -16 counts as divisible by 16.
+      unsigned shift = 64 - 8 * static_cast<unsigned>(arg.size());
+      value = static_cast<std::uint64_t>(
+          static_cast<std::int64_t>(value << shift) >> shift);
+    }
+    if (value % param.divisibility != 0)
+      return Status::error(
+          ErrorCode::InvalidArgument,
+          prefix + "got " + arg.describe() + ", which is not a multiple of " +
+              std::to_string(param.divisibility) +
+              " as the kernel was compiled to assume (divisibility " +
+              std::to_string(param.divisibility) + ")");
+  }
+  return Status::success();
+}
+
+} // namespace
+
+std::vector<ArgumentSlot>
+PackedArguments::layout(const KernelMetadata &metadata) {
+  std::vector<ArgumentSlot> slots;
+  std::size_t offset = 0;
+  auto addSlot = [&](const std::string &name, bool hidden, std::size_t size,
+                     std::size_t align) {
+    offset = alignTo(offset, align);
+    slots.push_back({name, hidden, offset, size, align});
+    offset += size;
+  };
+  for (const ParameterInfo *param : metadata.launchParameters()) {
+    std::size_t size = param->kind == ParameterInfo::Kind::Pointer
+                           ? 8
+                           : scalarTypeSize(param->type);
+    addSlot(param->name, false, size, size);
+  }
+  for (const HiddenParameterInfo &hidden : metadata.hiddenParameters)
+    addSlot(hidden.name, true, hidden.bytes, hidden.align);
+  return slots;
+}
+
+Expected<PackedArguments> PackedArguments::pack(const KernelMetadata &md,
+                                                KernelArgs args) {
+  std::vector<const ParameterInfo *> params = md.launchParameters();
+  if (args.size() != params.size())
+    return Status::error(ErrorCode::InvalidArgument,
+                         "kernel '" + md.name + "' takes " +
+                             std::to_string(params.size()) + " argument" +
+                             (params.size() == 1 ? "" : "s") + " (" +
+                             listParameters(params) + "), got " +
+                             std::to_string(args.size()));
+  for (std::size_t i = 0; i < params.size(); ++i)
+    TILEC_RETURN_IF_ERROR(checkArgument(md, i, *params[i], args[i]));
+
+  PackedArguments packed;
+  packed.slots_ = layout(md);
+  packed.firstHidden_ = params.size();
+  std::size_t end = 0;
+  std::size_t maxAlign = 1;
+  for (const ArgumentSlot &slot : packed.slots_) {
+    end = slot.offset + slot.size;
+    maxAlign = std::max(maxAlign, slot.align);
+  }
+  packed.buffer_.assign(alignTo(end, maxAlign), 0);
+  for (std::size_t i = 0; i < params.size(); ++i)
+    std::memcpy(packed.buffer_.data() + packed.slots_[i].offset,
+                args[i].data(), args[i].size());
+  return packed;
+}
+
+Status PackedArguments::setHidden(std::size_t hiddenIndex, const void *data,
+                                  std::size_t size) {
+  std::size_t slot = firstHidden_ + hiddenIndex;
+  if (slot >= slots_.size())
+    return Status::error(ErrorCode::InvalidArgument,
+                         "hidden parameter index " +
+                             std::to_string(hiddenIndex) + " out of range");
+  if (size != slots_[slot].size)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "hidden parameter '" + slots_[slot].name + "' is " +
+                             std::to_string(slots_[slot].size) +
+                             " bytes, got " + std::to_string(size));
+  std::memcpy(buffer_.data() + slots_[slot].offset, data, size);
+  return Status::success();
+}
+
+void **PackedArguments::kernelParams() {
+  params_.resize(slots_.size());
+  for (std::size_t i = 0; i < slots_.size(); ++i)
+    params_[i] = buffer_.data() + slots_[i].offset;
+  return params_.empty() ? nullptr : params_.data();
+}
+
+} // namespace tilec::runtime
