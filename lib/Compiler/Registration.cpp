@@ -8,6 +8,7 @@
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,4 +56,5 @@ void tilec::registerAllPasses() {
   mlir::registerSCFToControlFlowPass();
   mlir::registerConvertToLLVMPass();
   mlir::registerReconcileUnrealizedCastsPass();
+  tile::registerTilePasses();
 }

@@ -13,12 +13,17 @@
 #include "tilec/Compiler/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
+
+namespace tilec::test {
+void registerTestAxisInfoPass();
+} // namespace tilec::test
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   tilec::registerAllDialects(registry);
   tilec::registerAllPasses();
+  tilec::test::registerTestAxisInfoPass();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tilec optimizer driver\n", registry));
 }
