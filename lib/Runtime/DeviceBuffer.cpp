@@ -4,6 +4,7 @@
 
 #include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/Driver.h"
+#include "tilec/Runtime/Stream.h"
 
 #include "DriverApi.h"
 
@@ -101,6 +102,21 @@ Status DeviceBuffer::fillWords(std::uint32_t value) {
   const Driver &driver = device_->driver();
   return driver.check(driver.api().memsetD32(address_, value, size_ / 4),
                       "cuMemsetD32");
+}
+
+Status DeviceBuffer::fillWordsAsync(std::uint32_t value, const Stream *stream) {
+  if (size_ % 4 != 0)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "fillWordsAsync on a buffer of " +
+                             std::to_string(size_) +
+                             " bytes (not a multiple of 4)");
+  if (size_ == 0)
+    return Status::success();
+  const Driver &driver = device_->driver();
+  return driver.check(
+      driver.api().memsetD32Async(address_, value, size_ / 4,
+                                  stream ? stream->handle() : nullptr),
+      "cuMemsetD32Async");
 }
 
 } // namespace tilec::runtime

@@ -43,11 +43,4 @@ Status Stream::synchronize() const {
       "cuStreamSynchronize");
 }
 
-Status Stream::fillWordsAsync(std::uint64_t address, std::uint32_t value,
-                              std::size_t count) const {
-  return device_->driver().check(
-      device_->driver().api().memsetD32Async(address, value, count, stream_),
-      "cuMemsetD32Async");
-}
-
 } // namespace tilec::runtime

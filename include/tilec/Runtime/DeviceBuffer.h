@@ -12,6 +12,7 @@
 namespace tilec::runtime {
 
 class Device;
+class Stream;
 
 /// A block of device global memory (`cuMemAlloc`), freed when destroyed.
 /// Move-only. The address is at least 256-byte aligned, so it satisfies any
@@ -37,7 +38,11 @@ public:
   KernelArg arg() const { return KernelArg::pointer(address_); }
 
   /// Copies `bytes` bytes from host memory into the buffer at byte `offset`
-  /// (synchronous). `InvalidArgument` if the range exceeds the buffer.
+  /// (`cuMemcpyHtoD`). On return the source may be reused; the copy is
+  /// ordered before later work on the legacy default stream, but from
+  /// pageable memory its DMA may still be in flight, so call
+  /// `Device::synchronize()` before using the data from a non-blocking
+  /// stream. `InvalidArgument` if the range exceeds the buffer.
   Status copyFromHost(const void *source, std::size_t bytes,
                       std::size_t offset = 0);
 
@@ -46,12 +51,17 @@ public:
   Status copyToHost(void *destination, std::size_t bytes,
                     std::size_t offset = 0) const;
 
-  /// Sets every byte to `value` (synchronous).
+  /// Sets every byte to `value` (ordered like `copyFromHost`).
   Status fillBytes(std::uint8_t value);
 
-  /// Sets every 32-bit word to `value` (synchronous); the size must be a
-  /// multiple of 4.
+  /// Sets every 32-bit word to `value` (ordered like `copyFromHost`); the
+  /// size must be a multiple of 4.
   Status fillWords(std::uint32_t value);
+
+  /// Queues a fill of every 32-bit word with `value` on `stream` (the legacy
+  /// default stream if null) and returns at once; used, for example, to
+  /// flush the L2 cache between timed runs.
+  Status fillWordsAsync(std::uint32_t value, const Stream *stream = nullptr);
 
 private:
   Status checkRange(std::size_t bytes, std::size_t offset,

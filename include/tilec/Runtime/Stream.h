@@ -5,9 +5,6 @@
 
 #include "tilec/Runtime/Status.h"
 
-#include <cstddef>
-#include <cstdint>
-
 struct CUstream_st;
 
 namespace tilec::runtime {
@@ -32,11 +29,6 @@ public:
   /// Waits for all work queued on the stream; reports errors of earlier
   /// asynchronous work.
   Status synchronize() const;
-
-  /// Queues a fill of `count` 32-bit words at `address` with `value` (used,
-  /// for example, to flush the L2 cache between timed runs).
-  Status fillWordsAsync(std::uint64_t address, std::uint32_t value,
-                        std::size_t count) const;
 
 private:
   Stream(const Device *device, CUstream_st *stream)
