@@ -1,0 +1,82 @@
+//===- SoftmaxCases.cpp - examples/softmax.tile ---------------------------===//
+
+#include "../Case.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilec::e2e {
+
+using runtime::ScalarType;
+
+static CaseSpec softmax(const std::string &name, std::int64_t rows,
+                        std::int64_t cols, std::int64_t block, int warps,
+                        ScalarType type, bool large) {
+  std::string t = runtime::scalarTypeName(type);
+  CaseSpec c;
+  c.name = name;
+  c.family = "softmax";
+  c.file = "softmax.tile";
+  c.kernel = "softmax_kernel";
+  // (output_ptr, input_ptr, input_row_stride, output_row_stride, n_cols,
+  //  BLOCK_SIZE); rows are contiguous, so both strides are n_cols.
+  c.signature = "*" + t + ":16, *" + t + ":16, " + i32Entry(cols) + ", " +
+                i32Entry(cols) + ", " + i32Entry(cols) + ", " +
+                std::to_string(block);
+  c.numWarps = warps;
+  c.dtype = t;
+  c.sizes = {{"rows", rows}, {"cols", cols}};
+  c.large = large;
+  c.setup = [rows, cols, type](Rng &rng) {
+    Problem p;
+    // fp16 results are rounded to fp16: 2^-11 relative, and fp16
+    // subnormals (below 2^-14) have an absolute spacing of 2^-24.
+    Tolerance tolerance = type == ScalarType::FP16
+                              ? Tolerance{kRtolFp16, std::ldexp(1.0, -24)}
+                              : Tolerance{kRtolFp32, 0};
+    p.output("output", type, {rows, cols}, tolerance);
+    HostTensor &x = p.input("input", type, {rows, cols}, rng, -4, 4);
+    // Shift each row by up to +100: exp(x) of such a row overflows fp32
+    // unless the kernel subtracts the row max first.
+    for (std::int64_t r = 0; r < rows; ++r) {
+      double offset = rng.uniform(-50, 100);
+      for (std::int64_t col = 0; col < cols; ++col)
+        x.set(r * cols + col, x.get(r * cols + col) + offset);
+    }
+    p.i32(cols);
+    p.i32(cols);
+    p.i32(cols);
+    p.grid = {static_cast<unsigned>(rows), 1, 1};
+    p.bytesMoved = 2.0 * rows * cols * runtime::scalarTypeSize(type);
+    return p;
+  };
+  c.reference = [rows, cols](const Problem &p, Expectations &expected) {
+    const HostTensor &x = p.tensor("input");
+    std::vector<double> &out = expected["output"];
+    out.resize(x.numel());
+    for (std::int64_t r = 0; r < rows; ++r) {
+      double max = -INFINITY;
+      for (std::int64_t col = 0; col < cols; ++col)
+        max = std::max(max, x.get(r * cols + col));
+      double sum = 0;
+      for (std::int64_t col = 0; col < cols; ++col)
+        sum += out[r * cols + col] = std::exp(x.get(r * cols + col) - max);
+      for (std::int64_t col = 0; col < cols; ++col)
+        out[r * cols + col] /= sum;
+    }
+  };
+  return c;
+}
+
+void addSoftmaxCases(std::vector<CaseSpec> &cases) {
+  cases.push_back(softmax("softmax_small", 37, 781, 1024, 4, ScalarType::FP32,
+                          false));
+  cases.push_back(softmax("softmax_fp16_small", 37, 781, 1024, 4,
+                          ScalarType::FP16, false));
+  cases.push_back(softmax("softmax_4096", 4096, 4096, 4096, 8,
+                          ScalarType::FP32, true));
+  cases.push_back(softmax("softmax_ragged", 4001, 3001, 4096, 8,
+                          ScalarType::FP32, true));
+}
+
+} // namespace tilec::e2e
