@@ -87,9 +87,10 @@ AxisInfo AxisInfo::getDefault(Type type, int64_t divisibility) {
   return info;
 }
 
-int64_t AxisInfo::getEffectiveDivisibility(unsigned d, int64_t group) const {
+int64_t AxisInfo::getEffectiveDivisibility(unsigned d, int64_t group,
+                                           int64_t unit) const {
   if (contiguity[d] > group)
-    return gcd(divisibility[d], group);
+    return gcd(divisibility[d], group * unit);
   return divisibility[d];
 }
 
@@ -241,7 +242,7 @@ AxisInfo AxisInfoRules::add(const AxisInfo &lhs, const AxisInfo &rhs,
     int64_t cd = std::max(gcd(lhs.getContiguity(d), rhs.getConstancy(d)),
                           gcd(lhs.getConstancy(d), rhs.getContiguity(d)));
     c.push_back(cd);
-    v.push_back(gcd(lhs.getEffectiveDivisibility(d, cd),
+    v.push_back(gcd(lhs.getEffectiveDivisibility(d, cd, rhsScale),
                     mulDivisibility(rhs.getEffectiveDivisibility(d, cd), rhsScale)));
     k.push_back(gcd(lhs.getConstancy(d), rhs.getConstancy(d)));
   }

@@ -9,6 +9,7 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -57,4 +58,5 @@ void tilec::registerAllPasses() {
   mlir::registerConvertToLLVMPass();
   mlir::registerReconcileUnrealizedCastsPass();
   tile::registerTilePasses();
+  registerTilecConversionPasses();
 }

@@ -78,8 +78,11 @@ public:
 
   /// The divisibility of the first value of each aligned group of `group`
   /// elements along d: the groups of a longer contiguous run start at
-  /// first + j*group, divisible by gcd(divisibility, group).
-  int64_t getEffectiveDivisibility(unsigned d, int64_t group) const;
+  /// first + j*group*unit, divisible by gcd(divisibility, group*unit).
+  /// `unit` is the size of one step: 1 for integers, the pointee size in
+  /// bytes for pointers.
+  int64_t getEffectiveDivisibility(unsigned d, int64_t group,
+                                   int64_t unit = 1) const;
 
   /// What both `lhs` and `rhs` guarantee (element-wise gcd).
   static AxisInfo join(const AxisInfo &lhs, const AxisInfo &rhs);

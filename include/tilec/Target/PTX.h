@@ -1,0 +1,62 @@
+//===- PTX.h - LLVM dialect to PTX ------------------------------*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The backend of tilec: an MLIR module in the LLVM/NVVM dialects becomes an
+// llvm::Module (target nvptx64-nvidia-cuda), is optimized at -O3 with LLVM's
+// pass pipeline, and is emitted as PTX by LLVM's NVPTX backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TARGET_PTX_H
+#define TILEC_TARGET_PTX_H
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace tilec {
+
+/// What the NVPTX backend targets.
+struct PTXTarget {
+  /// GPU architecture (`-mcpu`), e.g. `sm_90a` (WGMMA/setmaxnreg need the
+  /// `a` variant).
+  std::string chip = "sm_90a";
+  /// PTX ISA version as an LLVM feature, e.g. `+ptx80` (PTX 8.0, the first
+  /// with sm_90a; ptxas 13.0 accepts up to 9.0).
+  std::string features = "+ptx80";
+  /// LLVM optimization level, 0–3.
+  unsigned optLevel = 3;
+
+  /// "8.0" for "+ptx80".
+  std::string getPTXVersion() const;
+};
+
+/// Translates `module` (LLVM and NVVM dialects only) to LLVM IR with the
+/// NVPTX triple and data layout set. Errors name the op that failed.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
+                  const PTXTarget &target);
+
+/// Runs LLVM's -O`target.optLevel` pipeline for NVPTX on `module`.
+llvm::Error optimizeLLVMIR(llvm::Module &module, const PTXTarget &target);
+
+/// Emits PTX assembly for `module`.
+llvm::Expected<std::string> emitPTX(llvm::Module &module,
+                                    const PTXTarget &target);
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_PTX_H

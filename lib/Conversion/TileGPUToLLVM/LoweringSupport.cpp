@@ -1,0 +1,319 @@
+//===- LoweringSupport.cpp - shared pieces of the tilegpu lowering --------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringSupport.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+using namespace tilec::lowering;
+
+/// Name of the kernel's dynamic shared memory array.
+static constexpr llvm::StringLiteral kSharedMemoryName = "tilec_smem";
+
+TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *ctx) {
+  addConversion([](Type type) { return type; });
+  addConversion([](tile::PointerType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), type.getAddressSpace());
+  });
+  addConversion([this](RankedTensorType type, SmallVectorImpl<Type> &results)
+                    -> std::optional<LogicalResult> {
+    if (!type.getEncoding())
+      return failure();
+    FailureOr<LinearLayout> layout =
+        toLinearLayout(type.getShape(), type.getEncoding());
+    if (failed(layout))
+      return failure();
+    results.append(layout->getNumRegisters(),
+                   convertElementType(type.getElementType()));
+    return success();
+  });
+}
+
+Type TileGPUTypeConverter::convertElementType(Type type) const {
+  if (auto ptr = dyn_cast<tile::PointerType>(type))
+    return LLVM::LLVMPointerType::get(type.getContext(), ptr.getAddressSpace());
+  return type;
+}
+
+FailureOr<LinearLayout> lowering::getLayoutOf(Location loc,
+                                              RankedTensorType type) {
+  FailureOr<LinearLayout> layout =
+      toLinearLayout(type.getShape(), type.getEncoding());
+  if (failed(layout))
+    return emitError(loc) << "tile type " << type
+                          << " has no layout the GPU lowering knows";
+  return layout;
+}
+
+Value lowering::i32Val(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+}
+
+ThreadIndices lowering::getThreadIndices(OpBuilder &b, Location loc) {
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value lane = arith::AndIOp::create(b, loc, tid, i32Val(b, loc, kThreadsPerWarp - 1));
+  Value warp = arith::ShRUIOp::create(b, loc, tid,
+                                      i32Val(b, loc, llvm::Log2_32(kThreadsPerWarp)));
+  return {tid, lane, warp};
+}
+
+/// The part of dimension `d`'s coordinate that input `hw` (with index value
+/// `index`) contributes, or null when it contributes nothing.
+static Value emitContribution(OpBuilder &b, Location loc, ArrayRef<Coord> bases,
+                              unsigned d, Value index, bool disjoint) {
+  Value acc;
+  for (unsigned bit = 0; bit < bases.size();) {
+    int64_t v = bases[bit][d];
+    if (v == 0) {
+      ++bit;
+      continue;
+    }
+    Value term;
+    unsigned run = 1;
+    if (llvm::isPowerOf2_64(v)) {
+      // A run of bits mapping to consecutive powers of two is a bit field.
+      while (bit + run < bases.size() && bases[bit + run][d] == (v << run))
+        ++run;
+      term = arith::ShRUIOp::create(b, loc, index, i32Val(b, loc, bit));
+      term = arith::AndIOp::create(b, loc, term, i32Val(b, loc, (1 << run) - 1));
+      if (v > 1)
+        term = arith::ShLIOp::create(b, loc, term, i32Val(b, loc, llvm::Log2_64(v)));
+    } else {
+      term = arith::ShRUIOp::create(b, loc, index, i32Val(b, loc, bit));
+      term = arith::AndIOp::create(b, loc, term, i32Val(b, loc, 1));
+      term = arith::MulIOp::create(b, loc, term, i32Val(b, loc, v));
+    }
+    if (!acc)
+      acc = term;
+    else if (disjoint)
+      acc = arith::OrIOp::create(b, loc, acc, term);
+    else
+      acc = arith::XOrIOp::create(b, loc, acc, term);
+    bit += run;
+  }
+  return acc;
+}
+
+SmallVector<SmallVector<Value>>
+lowering::emitCoordinates(OpBuilder &b, Location loc, const LinearLayout &layout,
+                          const ThreadIndices &ids) {
+  unsigned rank = layout.getRank();
+  bool disjoint = layout.hasDisjointContributions();
+  SmallVector<Value> threadPart(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    Value lane = emitContribution(b, loc, layout.getBases(HwDim::Lane), d,
+                                  ids.lane, disjoint);
+    Value warp = emitContribution(b, loc, layout.getBases(HwDim::Warp), d,
+                                  ids.warp, disjoint);
+    if (lane && warp)
+      threadPart[d] = disjoint ? arith::OrIOp::create(b, loc, lane, warp).getResult()
+                               : arith::XOrIOp::create(b, loc, lane, warp).getResult();
+    else
+      threadPart[d] = lane ? lane : warp;
+  }
+  SmallVector<SmallVector<Value>> coords;
+  for (int64_t r = 0, e = layout.getNumRegisters(); r < e; ++r) {
+    Coord regPart = layout.applyOne(HwDim::Register, r);
+    SmallVector<Value> coord;
+    for (unsigned d = 0; d < rank; ++d) {
+      if (!threadPart[d]) {
+        coord.push_back(i32Val(b, loc, regPart[d]));
+      } else if (regPart[d] == 0) {
+        coord.push_back(threadPart[d]);
+      } else if (disjoint) {
+        coord.push_back(
+            arith::AddIOp::create(b, loc, threadPart[d], i32Val(b, loc, regPart[d])));
+      } else {
+        coord.push_back(
+            arith::XOrIOp::create(b, loc, threadPart[d], i32Val(b, loc, regPart[d])));
+      }
+    }
+    coords.push_back(std::move(coord));
+  }
+  return coords;
+}
+
+Value lowering::emitIsOwner(OpBuilder &b, Location loc, const LinearLayout &layout,
+                            const ThreadIndices &ids) {
+  Value owner = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  auto check = [&](uint64_t mask, Value index) {
+    if (!mask)
+      return;
+    Value bits = arith::AndIOp::create(b, loc, index, i32Val(b, loc, mask));
+    Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bits,
+                                       i32Val(b, loc, 0));
+    owner = arith::AndIOp::create(b, loc, owner, zero);
+  };
+  check(layout.getReplicatedMask(HwDim::Lane), ids.lane);
+  // Warps beyond the layout's (none today) would replicate too.
+  check(layout.getReplicatedMask(HwDim::Warp), ids.warp);
+  return owner;
+}
+
+Value lowering::getSharedMemoryAddress(OpBuilder &b, Location loc,
+                                       Operation *anchor, Value offset) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  auto smemPtr = LLVM::LLVMPointerType::get(ctx, 3);
+  if (!module.lookupSymbol(kSharedMemoryName)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           kSharedMemoryName, /*value=*/Attribute(),
+                           /*alignment=*/1024, /*addrSpace=*/3);
+  }
+  Value base = LLVM::AddressOfOp::create(b, loc, smemPtr, kSharedMemoryName);
+  return LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
+void lowering::emitBarrier(OpBuilder &b, Location loc) {
+  NVVM::Barrier0Op::create(b, loc);
+}
+
+Type lowering::getStorageType(Type registerType) {
+  MLIRContext *ctx = registerType.getContext();
+  if (isa<LLVM::LLVMPointerType>(registerType))
+    return IntegerType::get(ctx, 64);
+  if (registerType.isInteger(1))
+    return IntegerType::get(ctx, 8);
+  return registerType;
+}
+
+int64_t lowering::getStorageBytes(Type registerType) {
+  return std::max<int64_t>(1, getStorageType(registerType).getIntOrFloatBitWidth() / 8);
+}
+
+Value lowering::toStorage(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+  if (type.isInteger(1))
+    return arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
+  return value;
+}
+
+Value lowering::fromStorage(OpBuilder &b, Location loc, Value stored,
+                            Type registerType) {
+  if (isa<LLVM::LLVMPointerType>(registerType))
+    return LLVM::IntToPtrOp::create(b, loc, registerType, stored);
+  if (registerType.isInteger(1))
+    return arith::TruncIOp::create(b, loc, registerType, stored);
+  return stored;
+}
+
+/// Address of element `index` of a shared array at byte `baseOffset`.
+static Value sharedElementAddress(OpBuilder &b, Location loc, Operation *anchor,
+                                  int64_t baseOffset, Value index,
+                                  Type storageType) {
+  Value base = getSharedMemoryAddress(b, loc, anchor, i32Val(b, loc, baseOffset));
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+                             storageType, base, ValueRange{index});
+}
+
+void lowering::storeSharedElement(OpBuilder &b, Location loc, Operation *anchor,
+                                  int64_t baseOffset, Value index, Value value) {
+  Value stored = toStorage(b, loc, value);
+  Value addr = sharedElementAddress(b, loc, anchor, baseOffset, index,
+                                    stored.getType());
+  LLVM::StoreOp::create(b, loc, stored, addr);
+}
+
+Value lowering::loadSharedElement(OpBuilder &b, Location loc, Operation *anchor,
+                                  int64_t baseOffset, Value index,
+                                  Type registerType) {
+  Type storage = getStorageType(registerType);
+  Value addr = sharedElementAddress(b, loc, anchor, baseOffset, index, storage);
+  Value loaded = LLVM::LoadOp::create(b, loc, storage, addr);
+  return fromStorage(b, loc, loaded, registerType);
+}
+
+Value lowering::emitShuffleXor(OpBuilder &b, Location loc, Value value,
+                               unsigned laneMask) {
+  Type type = value.getType();
+  auto shuffle32 = [&](Value word) -> Value {
+    Value all = i32Val(b, loc, -1);
+    return NVVM::ShflOp::create(b, loc, word.getType(), all, word,
+                                i32Val(b, loc, laneMask),
+                                i32Val(b, loc, kThreadsPerWarp - 1),
+                                NVVM::ShflKind::bfly, /*return_value_and_is_valid=*/UnitAttr());
+  };
+  if (type.isF32() || type.isInteger(32))
+    return shuffle32(value);
+  Value stored = toStorage(b, loc, value);
+  unsigned bits = stored.getType().getIntOrFloatBitWidth();
+  auto intType = b.getIntegerType(bits);
+  Value asInt = stored.getType() == intType
+                    ? stored
+                    : arith::BitcastOp::create(b, loc, intType, stored).getResult();
+  Value result;
+  if (bits == 64) {
+    Value lo = arith::TruncIOp::create(b, loc, b.getI32Type(), asInt);
+    Value hi = arith::TruncIOp::create(
+        b, loc, b.getI32Type(),
+        arith::ShRUIOp::create(b, loc, asInt,
+                               arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(32))));
+    lo = arith::ExtUIOp::create(b, loc, b.getI64Type(), shuffle32(lo));
+    hi = arith::ExtUIOp::create(b, loc, b.getI64Type(), shuffle32(hi));
+    hi = arith::ShLIOp::create(b, loc, hi,
+                               arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(32)));
+    result = arith::OrIOp::create(b, loc, hi, lo);
+  } else {
+    Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), asInt);
+    result = arith::TruncIOp::create(b, loc, intType, shuffle32(wide));
+  }
+  if (result.getType() != stored.getType())
+    result = arith::BitcastOp::create(b, loc, stored.getType(), result);
+  return fromStorage(b, loc, result, type);
+}
+
+Value lowering::emitLinearIndex(OpBuilder &b, Location loc,
+                                ArrayRef<Value> coord, ArrayRef<int64_t> shape) {
+  Value index;
+  int64_t stride = 1;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    Value term = stride == 1 ? coord[d]
+                             : arith::MulIOp::create(b, loc, coord[d],
+                                                     i32Val(b, loc, stride))
+                                   .getResult();
+    index = index ? arith::AddIOp::create(b, loc, index, term).getResult() : term;
+    stride *= shape[d];
+  }
+  return index ? index : i32Val(b, loc, 0);
+}
+
+SmallVector<Value> lowering::exchangeThroughSharedMemory(
+    OpBuilder &b, Location loc, Operation *anchor, LoweringState &state,
+    ValueRange srcValues, const LinearLayout &srcLayout,
+    const LinearLayout &dstLayout, int64_t numElements,
+    function_ref<Value(OpBuilder &, ArrayRef<Value>)> srcIndex,
+    function_ref<Value(OpBuilder &, ArrayRef<Value>)> dstIndex) {
+  Type registerType = srcValues.front().getType();
+  state.requireSharedMemory(numElements * getStorageBytes(registerType));
+  ThreadIndices ids = getThreadIndices(b, loc);
+  // Readers of the previous use of the scratch area must be done.
+  emitBarrier(b, loc);
+  auto srcCoords = emitCoordinates(b, loc, srcLayout, ids);
+  for (auto [coord, value] : llvm::zip(srcCoords, srcValues))
+    storeSharedElement(b, loc, anchor, 0, srcIndex(b, coord), value);
+  emitBarrier(b, loc);
+  SmallVector<Value> results;
+  for (const auto &coord : emitCoordinates(b, loc, dstLayout, ids))
+    results.push_back(
+        loadSharedElement(b, loc, anchor, 0, dstIndex(b, coord), registerType));
+  return results;
+}

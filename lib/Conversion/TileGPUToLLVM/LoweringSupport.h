@@ -1,0 +1,146 @@
+//===- LoweringSupport.h - shared pieces of the tilegpu lowering -*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to convert-tilegpu-to-llvm: the 1:N type converter (a tile in a
+// layout becomes the scalars one thread holds, one per register slot of the
+// layout's LinearLayout), thread-index and coordinate emission, shared
+// memory, shuffles and barriers, and the populate functions of each op
+// family's patterns (one file per family).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_CONVERSION_TILEGPUTOLLVM_LOWERINGSUPPORT_H
+#define TILEC_LIB_CONVERSION_TILEGPUTOLLVM_LOWERINGSUPPORT_H
+
+#include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilec::lowering {
+
+/// State shared by the patterns of one run of the pass.
+struct LoweringState {
+  explicit LoweringState(const ModuleAxisInfo &axisInfo) : axisInfo(axisInfo) {}
+  /// Facts about the values of the (not yet converted) input IR.
+  const ModuleAxisInfo &axisInfo;
+  /// Bytes of shared memory the kernel needs: every use of shared memory is
+  /// scratch private to one op (guarded by barriers), so the maximum.
+  int64_t sharedMemoryBytes = 0;
+  void requireSharedMemory(int64_t bytes) {
+    sharedMemoryBytes = std::max(sharedMemoryBytes, bytes);
+  }
+};
+
+/// Converts tiles in a layout to the scalars a thread holds, `!tile.ptr` to
+/// `!llvm.ptr<addrspace>`; other types are kept.
+class TileGPUTypeConverter : public mlir::TypeConverter {
+public:
+  explicit TileGPUTypeConverter(mlir::MLIRContext *ctx);
+  /// The type one element of a tile is held as in a register.
+  mlir::Type convertElementType(mlir::Type type) const;
+};
+
+/// The linear layout of a tile type (emits an error at `loc` and fails for a
+/// tile without a known layout).
+mlir::FailureOr<tilegpu::LinearLayout>
+getLayoutOf(mlir::Location loc, mlir::RankedTensorType type);
+
+/// i32 constant.
+mlir::Value i32Val(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
+/// The thread's index in the CTA, lane in its warp and warp in the CTA.
+struct ThreadIndices {
+  mlir::Value thread, lane, warp;
+};
+ThreadIndices getThreadIndices(mlir::OpBuilder &b, mlir::Location loc);
+
+/// For every register slot of `layout`, the coordinate (one i32 per tile
+/// dimension) of the element this thread holds there.
+llvm::SmallVector<llvm::SmallVector<mlir::Value>>
+emitCoordinates(mlir::OpBuilder &b, mlir::Location loc,
+                const tilegpu::LinearLayout &layout,
+                const ThreadIndices &ids);
+
+/// i1 that is true in exactly one of the threads holding each element (the
+/// replicated lane and warp bits are zero): the thread that stores it.
+mlir::Value emitIsOwner(mlir::OpBuilder &b, mlir::Location loc,
+                        const tilegpu::LinearLayout &layout,
+                        const ThreadIndices &ids);
+
+/// Address of byte `offset` of the kernel's dynamic shared memory (the
+/// module's `.extern .shared .align 1024` array, created on first use).
+mlir::Value getSharedMemoryAddress(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Operation *anchor, mlir::Value offset);
+
+/// `bar.sync 0`.
+void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
+
+/// The type a register value is stored as in shared memory (i1 as i8,
+/// pointers as i64), and conversions to/from it.
+mlir::Type getStorageType(mlir::Type registerType);
+mlir::Value toStorage(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
+mlir::Value fromStorage(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value stored, mlir::Type registerType);
+/// Bytes of `getStorageType(registerType)`.
+int64_t getStorageBytes(mlir::Type registerType);
+
+/// Stores/loads one register value at element `index` of a shared-memory
+/// array of storage type elements starting at byte `baseOffset`.
+void storeSharedElement(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Operation *anchor, int64_t baseOffset,
+                        mlir::Value index, mlir::Value value);
+mlir::Value loadSharedElement(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Operation *anchor, int64_t baseOffset,
+                              mlir::Value index, mlir::Type registerType);
+
+/// `shfl.sync.bfly` of any register value (split/widened to 32-bit words).
+mlir::Value emitShuffleXor(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value, unsigned laneMask);
+
+/// Moves a tile held in `srcLayout` registers into `dstLayout` registers
+/// through shared memory: each thread writes its elements at their position
+/// given by `srcIndex`, a barrier, each thread reads at `dstIndex`. The
+/// index functions give the linear shared-memory element of a coordinate.
+llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *anchor,
+    LoweringState &state, mlir::ValueRange srcValues,
+    const tilegpu::LinearLayout &srcLayout,
+    const tilegpu::LinearLayout &dstLayout, int64_t numElements,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, llvm::ArrayRef<mlir::Value>)>
+        srcIndex,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, llvm::ArrayRef<mlir::Value>)>
+        dstIndex);
+
+/// Row-major linear index of a coordinate in a tile of `shape`.
+mlir::Value emitLinearIndex(mlir::OpBuilder &b, mlir::Location loc,
+                            llvm::ArrayRef<mlir::Value> coord,
+                            llvm::ArrayRef<int64_t> shape);
+
+// Pattern families (one file each).
+void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns,
+                                         LoweringState &state);
+void populateViewOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns,
+                                  LoweringState &state);
+void populateMemoryOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns,
+                                    LoweringState &state);
+void populateReduceOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns,
+                                    LoweringState &state);
+void populateDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns,
+                                 LoweringState &state);
+void populateProgramOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns,
+                                     LoweringState &state);
+
+} // namespace tilec::lowering
+
+#endif // TILEC_LIB_CONVERSION_TILEGPUTOLLVM_LOWERINGSUPPORT_H

@@ -1,0 +1,77 @@
+//===- ProgramOpToLLVM.cpp - program ids ----------------------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// One program instance is one CTA: tl.program_id(a) is %ctaid.{x,y,z} and
+// tl.num_programs(a) is %nctaid.{x,y,z} (DESIGN.md §2, kernel ABI).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringSupport.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+namespace {
+
+struct ProgramIdOpLowering : OpConversionPattern<tile::ProgramIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ProgramIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value id;
+    switch (op.getAxis()) {
+    case 0:
+      id = NVVM::BlockIdXOp::create(rewriter, op.getLoc(), i32);
+      break;
+    case 1:
+      id = NVVM::BlockIdYOp::create(rewriter, op.getLoc(), i32);
+      break;
+    default:
+      id = NVVM::BlockIdZOp::create(rewriter, op.getLoc(), i32);
+      break;
+    }
+    rewriter.replaceOp(op, id);
+    return success();
+  }
+};
+
+struct NumProgramsOpLowering : OpConversionPattern<tile::NumProgramsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::NumProgramsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value n;
+    switch (op.getAxis()) {
+    case 0:
+      n = NVVM::GridDimXOp::create(rewriter, op.getLoc(), i32);
+      break;
+    case 1:
+      n = NVVM::GridDimYOp::create(rewriter, op.getLoc(), i32);
+      break;
+    default:
+      n = NVVM::GridDimZOp::create(rewriter, op.getLoc(), i32);
+      break;
+    }
+    rewriter.replaceOp(op, n);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateProgramOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                               RewritePatternSet &patterns,
+                                               LoweringState &state) {
+  patterns.add<ProgramIdOpLowering, NumProgramsOpLowering>(converter,
+                                                           patterns.getContext());
+}

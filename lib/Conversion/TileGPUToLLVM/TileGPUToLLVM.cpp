@@ -1,0 +1,111 @@
+//===- TileGPUToLLVM.cpp - distributed tiles to per-thread code -----------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The convert-tilegpu-to-llvm pass (see Conversion/Passes.td). The patterns
+// live in one file per op family; this file sets up the 1:N conversion,
+// records the shared memory the kernel needs and marks kernels for NVVM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/Passes.h"
+
+#include "LoweringSupport.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
+#include "tilec/Conversion/Passes.h.inc"
+} // namespace tilec
+
+#define DEBUG_TYPE "convert-tilegpu-to-llvm"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+namespace {
+
+/// Marks kernels for NVVM (`nvvm.kernel`, `nvvm.maxntid`) and drops the
+/// tile attributes that have served their purpose.
+void finalizeFunctions(ModuleOp module) {
+  Builder b(module.getContext());
+  module.walk([&](func::FuncOp func) {
+    if (func->removeAttr(tile::kKernelAttrName)) {
+      auto numWarps = tilegpu::lookupNumWarps(func);
+      int32_t threads = numWarps.value_or(4) * tilegpu::kThreadsPerWarp;
+      func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+      func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                    b.getDenseI32ArrayAttr({threads, 1, 1}));
+    }
+    func->removeAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName());
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.removeArgAttr(i, tile::kDivisibilityAttrName);
+  });
+}
+
+struct ConvertTileGPUToLLVMPass
+    : tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    ModuleAxisInfo axisInfo(module);
+    LoweringState state(axisInfo);
+    TileGPUTypeConverter converter(ctx);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect>();
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+    // Special functions on f16/bf16/f32 go to NVVM's approximations.
+    target.addDynamicallyLegalOp<math::Exp2Op, math::ExpOp, math::Log2Op,
+                                 math::LogOp, math::RsqrtOp>([&](Operation *op) {
+      return converter.isLegal(op) &&
+             !isa<Float16Type, BFloat16Type, Float32Type>(
+                 op->getResult(0).getType());
+    });
+
+    RewritePatternSet patterns(ctx);
+    populateElementwiseOpToLLVMPatterns(converter, patterns, state);
+    populateViewOpToLLVMPatterns(converter, patterns, state);
+    populateMemoryOpToLLVMPatterns(converter, patterns, state);
+    populateReduceOpToLLVMPatterns(converter, patterns, state);
+    populateDotOpToLLVMPatterns(converter, patterns, state);
+    populateProgramOpToLLVMPatterns(converter, patterns, state);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    module->setAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName(),
+                    Builder(ctx).getI32IntegerAttr(state.sharedMemoryBytes));
+    finalizeFunctions(module);
+  }
+};
+
+} // namespace

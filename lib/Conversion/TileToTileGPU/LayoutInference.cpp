@@ -1,0 +1,355 @@
+//===- LayoutInference.cpp - unify tiles into layout classes --------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutInference.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "convert-tile-to-tilegpu"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+static bool isTile(Value value) { return isa<RankedTensorType>(value.getType()); }
+
+LayoutInference::LayoutInference(Operation *func, unsigned numWarps,
+                                 const ModuleAxisInfo &axisInfo)
+    : func(func), numWarps(numWarps), axisInfo(axisInfo) {}
+
+//===----------------------------------------------------------------------===//
+// Union-find
+//===----------------------------------------------------------------------===//
+
+unsigned LayoutInference::classOf(Value value) {
+  auto [it, inserted] = ids.try_emplace(value, values.size());
+  if (inserted) {
+    values.push_back(value);
+    parents.push_back(it->second);
+  }
+  return it->second;
+}
+
+unsigned LayoutInference::find(unsigned id) {
+  while (parents[id] != id) {
+    parents[id] = parents[parents[id]];
+    id = parents[id];
+  }
+  return id;
+}
+
+void LayoutInference::unite(Value a, Value b) {
+  if (!isTile(a) || !isTile(b))
+    return;
+  unsigned ra = find(classOf(a)), rb = find(classOf(b));
+  if (ra != rb)
+    parents[std::max(ra, rb)] = std::min(ra, rb);
+}
+
+void LayoutInference::uniteAll(ValueRange range) {
+  Value first;
+  for (Value v : range) {
+    if (!isTile(v))
+      continue;
+    classOf(v);
+    if (first)
+      unite(first, v);
+    else
+      first = v;
+  }
+}
+
+void LayoutInference::addSlice(Value child, unsigned axis, Value parent,
+                               Operation *op) {
+  requests.push_back({classOf(child), axis, classOf(parent), op});
+}
+
+//===----------------------------------------------------------------------===//
+// Constraints
+//===----------------------------------------------------------------------===//
+
+LogicalResult LayoutInference::collect(Operation *op) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (isTile(arg))
+          classOf(arg);
+  for (Value result : op->getResults())
+    if (isTile(result))
+      classOf(result);
+
+  // Sources, ops that move data anyway, and terminators (their operands are
+  // related by the op that owns the region).
+  if (isa<tile::MakeRangeOp, tile::SplatOp, arith::ConstantOp, tile::ReshapeOp,
+          tile::TransOp>(op) ||
+      op->hasTrait<OpTrait::IsTerminator>())
+    return success();
+  if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
+    unite(bcast.getSrc(), bcast.getResult());
+    return success();
+  }
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+    return success();
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+    addSlice(expand.getSrc(), expand.getAxis(), expand.getResult(), op);
+    return success();
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    uniteAll(reduce.getSrcs());
+    for (Value result : reduce.getResult())
+      if (isTile(result))
+        addSlice(result, reduce.getAxis(), reduce.getSrcs().front(), op);
+    return success();
+  }
+  if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    classOf(dot.getA());
+    classOf(dot.getB());
+    unite(dot.getC(), dot.getResult());
+    return success();
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+    for (auto [init, arg, result, yielded] :
+         llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                   forOp.getResults(), yield.getOperands()))
+      uniteAll({init, arg, result, yielded});
+    return success();
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
+      SmallVector<Value> group{result, ifOp.thenYield().getOperand(i)};
+      if (!ifOp.getElseRegion().empty())
+        group.push_back(ifOp.elseYield().getOperand(i));
+      uniteAll(group);
+    }
+    return success();
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    auto cond = whileOp.getConditionOp();
+    auto yield = whileOp.getYieldOp();
+    for (auto [init, arg, yielded] :
+         llvm::zip(whileOp.getInits(), whileOp.getBeforeArguments(),
+                   yield.getOperands()))
+      uniteAll({init, arg, yielded});
+    for (auto [passed, arg, result] :
+         llvm::zip(cond.getArgs(), whileOp.getAfterArguments(),
+                   whileOp.getResults()))
+      uniteAll({passed, arg, result});
+    return success();
+  }
+  // Everything else must be elementwise over tiles of one shape.
+  SmallVector<Value> tiles;
+  for (Value v : op->getOperands())
+    if (isTile(v))
+      tiles.push_back(v);
+  for (Value v : op->getResults())
+    if (isTile(v))
+      tiles.push_back(v);
+  if (tiles.empty())
+    return success();
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(tiles.front().getType()).getShape();
+  for (Value v : tiles)
+    if (cast<RankedTensorType>(v.getType()).getShape() != shape)
+      return op->emitOpError("has tiles of different shapes; the layout "
+                             "assignment does not know how to relate them");
+  uniteAll(tiles);
+  return success();
+}
+
+void LayoutInference::resolveSlices() {
+  for (const SliceRequest &req : requests) {
+    unsigned child = find(req.child), parent = find(req.parent);
+    auto it = sliceOf.find(child);
+    if (it == sliceOf.end()) {
+      sliceOf[child] = {req.axis, parent};
+      continue;
+    }
+    if (it->second.first != req.axis || find(it->second.second) != parent)
+      conflicts.push_back(req.op);
+  }
+}
+
+LogicalResult LayoutInference::run() {
+  WalkResult walk = func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    return failed(collect(op)) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  resolveSlices();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Layout choice
+//===----------------------------------------------------------------------===//
+
+/// Bytes of one element of a tile of pointers' pointee.
+static int64_t pointeeBytes(Type ptrTile) {
+  auto ptr = cast<tile::PointerType>(tile::getElementTypeOrSelf(ptrTile));
+  Type pointee = ptr.getPointeeType();
+  return pointee.isIntOrFloat()
+             ? std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8)
+             : 8;
+}
+
+/// Builds a blocked layout (Triton's default-blocked rule): `vec` elements
+/// per thread along order[0], then lanes and warps spread along `order`
+/// while the tile has room, the rest along order[0].
+static BlockedEncodingAttr buildBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                        ArrayRef<unsigned> order, int64_t vec,
+                                        unsigned numWarps) {
+  unsigned rank = shape.size();
+  int64_t numel = 1;
+  for (int64_t s : shape)
+    numel *= s;
+  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  int64_t threads = int64_t(kThreadsPerWarp) * numWarps;
+  spt[order[0]] = std::max<int64_t>(
+      1, std::min({vec, shape[order[0]], std::max<int64_t>(1, numel / threads)}));
+  unsigned lanes = kThreadsPerWarp;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
+    tpw[d] = std::min<int64_t>(lanes, room);
+    lanes /= tpw[d];
+  }
+  tpw[order[0]] *= lanes;
+  unsigned warps = numWarps;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / (int64_t(spt[d]) * tpw[d]));
+    wpc[d] = std::min<int64_t>(warps, room);
+    warps /= wpc[d];
+  }
+  wpc[order[0]] *= warps;
+  return BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order);
+}
+
+Attribute LayoutInference::chooseBlocked(unsigned root) {
+  // The largest tile of the class, and the best-vectorizable pointer tile
+  // that a load or store of the class accesses.
+  RankedTensorType largest;
+  SmallVector<unsigned> order;
+  int64_t bestVec = 0, bestContiguity = 0;
+  for (auto [id, value] : llvm::enumerate(values)) {
+    if (find(id) != root)
+      continue;
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!largest || type.getNumElements() > largest.getNumElements())
+      largest = type;
+    if (!isa<tile::PointerType>(type.getElementType()))
+      continue;
+    bool accessed = llvm::any_of(value.getUsers(), [&](Operation *user) {
+      return (isa<tile::LoadOp>(user) && user->getOperand(0) == value) ||
+             (isa<tile::StoreOp>(user) && user->getOperand(0) == value);
+    });
+    if (!accessed)
+      continue;
+    AxisInfo info = axisInfo.lookup(value);
+    if (info.getRank() != type.getRank())
+      continue;
+    SmallVector<unsigned> dims = llvm::to_vector(
+        llvm::reverse(llvm::seq<unsigned>(0, type.getRank())));
+    llvm::stable_sort(dims, [&](unsigned a, unsigned b) {
+      return info.getContiguity(a) > info.getContiguity(b);
+    });
+    int64_t bytes = pointeeBytes(type);
+    int64_t contiguity = info.getContiguity(dims[0]);
+    int64_t alignment = std::max<int64_t>(1, info.getDivisibility(dims[0]) / bytes);
+    int64_t vec = std::max<int64_t>(
+        1, std::min({contiguity, alignment, std::max<int64_t>(1, 16 / bytes)}));
+    if (vec > bestVec || (vec == bestVec && contiguity > bestContiguity)) {
+      bestVec = vec;
+      bestContiguity = contiguity;
+      order = dims;
+    }
+  }
+  if (order.empty()) {
+    order = llvm::to_vector(llvm::reverse(llvm::seq<unsigned>(0, largest.getRank())));
+    bestVec = 1;
+  }
+  return buildBlocked(func->getContext(), largest.getShape(), order, bestVec,
+                      numWarps);
+}
+
+Attribute LayoutInference::layoutOfClass(unsigned root) {
+  if (auto it = layouts.find(root); it != layouts.end())
+    return it->second;
+  Attribute layout;
+  if (auto it = sliceOf.find(root); it != sliceOf.end())
+    layout = SliceEncodingAttr::get(func->getContext(), it->second.first,
+                                    layoutOfClass(find(it->second.second)));
+  else
+    layout = chooseBlocked(root);
+  layouts[root] = layout;
+  return layout;
+}
+
+Attribute LayoutInference::getLayout(Value value) {
+  if (!isTile(value))
+    return {};
+  auto it = ids.find(value);
+  if (it == ids.end())
+    return {};
+  return layoutOfClass(find(it->second));
+}
+
+//===----------------------------------------------------------------------===//
+// Splitting cheap values
+//===----------------------------------------------------------------------===//
+
+static bool isCheapToRecompute(Operation *op) {
+  if (!op || op->getNumResults() != 1 || op->getNumRegions() != 0)
+    return false;
+  if (isa<tile::MakeRangeOp, tile::SplatOp, arith::ConstantOp,
+          tile::ExpandDimsOp, tile::BroadcastOp>(op))
+    return true;
+  return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ExtSIOp,
+             arith::ExtUIOp, arith::TruncIOp, arith::CmpIOp, arith::AndIOp,
+             arith::OrIOp, arith::SelectOp, arith::DivSIOp, arith::RemSIOp,
+             arith::DivUIOp, arith::RemUIOp, arith::ShLIOp, arith::ShRSIOp,
+             arith::ShRUIOp, arith::IndexCastOp, tile::AddPtrOp>(op);
+}
+
+/// Collects the tile-producing ops of the chain ending at `value`, operands
+/// first; fails past `budget` ops or at an op that is not cheap.
+static bool collectChain(Value value, llvm::SetVector<Operation *> &chain,
+                         int &budget) {
+  if (!isTile(value))
+    return true;
+  Operation *op = value.getDefiningOp();
+  if (!isCheapToRecompute(op))
+    return false;
+  if (chain.contains(op))
+    return true;
+  if (--budget < 0)
+    return false;
+  for (Value operand : op->getOperands())
+    if (!collectChain(operand, chain, budget))
+      return false;
+  chain.insert(op);
+  return true;
+}
+
+bool tilec::cloneCheapChainForUse(OpOperand &use) {
+  llvm::SetVector<Operation *> chain;
+  int budget = 32;
+  if (!collectChain(use.get(), chain, budget))
+    return false;
+  IRMapping mapping;
+  OpBuilder builder(use.getOwner()->getContext());
+  for (Operation *op : chain) {
+    builder.setInsertionPointAfter(op);
+    builder.clone(*op, mapping);
+  }
+  use.set(mapping.lookup(use.get()));
+  return true;
+}

@@ -1,0 +1,82 @@
+//===- LayoutInference.h - unify tiles into layout classes ------*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The analysis behind convert-tile-to-tilegpu (see its description in
+// Conversion/Passes.td): tile values that must share a layout are unified
+// into classes; expand_dims and reduce relate a class to the slice of a
+// higher-rank class; each root class gets a blocked layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_CONVERSION_TILETOTILEGPU_LAYOUTINFERENCE_H
+#define TILEC_LIB_CONVERSION_TILETOTILEGPU_LAYOUTINFERENCE_H
+
+#include "tilec/Analysis/AxisInfo.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace tilec {
+
+/// Layout classes of the tiles of one function.
+class LayoutInference {
+public:
+  LayoutInference(mlir::Operation *func, unsigned numWarps,
+                  const ModuleAxisInfo &axisInfo);
+
+  /// Builds the classes. Fails (with a located error) on an op whose tiles
+  /// it does not know how to relate.
+  mlir::LogicalResult run();
+
+  /// A use whose value is asked to be the slice of two different layouts:
+  /// `op` is the tile.expand_dims (operand 0) or tile.reduce (its results)
+  /// that did not get its way.
+  llvm::ArrayRef<mlir::Operation *> getConflicts() const { return conflicts; }
+
+  /// The layout chosen for `value`'s class (null for a non-tile value).
+  mlir::Attribute getLayout(mlir::Value value);
+
+private:
+  unsigned classOf(mlir::Value value);
+  unsigned find(unsigned id);
+  void unite(mlir::Value a, mlir::Value b);
+  void uniteAll(mlir::ValueRange values);
+  void addSlice(mlir::Value child, unsigned axis, mlir::Value parent,
+                mlir::Operation *op);
+  mlir::LogicalResult collect(mlir::Operation *op);
+  void resolveSlices();
+  mlir::Attribute layoutOfClass(unsigned root);
+  mlir::Attribute chooseBlocked(unsigned root);
+
+  struct SliceRequest {
+    unsigned child, axis, parent;
+    mlir::Operation *op;
+  };
+
+  mlir::Operation *func;
+  unsigned numWarps;
+  const ModuleAxisInfo &axisInfo;
+  llvm::DenseMap<mlir::Value, unsigned> ids;
+  llvm::SmallVector<mlir::Value> values;
+  llvm::SmallVector<unsigned> parents;
+  llvm::SmallVector<SliceRequest> requests;
+  /// Per root class: the accepted slice request (axis, parent value id).
+  llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> sliceOf;
+  llvm::DenseMap<unsigned, mlir::Attribute> layouts;
+  llvm::SmallVector<mlir::Operation *> conflicts;
+};
+
+/// Clones, for one use, the chain of cheap pure ops (ranges, splats,
+/// constants, integer arithmetic, expand_dims, broadcast) that computes
+/// `use`'s value, so that this use can take its own layout. Returns false
+/// (and changes nothing) when the chain is not cheap or too long.
+bool cloneCheapChainForUse(mlir::OpOperand &use);
+
+} // namespace tilec
+
+#endif // TILEC_LIB_CONVERSION_TILETOTILEGPU_LAYOUTINFERENCE_H

@@ -1,0 +1,153 @@
+//===- TileToTileGPU.cpp - assign distributed layouts to tiles ------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The convert-tile-to-tilegpu pass (see Conversion/Passes.td): splits cheap
+// values whose uses want different layouts, infers layout classes
+// (LayoutInference.h), rewrites every tile type with its layout, and inserts
+// tilegpu.convert_layout where a conflict remains.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/Passes.h"
+
+#include "LayoutInference.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_CONVERTTILETOTILEGPU
+#include "tilec/Conversion/Passes.h.inc"
+} // namespace tilec
+
+#define DEBUG_TYPE "convert-tile-to-tilegpu"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+namespace {
+
+/// Splits cheap values (cloning their producers per use) where two uses ask
+/// for different slices, until no such split helps. A few rounds suffice:
+/// each round removes the conflicts it can.
+LogicalResult splitConflictingValues(func::FuncOp func, unsigned numWarps) {
+  for (int round = 0; round < 8; ++round) {
+    ModuleAxisInfo axisInfo(func);
+    LayoutInference inference(func, numWarps, axisInfo);
+    if (failed(inference.run()))
+      return failure();
+    bool changed = false;
+    for (Operation *op : inference.getConflicts())
+      if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
+        changed |= cloneCheapChainForUse(expand->getOpOperand(0));
+    if (!changed)
+      return success();
+  }
+  return success();
+}
+
+RankedTensorType withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
+/// Sets every tile type in `func` to its inferred layout.
+void applyLayouts(func::FuncOp func, LayoutInference &inference) {
+  auto retype = [&](Value value) {
+    if (Attribute layout = inference.getLayout(value))
+      value.setType(withLayout(value.getType(), layout));
+  };
+  func.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          retype(arg);
+    for (Value result : op->getResults())
+      retype(result);
+    if (auto cst = dyn_cast<arith::ConstantOp>(op))
+      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+        cst.setValueAttr(dense.reshape(cast<ShapedType>(cst.getType())));
+  });
+  // Function signatures (tiles only appear in non-kernel test functions).
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  SmallVector<Type> outputs;
+  func.walk([&](func::ReturnOp ret) {
+    outputs.assign(ret.getOperandTypes().begin(), ret.getOperandTypes().end());
+  });
+  if (func.getFunctionType().getNumResults() == outputs.size())
+    func.setType(FunctionType::get(func.getContext(), inputs, outputs));
+}
+
+/// Inserts convert_layout where an expand_dims or reduce did not get the
+/// slice relation it implies (the conflicts left after splitting).
+void insertConversions(func::FuncOp func) {
+  OpBuilder builder(func.getContext());
+  func.walk([&](Operation *op) {
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+      Attribute expected = SliceEncodingAttr::get(
+          op->getContext(), expand.getAxis(), getEncoding(expand.getType()));
+      if (getEncoding(expand.getSrc().getType()) == expected)
+        return;
+      builder.setInsertionPoint(op);
+      Value converted = ConvertLayoutOp::create(
+          builder, op->getLoc(), withLayout(expand.getSrc().getType(), expected),
+          expand.getSrc());
+      expand.getSrcMutable().assign(converted);
+      return;
+    }
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      Attribute srcLayout = getEncoding(reduce.getSrcs().front().getType());
+      Attribute expected = SliceEncodingAttr::get(op->getContext(),
+                                                  reduce.getAxis(), srcLayout);
+      builder.setInsertionPointAfter(op);
+      for (Value result : reduce.getResult()) {
+        if (!isa<RankedTensorType>(result.getType()) ||
+            getEncoding(result.getType()) == expected)
+          continue;
+        Type wanted = result.getType();
+        result.setType(withLayout(wanted, expected));
+        auto convert =
+            ConvertLayoutOp::create(builder, op->getLoc(), wanted, result);
+        result.replaceAllUsesExcept(convert, convert);
+      }
+    }
+  });
+}
+
+struct ConvertTileToTileGPUPass
+    : tilec::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPUPass> {
+  using ConvertTileToTileGPUBase::ConvertTileToTileGPUBase;
+
+  void runOnOperation() override {
+    if (!llvm::isPowerOf2_32(numWarps) || numWarps > 32) {
+      getOperation().emitError() << "num-warps must be a power of two between 1 "
+                                    "and 32, got "
+                                 << numWarps;
+      return signalPassFailure();
+    }
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (failed(splitConflictingValues(func, numWarps)))
+        return signalPassFailure();
+      ModuleAxisInfo axisInfo(func);
+      LayoutInference inference(func, numWarps, axisInfo);
+      if (failed(inference.run()))
+        return signalPassFailure();
+      applyLayouts(func, inference);
+      insertConversions(func);
+      func->setAttr(TileGPUDialect::getNumWarpsAttrName(),
+                    Builder(func.getContext()).getI32IntegerAttr(numWarps));
+    }
+  }
+};
+
+} // namespace

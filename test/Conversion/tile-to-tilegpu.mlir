@@ -1,0 +1,90 @@
+// RUN: tilec-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4" | FileCheck %s
+
+// A 1-d streaming kernel: 16-byte-aligned contiguous pointers give 4 f32
+// per thread.
+// CHECK: #[[$B:.*]] = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @stream
+// CHECK-SAME: attributes {tilegpu.num_warps = 4 : i32}
+// CHECK: tile.make_range {{.*}} : tensor<1024xi32, #[[$B]]>
+// CHECK: tile.load {{.*}} : tensor<1024x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NOT: tilegpu.convert_layout
+func.func @stream(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %z: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %r = tile.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %xs = tile.splat %x : tensor<1024x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  %v = tile.load %xp : tensor<1024x!tile.ptr<f32>>
+  %zs = tile.splat %z : tensor<1024x!tile.ptr<f32>>
+  %zp = tile.addptr %zs, %r : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  tile.store %zp, %v : tensor<1024x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// Rows of a 2-d tile: the row reduction is the slice of the tile's layout
+// and `m[:, None]` is free.
+// CHECK: #[[$B2:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK: #[[$S:.*]] = #tilegpu.slice<{dim = 1, parent = #[[$B2]]}>
+// CHECK-LABEL: func.func @row_max
+// CHECK: tile.reduce {{.*}} -> tensor<64xf32, #[[$S]]>
+// CHECK: tile.expand_dims {{.*}} : tensor<64xf32, #[[$S]]> -> tensor<64x1xf32, #[[$B2]]>
+// CHECK-NOT: tilegpu.convert_layout
+func.func @row_max(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %rows = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %cols = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %c64 = arith.constant dense<64> : tensor<64x1xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %ro = arith.muli %r2, %c64 : tensor<64x1xi32>
+  %rb = tile.broadcast %ro : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c2 = tile.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %cb = tile.broadcast %c2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %offs = arith.addi %rb, %cb : tensor<64x64xi32>
+  %xs = tile.splat %x : tensor<64x64x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %offs : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>
+  %v = tile.load %xp : tensor<64x64x!tile.ptr<f32>>
+  %m = tile.reduce %v {axis = 1 : i32} : (tensor<64x64xf32>) -> tensor<64xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %mx = arith.maxnumf %a, %b : f32
+    tile.reduce.return %mx : f32
+  }
+  %m2 = tile.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %mb = tile.broadcast %m2 : tensor<64x1xf32> -> tensor<64x64xf32>
+  %d = arith.subf %v, %mb : tensor<64x64xf32>
+  tile.store %xp, %d : tensor<64x64x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// One range used as rows of one tile and columns of another: the range is
+// cloned per use instead of converted.
+// CHECK-LABEL: func.func @shared_range
+// CHECK-COUNT-2: tile.make_range {end = 32 : i32, start = 0 : i32}
+// CHECK-NOT: tilegpu.convert_layout
+func.func @shared_range(%x: !tile.ptr<f32>, %n: i32) -> (tensor<32x16xi32>, tensor<16x32xi32>) {
+  %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %s = tile.splat %n : tensor<32xi32>
+  %o = arith.addi %r, %s : tensor<32xi32>
+  %a = tile.expand_dims %o {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %ab = tile.broadcast %a : tensor<32x1xi32> -> tensor<32x16xi32>
+  %b = tile.expand_dims %o {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %bb = tile.broadcast %b : tensor<1x32xi32> -> tensor<16x32xi32>
+  return %ab, %bb : tensor<32x16xi32>, tensor<16x32xi32>
+}
+
+// -----
+
+// A loaded vector used both ways cannot be recomputed: one side converts.
+// CHECK-LABEL: func.func @loaded_both_ways
+// CHECK: tilegpu.convert_layout
+func.func @loaded_both_ways(%x: !tile.ptr<f32>) -> (tensor<32x32xf32>, tensor<32x32xf32>) {
+  %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %xs = tile.splat %x : tensor<32x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %v = tile.load %xp : tensor<32x!tile.ptr<f32>>
+  %a = tile.expand_dims %v {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  %ab = tile.broadcast %a : tensor<32x1xf32> -> tensor<32x32xf32>
+  %b = tile.expand_dims %v {axis = 0 : i32} : tensor<32xf32> -> tensor<1x32xf32>
+  %bb = tile.broadcast %b : tensor<1x32xf32> -> tensor<32x32xf32>
+  return %ab, %bb : tensor<32x32xf32>, tensor<32x32xf32>
+}
