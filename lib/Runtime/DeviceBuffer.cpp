@@ -92,11 +92,17 @@ Status DeviceBuffer::fillBytes(std::uint8_t value) {
                       "cuMemsetD8");
 }
 
-Status DeviceBuffer::fillWords(std::uint32_t value) {
+Status DeviceBuffer::checkWords(const char *what) const {
   if (size_ % 4 != 0)
     return Status::error(ErrorCode::InvalidArgument,
-                         "fillWords on a buffer of " + std::to_string(size_) +
+                         std::string(what) + " on a buffer of " +
+                             std::to_string(size_) +
                              " bytes (not a multiple of 4)");
+  return Status::success();
+}
+
+Status DeviceBuffer::fillWords(std::uint32_t value) {
+  TILEC_RETURN_IF_ERROR(checkWords("fillWords"));
   if (size_ == 0)
     return Status::success();
   const Driver &driver = device_->driver();
@@ -104,12 +110,9 @@ Status DeviceBuffer::fillWords(std::uint32_t value) {
                       "cuMemsetD32");
 }
 
-Status DeviceBuffer::fillWordsAsync(std::uint32_t value, const Stream *stream) {
-  if (size_ % 4 != 0)
-    return Status::error(ErrorCode::InvalidArgument,
-                         "fillWordsAsync on a buffer of " +
-                             std::to_string(size_) +
-                             " bytes (not a multiple of 4)");
+Status DeviceBuffer::fillWordsAsync(std::uint32_t value,
+                                    const Stream *stream) {
+  TILEC_RETURN_IF_ERROR(checkWords("fillWordsAsync"));
   if (size_ == 0)
     return Status::success();
   const Driver &driver = device_->driver();

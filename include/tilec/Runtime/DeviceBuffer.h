@@ -66,6 +66,7 @@ public:
 private:
   Status checkRange(std::size_t bytes, std::size_t offset,
                     const char *what) const;
+  Status checkWords(const char *what) const;
   void release();
 
   const Device *device_ = nullptr;
