@@ -32,10 +32,9 @@ struct RunOutcome {
   /// Timing over `RunOptions::repeat` runs, in microseconds.
   int timedRuns = 0;
   double medianMicros = 0;
-  double minMicros = 0;
-  /// What the loader reports for the kernel (-1 when unknown).
+  /// Registers per thread as the loader reports them (-1 when unknown).
   int registers = -1;
-  int staticSharedBytes = -1;
+  /// The image was PTX, JIT-compiled by the driver (no cubin).
   bool loadedFromPtx = false;
 };
 

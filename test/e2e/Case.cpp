@@ -73,6 +73,22 @@ std::int64_t CaseSpec::size(const std::string &key) const {
   std::abort();
 }
 
+CaseSpec puzzleCase(const std::string &name, const std::string &family,
+                    const std::string &file, const std::string &kernel,
+                    const std::string &signature,
+                    std::vector<std::pair<std::string, std::int64_t>> sizes) {
+  CaseSpec c;
+  c.name = name;
+  c.family = family;
+  c.file = "puzzles/" + file;
+  c.kernel = kernel;
+  c.signature = signature;
+  c.numWarps = 4;
+  c.dtype = "fp32";
+  c.sizes = std::move(sizes);
+  return c;
+}
+
 std::vector<CaseSpec> allCases() {
   std::vector<CaseSpec> cases;
   addPuzzleElementwiseCases(cases);

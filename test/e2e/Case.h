@@ -121,6 +121,12 @@ inline std::int64_t cdiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
+/// A puzzle case: examples/puzzles/<file>, fp32, 4 warps.
+CaseSpec puzzleCase(const std::string &name, const std::string &family,
+                    const std::string &file, const std::string &kernel,
+                    const std::string &signature,
+                    std::vector<std::pair<std::string, std::int64_t>> sizes);
+
 /// Every case, in a stable order. (cases/*.cpp)
 std::vector<CaseSpec> allCases();
 

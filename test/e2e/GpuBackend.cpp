@@ -51,7 +51,6 @@ RunOutcome GpuBackend::run(const KernelMetadata &metadata, Problem &problem,
   if (!kernel)
     return fail(kernel.status());
   outcome.registers = (*kernel)->attributes().registers;
-  outcome.staticSharedBytes = (*kernel)->attributes().staticSharedBytes;
   outcome.loadedFromPtx = (*kernel)->loadedFromPtx();
 
   // Device copies of every tensor: inputs with their data, outputs still
@@ -184,7 +183,6 @@ Status GpuBackend::time(Kernel &kernel, const std::vector<KernelArg> &args,
   outcome.timedRuns = static_cast<int>(n);
   outcome.medianMicros =
       n % 2 ? micros[n / 2] : 0.5 * (micros[n / 2 - 1] + micros[n / 2]);
-  outcome.minMicros = micros.front();
   return Status::success();
 }
 

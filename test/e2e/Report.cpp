@@ -62,13 +62,21 @@ double CaseResult::rtol() const {
   return loosest;
 }
 
+/// Three significant digits below 100, whole numbers above.
+std::string rate(double value, const char *unit) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), value >= 100 ? "%.0f %s" : "%.3g %s",
+                value, unit);
+  return buffer;
+}
+
 std::string CaseResult::throughput() const {
   if (micros <= 0)
     return "";
   if (reportsFlops(*this))
-    return format("%.1f TFLOP/s", flops / (micros * 1e-6) / 1e12);
+    return rate(flops / (micros * 1e-6) / 1e12, "TFLOP/s");
   if (bytesMoved > 0)
-    return format("%.1f GB/s", bytesMoved / (micros * 1e-6) / 1e9);
+    return rate(bytesMoved / (micros * 1e-6) / 1e9, "GB/s");
   return "";
 }
 
@@ -81,6 +89,8 @@ std::string caseLine(const CaseResult &result) {
     return line + "  run failed: " + result.runError;
   if (!result.ran)
     return line + "  run skipped: " + result.skipReason;
+  if (result.loadedFromPtx)
+    line += "  (PTX JIT: no cubin)";
   line += "  max rel err " + sci(result.maxRelErr()) + ", rel L2 " +
           sci(result.relL2()) + " (rtol " + format("%g", result.rtol()) + ")";
   if (result.micros > 0)

@@ -38,6 +38,7 @@ struct CaseResult {
   double bytesMoved = 0;
   double flops = 0;
   std::optional<double> baselineMicros;
+  bool loadedFromPtx = false;
 
   bool failed() const {
     if (!compiled || !runError.empty())

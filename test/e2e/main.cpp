@@ -283,9 +283,10 @@ void listCases(const std::vector<CaseSpec> &cases, std::uint64_t seed) {
   }
 }
 
-/// Compiles one case (unless --no-compile) and reads back its artifacts.
-void compileCase(const Options &options, const CaseSpec &spec,
-                 CaseResult &result) {
+/// Compiles one case (unless --no-compile) and reads back its artifacts;
+/// returns the metadata when everything is in order.
+std::optional<runtime::KernelMetadata>
+compileCase(const Options &options, const CaseSpec &spec, CaseResult &result) {
   std::string base = options.artifacts + "/" + spec.name;
   std::string cubin = base + ".cubin", ptx = base + ".ptx",
               json = base + ".json";
@@ -307,7 +308,7 @@ void compileCase(const Options &options, const CaseSpec &spec,
     result.compileSeconds = compiled.seconds;
     if (!compiled.ok) {
       result.compileError = compiled.error + " (log: " + request.logPath + ")";
-      return;
+      return std::nullopt;
     }
   }
   for (const std::string &artifact : {json, cubin, ptx})
@@ -316,18 +317,18 @@ void compileCase(const Options &options, const CaseSpec &spec,
           options.noCompile
               ? "no artifact '" + artifact + "' (run without --no-compile)"
               : "the compiler succeeded but did not write '" + artifact + "'";
-      return;
+      return std::nullopt;
     }
   runtime::Expected<runtime::KernelMetadata> md =
       runtime::KernelMetadata::loadFile(json);
   if (!md) {
     result.compileError = md.status().message();
-    return;
+    return std::nullopt;
   }
   std::string mismatch = checkMetadataAgainstCase(*md, spec);
   if (!mismatch.empty()) {
     result.compileError = "metadata disagrees with the case: " + mismatch;
-    return;
+    return std::nullopt;
   }
   result.compiled = true;
   if (md->ptxas) {
@@ -339,6 +340,7 @@ void compileCase(const Options &options, const CaseSpec &spec,
         static_cast<long long>(md->staticSharedBytes + md->dynamicSharedBytes);
   }
   result.notable = scanPtx(ptx).summary();
+  return md.take();
 }
 
 } // namespace
@@ -413,10 +415,11 @@ int main(int argc, char **argv) {
 
   // Step 1: compile everything.
   std::vector<CaseResult> results(cases.size());
+  std::vector<std::optional<runtime::KernelMetadata>> metadata(cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
     results[i].spec = &cases[i];
     results[i].seed = caseSeed(seed, cases[i].name);
-    compileCase(options, cases[i], results[i]);
+    metadata[i] = compileCase(options, cases[i], results[i]);
     std::string status;
     if (!results[i].compiled)
       status = "FAIL: " + results[i].compileError;
@@ -473,14 +476,8 @@ int main(int argc, char **argv) {
     Problem problem = spec.setup(rng);
     result.bytesMoved = problem.bytesMoved;
     result.flops = problem.flops;
-    runtime::Expected<runtime::KernelMetadata> md =
-        runtime::KernelMetadata::loadFile(options.artifacts + "/" + spec.name +
-                                          ".json");
-    RunOutcome outcome;
-    if (md)
-      outcome = backend->run(*md, problem, runOptions);
-    else
-      outcome.error = md.status().message();
+    RunOutcome outcome = backend->run(*metadata[i], problem, runOptions);
+    result.loadedFromPtx = outcome.loadedFromPtx;
     if (result.registers < 0)
       result.registers = outcome.registers;
     result.ran = outcome.ran;

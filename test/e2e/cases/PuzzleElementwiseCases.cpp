@@ -16,28 +16,11 @@ using runtime::ScalarType;
 
 namespace {
 
-/// Fields shared by the puzzle cases.
-CaseSpec puzzle(const std::string &name, const std::string &family,
-                const std::string &file, const std::string &kernel,
-                const std::string &signature,
-                std::vector<std::pair<std::string, std::int64_t>> sizes) {
-  CaseSpec c;
-  c.name = name;
-  c.family = family;
-  c.file = "puzzles/" + file;
-  c.kernel = kernel;
-  c.signature = signature;
-  c.numWarps = 4;
-  c.dtype = "fp32";
-  c.sizes = std::move(sizes);
-  return c;
-}
-
 /// Puzzles 1 and 2: z = x + 10. Puzzle 1 runs one program covering N0
 /// elements with a block of `block` >= N0; puzzle 2 tiles N0 by `block`.
 CaseSpec constantAdd(const std::string &name, const std::string &kernel,
                      std::int64_t n0, std::int64_t block) {
-  CaseSpec c = puzzle(name, "constant_add", "constant_add.tile", kernel,
+  CaseSpec c = puzzleCase(name, "constant_add", "constant_add.tile", kernel,
                       "*fp32:16, *fp32:16, " + i32Entry(n0) + ", " +
                           std::to_string(block),
                       {{"N0", n0}, {"B0", block}});
@@ -67,7 +50,7 @@ CaseSpec outer(const std::string &name, const std::string &kernel,
                OuterOp op, std::int64_t n0, std::int64_t n1, std::int64_t b0,
                std::int64_t b1) {
   bool add = op == OuterOp::Add;
-  CaseSpec c = puzzle(name, add ? "outer_add" : "outer_mul_relu",
+  CaseSpec c = puzzleCase(name, add ? "outer_add" : "outer_mul_relu",
                       add ? "outer_add.tile" : "outer_mul_relu.tile", kernel,
                       "*fp32:16, *fp32:16, *fp32:16, " + i32Entry(n0) + ", " +
                           i32Entry(n1) + ", " + std::to_string(b0) + ", " +
@@ -101,7 +84,7 @@ CaseSpec outer(const std::string &name, const std::string &kernel,
 CaseSpec outerMulReluBackward(const std::string &name, std::int64_t n0,
                               std::int64_t n1, std::int64_t b0,
                               std::int64_t b1) {
-  CaseSpec c = puzzle(name, "outer_mul_relu_bwd", "outer_mul_relu.tile",
+  CaseSpec c = puzzleCase(name, "outer_mul_relu_bwd", "outer_mul_relu.tile",
                       "mul_relu_block_back_kernel",
                       "*fp32:16, *fp32:16, *fp32:16, *fp32:16, " +
                           i32Entry(n0) + ", " + i32Entry(n1) + ", " +

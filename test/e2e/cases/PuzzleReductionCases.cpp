@@ -17,22 +17,6 @@ using runtime::ScalarType;
 
 namespace {
 
-CaseSpec puzzle(const std::string &name, const std::string &family,
-                const std::string &file, const std::string &kernel,
-                const std::string &signature,
-                std::vector<std::pair<std::string, std::int64_t>> sizes) {
-  CaseSpec c;
-  c.name = name;
-  c.family = family;
-  c.file = "puzzles/" + file;
-  c.kernel = kernel;
-  c.signature = signature;
-  c.numWarps = 4;
-  c.dtype = "fp32";
-  c.sizes = std::move(sizes);
-  return c;
-}
-
 /// Puzzles 7 and 8 share their signature: (x, z, N0, N1, T, B0, B1), x is
 /// N0 x T; N1 is unused by the kernels (passed as 32, the puzzle's value).
 std::string rowsSignature(std::int64_t n0, std::int64_t t, std::int64_t b0,
@@ -44,7 +28,7 @@ std::string rowsSignature(std::int64_t n0, std::int64_t t, std::int64_t b0,
 /// Puzzle 7: z[i] = sum_j x[i, j].
 CaseSpec longSum(const std::string &name, std::int64_t n0, std::int64_t t,
                  std::int64_t b0, std::int64_t b1) {
-  CaseSpec c = puzzle(name, "long_sum", "long_sum.tile", "sum_kernel",
+  CaseSpec c = puzzleCase(name, "long_sum", "long_sum.tile", "sum_kernel",
                       rowsSignature(n0, t, b0, b1),
                       {{"N0", n0}, {"T", t}, {"B0", b0}, {"B1", b1}});
   c.setup = [=](Rng &rng) {
@@ -75,7 +59,7 @@ CaseSpec longSum(const std::string &name, std::int64_t n0, std::int64_t t,
 /// Puzzle 8: z[i, :] = softmax(x[i, :]).
 CaseSpec longSoftmax(const std::string &name, std::int64_t n0,
                      std::int64_t t, std::int64_t b0, std::int64_t b1) {
-  CaseSpec c = puzzle(name, "long_softmax", "long_softmax.tile",
+  CaseSpec c = puzzleCase(name, "long_softmax", "long_softmax.tile",
                       "softmax_kernel", rowsSignature(n0, t, b0, b1),
                       {{"N0", n0}, {"T", t}, {"B0", b0}, {"B1", b1}});
   c.setup = [=](Rng &rng) {
@@ -118,7 +102,7 @@ CaseSpec longSoftmax(const std::string &name, std::int64_t n0,
 /// Puzzle 9: z[i] = sum_j softmax_j(q[i] * k[j]) * v[j].
 CaseSpec flashAttention(const std::string &name, std::int64_t n0,
                         std::int64_t t, std::int64_t b0, std::int64_t b1) {
-  CaseSpec c = puzzle(name, "flash_attention", "flash_attention.tile",
+  CaseSpec c = puzzleCase(name, "flash_attention", "flash_attention.tile",
                       "flashatt_kernel",
                       "*fp32:16, *fp32:16, *fp32:16, *fp32:16, " +
                           i32Entry(n0) + ", " + i32Entry(t) + ", " +
@@ -165,7 +149,7 @@ CaseSpec flashAttention(const std::string &name, std::int64_t n0,
 CaseSpec conv2d(const std::string &name, std::int64_t n0, std::int64_t h,
                 std::int64_t w, std::int64_t kh, std::int64_t kw,
                 std::int64_t b0) {
-  CaseSpec c = puzzle(name, "conv2d", "conv2d.tile", "conv2d_kernel",
+  CaseSpec c = puzzleCase(name, "conv2d", "conv2d.tile", "conv2d_kernel",
                       "*fp32:16, *fp32:16, *fp32:16, " + i32Entry(n0) + ", " +
                           i32Entry(h) + ", " + i32Entry(w) + ", " +
                           std::to_string(kh) + ", " + std::to_string(kw) +
@@ -209,7 +193,7 @@ CaseSpec batchedMatmul(const std::string &name, std::int64_t n0,
                        std::int64_t n1, std::int64_t n2, std::int64_t mid,
                        std::int64_t b0, std::int64_t b1, std::int64_t b2,
                        std::int64_t bMid) {
-  CaseSpec c = puzzle(
+  CaseSpec c = puzzleCase(
       name, "batched_matmul", "batched_matmul.tile", "dot_kernel",
       "*fp32:16, *fp32:16, *fp32:16, " + i32Entry(n0) + ", " + i32Entry(n1) +
           ", " + i32Entry(n2) + ", " + i32Entry(mid) + ", " +
