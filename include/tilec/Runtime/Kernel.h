@@ -1,4 +1,20 @@
 //===- Kernel.h - A loaded kernel and its launch ----------------*- C++ -*-===//
+//
+// Loading and launching a kernel that tilec compiled (every call returns a
+// Status or an Expected; nothing throws):
+//
+//   Expected<std::unique_ptr<Device>> device = Device::open();
+//   if (!device) // e.g. "no CUDA driver: libcuda.so.1 not found (...)"
+//     return skip(device.status().message());
+//   Expected<KernelMetadata> md = KernelMetadata::loadFile("out/add.json");
+//   Expected<std::unique_ptr<Kernel>> kernel =
+//       Kernel::loadArtifact(**device, *md);        // the cubin, else the PTX
+//   Expected<DeviceBuffer> x = DeviceBuffer::allocate(**device, n * 4);
+//   ... copyFromHost ...
+//   Status launched = (*kernel)->launch({cdiv(n, 1024), 1, 1},
+//       {x->arg(), y->arg(), out->arg(), KernelArg::scalar(int32_t(n))});
+//   Status done = (*device)->synchronize();  // faults surface here
+//
 
 #ifndef TILEC_RUNTIME_KERNEL_H
 #define TILEC_RUNTIME_KERNEL_H
