@@ -84,7 +84,9 @@ std::string caseLine(const CaseResult &result) {
   std::string line = std::string(result.status()) + "  " + result.spec->name;
   if (!result.compiled)
     return line + "  compile failed: " + result.compileError;
-  line += format("  (compiled in %.1f s)", result.compileSeconds);
+  line += result.commandLine.empty()
+              ? std::string("  (existing artifacts)")
+              : format("  (compiled in %.1f s)", result.compileSeconds);
   if (!result.runError.empty())
     return line + "  run failed: " + result.runError;
   if (!result.ran)
