@@ -137,9 +137,9 @@ void lowering::populateElementwiseOpToLLVMPatterns(
   patterns.add<ElementwiseOpLowering>(converter, ctx);
   patterns.add<ConstantOpLowering>(converter, ctx);
   patterns.add<ApproxMathLowering<math::Exp2Op>>(converter, ctx,
-                                                 "llvm.nvvm.ex2.approx.f", 1.0, 1.0);
+                                                 "llvm.nvvm.ex2.approx.f32", 1.0, 1.0);
   patterns.add<ApproxMathLowering<math::ExpOp>>(converter, ctx,
-                                                "llvm.nvvm.ex2.approx.f", kLog2E, 1.0);
+                                                "llvm.nvvm.ex2.approx.f32", kLog2E, 1.0);
   patterns.add<ApproxMathLowering<math::Log2Op>>(converter, ctx,
                                                  "llvm.nvvm.lg2.approx.f", 1.0, 1.0);
   patterns.add<ApproxMathLowering<math::LogOp>>(converter, ctx,

@@ -41,22 +41,41 @@ using namespace tilec::lowering;
 
 namespace {
 
-/// Marks kernels for NVVM (`nvvm.kernel`, `nvvm.maxntid`) and drops the
-/// tile attributes that have served their purpose.
-void finalizeFunctions(ModuleOp module) {
-  Builder b(module.getContext());
-  module.walk([&](func::FuncOp func) {
-    if (func->removeAttr(tile::kKernelAttrName)) {
-      auto numWarps = tilegpu::lookupNumWarps(func);
-      int32_t threads = numWarps.value_or(4) * tilegpu::kThreadsPerWarp;
-      func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
-      func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
-                    b.getDenseI32ArrayAttr({threads, 1, 1}));
+/// Turns every (now scalar-typed) func.func into an llvm.func; kernels get
+/// `nvvm.kernel` and `nvvm.maxntid`. The bodies keep their arith/scf ops for
+/// the upstream conversions that follow.
+LogicalResult convertFunctions(ModuleOp module) {
+  OpBuilder b(module.getContext());
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  for (func::FuncOp func : funcs) {
+    FunctionType type = func.getFunctionType();
+    if (type.getNumResults() > 1)
+      return func.emitOpError("functions with several results are not "
+                              "supported on the GPU");
+    Type result = type.getNumResults() == 1
+                      ? type.getResult(0)
+                      : LLVM::LLVMVoidType::get(module.getContext());
+    b.setInsertionPoint(func);
+    auto llvmFunc = LLVM::LLVMFuncOp::create(
+        b, func.getLoc(), func.getName(),
+        LLVM::LLVMFunctionType::get(result, type.getInputs()));
+    llvmFunc.getBody().takeBody(func.getBody());
+    llvmFunc.walk([&](func::ReturnOp ret) {
+      b.setInsertionPoint(ret);
+      LLVM::ReturnOp::create(b, ret.getLoc(), ret.getOperands());
+      ret.erase();
+    });
+    if (func->hasAttr(tile::kKernelAttrName)) {
+      int32_t threads = tilegpu::lookupNumWarps(func).value_or(4) *
+                        tilegpu::kThreadsPerWarp;
+      llvmFunc->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                        b.getUnitAttr());
+      llvmFunc->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                        b.getDenseI32ArrayAttr({threads, 1, 1}));
     }
-    func->removeAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName());
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      func.removeArgAttr(i, tile::kDivisibilityAttrName);
-  });
+    func.erase();
+  }
+  return success();
 }
 
 struct ConvertTileGPUToLLVMPass
@@ -104,7 +123,8 @@ struct ConvertTileGPUToLLVMPass
 
     module->setAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName(),
                     Builder(ctx).getI32IntegerAttr(state.sharedMemoryBytes));
-    finalizeFunctions(module);
+    if (failed(convertFunctions(module)))
+      signalPassFailure();
   }
 };
 

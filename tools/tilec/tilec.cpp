@@ -1,0 +1,291 @@
+//===- tilec.cpp - the tilec command-line compiler ------------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// tilec FILE [--kernel NAME] [--signature SIG] [--num-warps N]
+//       [--num-stages N] [--emit tile|tilegpu|llvm|ptx|cubin] [-o OUT]
+//
+// Compiles one kernel of a .tile file (or a Triton .py module, or a module
+// already in the tile dialect, .mlir) like Triton's AOT compiler: writes the
+// artifact to OUT and, for PTX and cubins, the kernel metadata to OUT with
+// the extension replaced by .json (a cubin also gets its .ptx beside it).
+// IR debugging: --dump-ir DIR (or TILEC_DUMP_DIR), --print-ir-after-all,
+// --print-ir-after=PASS, --print-ir-before=PASS, --mlir-timing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Compiler/Compiler.h"
+#include "tilec/Compiler/Registration.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Frontend/Frontend.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <cstdlib>
+
+using namespace tilec;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory tilecCategory("tilec options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<input .tile, .py or .mlir>"),
+                                      cl::cat(tilecCategory));
+static cl::opt<std::string>
+    kernelName("kernel", cl::desc("Kernel to compile (default: the only one)"),
+               cl::value_desc("name"), cl::cat(tilecCategory));
+static cl::opt<std::string> signature(
+    "signature",
+    cl::desc("Types of the parameters, Triton AOT style: \"*fp32:16, i32, 1024\""),
+    cl::value_desc("sig"), cl::cat(tilecCategory));
+static cl::opt<unsigned> numWarps("num-warps", cl::init(4),
+                                  cl::desc("Warps per program instance (CTA)"),
+                                  cl::cat(tilecCategory));
+static cl::opt<unsigned> numStages("num-stages", cl::init(3),
+                                   cl::desc("Software-pipelining depth"),
+                                   cl::cat(tilecCategory));
+static cl::opt<std::string>
+    emitKind("emit", cl::init("cubin"),
+             cl::desc("What to produce: tile, tilegpu, llvm, ptx or cubin"),
+             cl::cat(tilecCategory));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("file"),
+                                       cl::cat(tilecCategory));
+static cl::opt<std::string> arch("arch", cl::init("sm_90a"),
+                                 cl::desc("GPU architecture"),
+                                 cl::cat(tilecCategory));
+static cl::opt<unsigned> ptxVersion("ptx-version", cl::init(80),
+                                    cl::desc("PTX ISA version times 10 (80 = 8.0)"),
+                                    cl::cat(tilecCategory));
+static cl::opt<std::string> dumpIR(
+    "dump-ir",
+    cl::desc("Write the IR after every pass, the LLVM IR, PTX and ptxas "
+             "report to this directory (default: $TILEC_DUMP_DIR)"),
+    cl::value_desc("dir"), cl::cat(tilecCategory));
+static cl::opt<bool> printIRAfterAll("print-ir-after-all",
+                                     cl::desc("Print the IR after every pass"),
+                                     cl::cat(tilecCategory));
+static cl::list<std::string>
+    printIRAfter("print-ir-after", cl::CommaSeparated,
+                 cl::desc("Print the IR after these passes"),
+                 cl::value_desc("pass"), cl::cat(tilecCategory));
+static cl::list<std::string>
+    printIRBefore("print-ir-before", cl::CommaSeparated,
+                  cl::desc("Print the IR before these passes"),
+                  cl::value_desc("pass"), cl::cat(tilecCategory));
+static cl::opt<bool> timing("mlir-timing",
+                            cl::desc("Report the time of every pass"),
+                            cl::cat(tilecCategory));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "tilec") << message << "\n";
+  return 1;
+}
+
+/// Signature name of an MLIR type (`fp32` for f32, `i32` for i32).
+static std::string typeName(mlir::Type type) {
+  if (type.isF16())
+    return "fp16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "fp32";
+  if (type.isF64())
+    return "fp64";
+  if (llvm::isa<mlir::Float8E4M3FNType>(type))
+    return "fp8e4nv";
+  if (llvm::isa<mlir::Float8E5M2Type>(type))
+    return "fp8e5";
+  if (type.isInteger())
+    return "i" + std::to_string(type.getIntOrFloatBitWidth());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// The interface of a kernel given directly in the tile dialect: its
+/// arguments, named arg0, arg1, …
+static mlir::FailureOr<KernelInterface>
+interfaceFromMLIR(mlir::ModuleOp module, llvm::StringRef wanted) {
+  mlir::func::FuncOp kernel;
+  for (auto func : module.getOps<mlir::func::FuncOp>())
+    if (wanted.empty() ? func->hasAttr(tile::kKernelAttrName)
+                       : func.getName() == wanted)
+      kernel = func;
+  if (!kernel) {
+    module.emitError() << (wanted.empty()
+                               ? "no function marked 'tile.kernel' in the module"
+                               : ("no function named '" + wanted + "'").str());
+    return mlir::failure();
+  }
+  kernel->setAttr(tile::kKernelAttrName, mlir::UnitAttr::get(module.getContext()));
+  KernelInterface interface;
+  interface.name = kernel.getName().str();
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    KernelParameter param;
+    param.name = "arg" + std::to_string(i);
+    mlir::Type type = kernel.getArgument(i).getType();
+    if (auto ptr = llvm::dyn_cast<tile::PointerType>(type)) {
+      param.kind = KernelParameter::Kind::Pointer;
+      param.type = typeName(ptr.getPointeeType());
+    } else {
+      param.kind = KernelParameter::Kind::Scalar;
+      param.type = typeName(type);
+    }
+    if (auto div = kernel.getArgAttrOfType<mlir::IntegerAttr>(
+            i, tile::kDivisibilityAttrName))
+      param.divisibility = div.getInt();
+    interface.parameters.push_back(param);
+  }
+  return interface;
+}
+
+static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (!dir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      fail("cannot create directory '" + dir + "': " + ec.message());
+      return false;
+    }
+  std::string error;
+  auto file = mlir::openOutputFile(path, &error);
+  if (!file) {
+    fail(error);
+    return false;
+  }
+  file->os() << contents;
+  file->keep();
+  return true;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(tilecCategory);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tilec: compile a tile kernel for NVIDIA Hopper\n");
+
+  std::optional<EmitKind> emit = parseEmitKind(emitKind);
+  if (!emit)
+    return fail("unknown --emit '" + emitKind +
+                "' (expected tile, tilegpu, llvm, ptx or cubin)");
+  if (!llvm::isPowerOf2_32(numWarps) || numWarps > 32)
+    return fail("--num-warps must be a power of two between 1 and 32, got " +
+                llvm::Twine(numWarps));
+  if (numStages == 0)
+    return fail("--num-stages must be at least 1");
+
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
+  if (!buffer)
+    return fail("cannot read '" + inputFile + "': " + buffer.getError().message());
+  std::string sourceHash =
+      llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
+                      (*buffer)->getBuffer())),
+                  /*LowerCase=*/true);
+  llvm::SourceMgr srcMgr;
+  unsigned bufferId = srcMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::SourceMgrDiagnosticHandler diagHandler(srcMgr, &context);
+
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  KernelInterface interface;
+  if (llvm::StringRef(inputFile).ends_with(".mlir")) {
+    module = mlir::parseSourceFile<mlir::ModuleOp>(srcMgr, &context);
+    if (!module)
+      return 1;
+    auto derived = interfaceFromMLIR(*module, kernelName);
+    if (mlir::failed(derived))
+      return 1;
+    interface = *derived;
+    interface.signature = signature;
+  } else {
+    frontend::SourceMgrDiagnosticSink diags(srcMgr, llvm::errs());
+    auto kernel = frontend::emitKernel(srcMgr, bufferId, kernelName, signature,
+                                       context, diags);
+    if (mlir::failed(kernel))
+      return 1;
+    module = std::move(kernel->module);
+    interface = std::move(kernel->interface);
+  }
+  interface.sourcePath = inputFile;
+  interface.sourceHash = sourceHash;
+
+  CompileOptions options;
+  options.pipeline.numWarps = numWarps;
+  options.pipeline.numStages = numStages;
+  options.target.chip = arch;
+  options.target.features = "+ptx" + std::to_string(ptxVersion);
+  options.emit = *emit;
+  options.dumpDir = dumpIR;
+  if (options.dumpDir.empty())
+    if (const char *env = std::getenv("TILEC_DUMP_DIR"))
+      options.dumpDir = env;
+  options.printIRAfterAll = printIRAfterAll;
+  options.printIRAfter.assign(printIRAfter.begin(), printIRAfter.end());
+  options.printIRBefore.assign(printIRBefore.begin(), printIRBefore.end());
+  options.timing = timing;
+
+  auto result = compileModule(*module, interface, options);
+  if (!result)
+    return fail(llvm::toString(result.takeError()));
+
+  // Where the artifact goes: -o, else stdout for text, else <kernel>.cubin.
+  std::string out = outputFile;
+  if (out.empty() && *emit == EmitKind::Cubin)
+    out = interface.name + ".cubin";
+  if (*emit <= EmitKind::LLVM) {
+    llvm::StringRef text = *emit == EmitKind::LLVM ? result->llvmIR : result->mlir;
+    if (out.empty() || out == "-") {
+      llvm::outs() << text;
+      return 0;
+    }
+    return writeFile(out, text) ? 0 : 1;
+  }
+  if (*emit == EmitKind::PTX && (out.empty() || out == "-")) {
+    llvm::outs() << result->ptx;
+    return 0;
+  }
+  llvm::SmallString<256> base(out);
+  llvm::sys::path::replace_extension(base, "");
+  std::vector<std::pair<std::string, std::string>> artifacts;
+  std::string ptxPath = (base + ".ptx").str();
+  if (*emit == EmitKind::PTX) {
+    if (!writeFile(out, result->ptx))
+      return 1;
+    artifacts.push_back({"ptx", llvm::sys::path::filename(out).str()});
+  } else {
+    if (!writeFile(ptxPath, result->ptx) ||
+        !writeFile(out, llvm::StringRef(result->ptxas->cubin.data(),
+                                        result->ptxas->cubin.size())))
+      return 1;
+    artifacts.push_back({"ptx", llvm::sys::path::filename(ptxPath).str()});
+    artifacts.push_back({"cubin", llvm::sys::path::filename(out).str()});
+  }
+  llvm::json::Object metadata =
+      buildKernelMetadata(interface, options, *result, artifacts);
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(metadata))) << "\n";
+  return writeFile((base + ".json").str(), json) ? 0 : 1;
+}
