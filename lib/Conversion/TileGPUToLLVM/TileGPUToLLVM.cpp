@@ -41,20 +41,23 @@ using namespace tilec::lowering;
 
 namespace {
 
-/// Turns every (now scalar-typed) func.func into an llvm.func; kernels get
-/// `nvvm.kernel` and `nvvm.maxntid`. The bodies keep their arith/scf ops for
-/// the upstream conversions that follow.
-LogicalResult convertFunctions(ModuleOp module) {
+/// Turns every (now scalar-typed) func.func into an llvm.func (several
+/// results are returned as a struct); kernels get `nvvm.kernel` and
+/// `nvvm.maxntid`. The bodies keep their arith/scf ops for the upstream
+/// conversions that follow.
+void convertFunctions(ModuleOp module) {
   OpBuilder b(module.getContext());
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
   for (func::FuncOp func : funcs) {
     FunctionType type = func.getFunctionType();
-    if (type.getNumResults() > 1)
-      return func.emitOpError("functions with several results are not "
-                              "supported on the GPU");
-    Type result = type.getNumResults() == 1
-                      ? type.getResult(0)
-                      : LLVM::LLVMVoidType::get(module.getContext());
+    Type result;
+    if (type.getNumResults() == 0)
+      result = LLVM::LLVMVoidType::get(module.getContext());
+    else if (type.getNumResults() == 1)
+      result = type.getResult(0);
+    else
+      result = LLVM::LLVMStructType::getLiteral(module.getContext(),
+                                                type.getResults());
     b.setInsertionPoint(func);
     auto llvmFunc = LLVM::LLVMFuncOp::create(
         b, func.getLoc(), func.getName(),
@@ -62,7 +65,16 @@ LogicalResult convertFunctions(ModuleOp module) {
     llvmFunc.getBody().takeBody(func.getBody());
     llvmFunc.walk([&](func::ReturnOp ret) {
       b.setInsertionPoint(ret);
-      LLVM::ReturnOp::create(b, ret.getLoc(), ret.getOperands());
+      Value packed;
+      if (ret.getNumOperands() > 1) {
+        packed = LLVM::UndefOp::create(b, ret.getLoc(), result);
+        for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+          packed = LLVM::InsertValueOp::create(b, ret.getLoc(), packed, v, i);
+      } else if (ret.getNumOperands() == 1) {
+        packed = ret.getOperand(0);
+      }
+      LLVM::ReturnOp::create(b, ret.getLoc(),
+                             packed ? ValueRange{packed} : ValueRange{});
       ret.erase();
     });
     if (func->hasAttr(tile::kKernelAttrName)) {
@@ -75,7 +87,6 @@ LogicalResult convertFunctions(ModuleOp module) {
     }
     func.erase();
   }
-  return success();
 }
 
 struct ConvertTileGPUToLLVMPass
@@ -123,8 +134,7 @@ struct ConvertTileGPUToLLVMPass
 
     module->setAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName(),
                     Builder(ctx).getI32IntegerAttr(state.sharedMemoryBytes));
-    if (failed(convertFunctions(module)))
-      signalPassFailure();
+    convertFunctions(module);
   }
 };
 

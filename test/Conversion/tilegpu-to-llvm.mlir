@@ -1,0 +1,108 @@
+// RUN: tilec-opt %s -split-input-file -convert-tilegpu-to-llvm | FileCheck %s
+
+#b4 = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+
+// 16-byte aligned, contiguous, mask constant over 16 elements: one
+// predicated v4 load and one v4 store per 4 elements.
+// CHECK-LABEL: llvm.func @copy
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: llvm.getelementptr %{{.*}} : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l"
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"@$0 st.global.v4.b32 [ $1 + 0 ], { $2, $3, $4, $5 };", "b,l,r,r,r,r"
+// CHECK-NOT: ld.global
+// CHECK: llvm.return
+func.func @copy(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %z: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #b4>
+  %nt = tile.splat %n : tensor<512xi32, #b4>
+  %m = arith.cmpi slt, %r, %nt : tensor<512xi32, #b4>
+  %xs = tile.splat %x : tensor<512x!tile.ptr<f32>, #b4>
+  %xp = tile.addptr %xs, %r : tensor<512x!tile.ptr<f32>, #b4>, tensor<512xi32, #b4>
+  %v = tile.load %xp, %m : tensor<512x!tile.ptr<f32>, #b4>
+  %zs = tile.splat %z : tensor<512x!tile.ptr<f32>, #b4>
+  %zp = tile.addptr %zs, %r : tensor<512x!tile.ptr<f32>, #b4>, tensor<512xi32, #b4>
+  tile.store %zp, %v, %m : tensor<512x!tile.ptr<f32>, #b4>
+  return
+}
+
+// -----
+
+#b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+
+// Without alignment facts each element moves alone; the other value is
+// moved into the destination before the predicated load.
+// CHECK-LABEL: llvm.func @scalar_access
+// CHECK: "mov.b32 $0, $3;\0A\09@$1 ld.global.b32 $0, [ $2 + 0 ];", "=r,b,l,r"
+func.func @scalar_access(%x: !tile.ptr<f32>, %n: i32) -> tensor<128xf32, #b1> attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b1>
+  %nt = tile.splat %n : tensor<128xi32, #b1>
+  %m = arith.cmpi slt, %r, %nt : tensor<128xi32, #b1>
+  %xs = tile.splat %x : tensor<128x!tile.ptr<f32>, #b1>
+  %xp = tile.addptr %xs, %r : tensor<128x!tile.ptr<f32>, #b1>, tensor<128xi32, #b1>
+  %zero = arith.constant dense<0.0> : tensor<128xf32, #b1>
+  %v = tile.load %xp, %m, %zero : tensor<128x!tile.ptr<f32>, #b1>
+  return %v : tensor<128xf32, #b1>
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]>
+#s = #tilegpu.slice<{dim = 1, parent = #b}>
+
+// Row sums of a 32x64 tile whose CTA tile is 8x64: each thread holds 4
+// rows of 4 elements. Per row: 3 adds in registers, then 3 butterfly
+// shuffles over the 8 lanes of a row, then the 2 warps of a row through
+// shared memory.
+// CHECK-LABEL: llvm.func @row_sum
+// CHECK-COUNT-12: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-12: nvvm.shfl.sync bfly
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: arith.addf
+// CHECK: llvm.return
+func.func @row_sum(%x: tensor<32x64xf32, #b>) -> tensor<32xf32, #s> attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.reduce %x {axis = 1 : i32} : (tensor<32x64xf32, #b>) -> tensor<32xf32, #s> {
+  ^bb0(%a: f32, %c: f32):
+    %sum = arith.addf %a, %c : f32
+    tile.reduce.return %sum : f32
+  }
+  return %r : tensor<32xf32, #s>
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]>
+#t = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [0, 1]>
+
+// Different lanes: through shared memory.
+// CHECK-LABEL: llvm.func @transpose_layout
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+func.func @transpose_layout(%x: tensor<32x64xf16, #b>) -> tensor<32x64xf16, #t> attributes {tilegpu.num_warps = 4 : i32} {
+  %y = tilegpu.convert_layout %x : tensor<32x64xf16, #b> -> tensor<32x64xf16, #t>
+  return %y : tensor<32x64xf16, #t>
+}
+
+// -----
+
+#a = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// FMA dot: operands to shared memory, a loop over K of widened FMAs.
+// CHECK-LABEL: llvm.func @fma_dot
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: scf.yield
+func.func @fma_dot(%a: tensor<16x16xf16, #a>, %b: tensor<16x16xf16, #a>, %c: tensor<16x16xf32, #a>) -> tensor<16x16xf32, #a> attributes {tilegpu.num_warps = 4 : i32} {
+  %d = tile.dot %a, %b, %c : tensor<16x16xf16, #a>, tensor<16x16xf16, #a> -> tensor<16x16xf32, #a>
+  return %d : tensor<16x16xf32, #a>
+}
