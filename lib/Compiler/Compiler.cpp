@@ -123,6 +123,8 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     return llvmModule.takeError();
   if (dumps.enabled())
     dumps.write("llvm-ir.ll", [&](llvm::raw_ostream &os) { (*llvmModule)->print(os, nullptr); });
+  if (auto err = linkLibdevice(**llvmModule))
+    return std::move(err);
   if (auto err = optimizeLLVMIR(**llvmModule, options.target))
     return std::move(err);
   {

@@ -9,7 +9,12 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -77,6 +82,56 @@ tilec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
   llvmModule->setDataLayout((*machine)->createDataLayout());
   return std::move(llvmModule);
+}
+
+std::optional<std::string> tilec::findLibdevice() {
+  if (const char *env = std::getenv("TILEC_LIBDEVICE"))
+    return llvm::sys::fs::exists(env) ? std::optional<std::string>(env)
+                                      : std::nullopt;
+  const char *cudaHome = std::getenv("CUDA_HOME");
+  for (const char *root : {cudaHome, "/usr/local/cuda"}) {
+    if (!root)
+      continue;
+    llvm::SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(path))
+      return path.str().str();
+  }
+  return std::nullopt;
+}
+
+llvm::Error tilec::linkLibdevice(llvm::Module &module) {
+  bool needed = llvm::any_of(module.functions(), [](llvm::Function &f) {
+    return f.isDeclaration() && f.getName().starts_with("__nv_");
+  });
+  if (!needed)
+    return llvm::Error::success();
+  std::optional<std::string> path = findLibdevice();
+  if (!path)
+    return llvm::createStringError(
+        "the kernel calls CUDA libdevice math functions but libdevice.10.bc "
+        "was not found (set TILEC_LIBDEVICE or CUDA_HOME)");
+  auto buffer = llvm::MemoryBuffer::getFile(*path);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(), "cannot read " + *path);
+  auto libdevice = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(),
+                                          module.getContext());
+  if (!libdevice)
+    return libdevice.takeError();
+  (*libdevice)->setTargetTriple(module.getTargetTriple());
+  (*libdevice)->setDataLayout(module.getDataLayout());
+  bool failed = llvm::Linker::linkModules(
+      module, std::move(*libdevice), llvm::Linker::Flags::LinkOnlyNeeded,
+      [](llvm::Module &linked, const llvm::StringSet<> &names) {
+        for (llvm::Function &f : linked.functions())
+          if (!f.isDeclaration() && names.contains(f.getName()))
+            f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      });
+  if (failed)
+    return llvm::createStringError("linking " + *path + " failed");
+  // libdevice asks __nvvm_reflect whether denormals flush to zero: they do not.
+  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  return llvm::Error::success();
 }
 
 llvm::Error tilec::optimizeLLVMIR(llvm::Module &module, const PTXTarget &target) {

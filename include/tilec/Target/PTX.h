@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -49,6 +50,15 @@ struct PTXTarget {
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
                   const PTXTarget &target);
+
+/// Where CUDA's libdevice bitcode is: $TILEC_LIBDEVICE, else
+/// nvvm/libdevice/libdevice.10.bc under $CUDA_HOME or /usr/local/cuda.
+std::optional<std::string> findLibdevice();
+
+/// Links the libdevice functions `module` calls (`__nv_*` declarations),
+/// internalized so that the optimizer inlines them; does nothing when there
+/// are none. Fails when libdevice is needed but not found.
+llvm::Error linkLibdevice(llvm::Module &module);
 
 /// Runs LLVM's -O`target.optLevel` pipeline for NVPTX on `module`.
 llvm::Error optimizeLLVMIR(llvm::Module &module, const PTXTarget &target);

@@ -17,6 +17,8 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -89,6 +91,28 @@ void convertFunctions(ModuleOp module) {
   }
 }
 
+/// Scalar math that NVPTX has no instruction for becomes a call to CUDA's
+/// libdevice (`__nv_sinf`, …); the backend links libdevice.10.bc.
+LogicalResult lowerMathToLibdevice(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  LLVMTypeConverter converter(ctx);
+  RewritePatternSet patterns(ctx);
+  populateLibDeviceConversionPatterns(converter, patterns);
+  ConversionTarget target(*ctx);
+  target.addLegalDialect<LLVM::LLVMDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addIllegalOp<math::SinOp, math::CosOp, math::TanOp, math::TanhOp,
+                      math::SinhOp, math::CoshOp, math::AsinOp, math::AcosOp,
+                      math::AtanOp, math::Atan2Op, math::ErfOp, math::ErfcOp,
+                      math::Log1pOp, math::ExpM1Op, math::Log10Op,
+                      math::PowFOp, math::CbrtOp, math::RoundOp>();
+  // f64 has no approximation in NVVM: libdevice too.
+  target.addDynamicallyLegalOp<math::ExpOp, math::Exp2Op, math::LogOp,
+                               math::Log2Op, math::RsqrtOp>(
+      [](Operation *op) { return !op->getResult(0).getType().isF64(); });
+  return applyPartialConversion(module, target, std::move(patterns));
+}
+
 struct ConvertTileGPUToLLVMPass
     : tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
   void runOnOperation() override {
@@ -129,7 +153,8 @@ struct ConvertTileGPUToLLVMPass
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
 
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
+        failed(lowerMathToLibdevice(module)))
       return signalPassFailure();
 
     module->setAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName(),
