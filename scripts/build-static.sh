@@ -16,7 +16,8 @@
 #
 # Idempotent and incremental: CMake is configured only once (re-run by ninja
 # when a CMakeLists changes), ninja and ccache rebuild only what changed, and
-# a tool is re-stripped / re-compressed only when its binary changed.
+# .carry/<tool>.xz is rewritten only when it does not already hold the
+# stripped binary (strip is re-run each time; it is cheap).
 #
 # The build keeps TILEC_ENABLE_TESTS=ON because the tilec-e2e target lives
 # under test/e2e; only the named targets are built, so no unit test or lit
