@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# On the GPU machine (H200, through the device tool, after
+# scripts/prepare-gpu-check.sh here):
+#   run(command="scripts/gpu-check.sh", carry=[".carry"])
+#
+# Unpacks the carried static binaries, then runs test/e2e/gpu_check.sh: the
+# runtime unit tests, every example compiled there by the carried tilec and
+# run under a timeout against its float64 reference on fresh random inputs
+# with poisoned outputs, timed against torch in the same run, plus
+# compute-sanitizer memcheck on the small cases. Logs go to $OUT; the table
+# (DESIGN.md §6) is printed last. Exit status non-zero if anything failed.
+set -u -o pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-check-out}
+mkdir -p "$out"
+work=$(mktemp -d)
+mkdir -p "$work/bin" "$work/unittests"
+for tool in tilec tilec-e2e; do
+  xz -dc "$root/.carry/$tool.xz" > "$work/bin/$tool" && chmod +x "$work/bin/$tool"
+done
+xz -dc "$root/.carry/TilecRuntimeTests.xz" > "$work/unittests/TilecRuntimeTests" &&
+  chmod +x "$work/unittests/TilecRuntimeTests"
+echo "commit $(cat "$root/.carry/commit" 2>/dev/null)" | tee "$out/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu \
+  --format=csv | tee -a "$out/gpu.txt"
+
+status=0
+echo "== memcheck (small cases)"
+if command -v compute-sanitizer >/dev/null; then
+  "$work/bin/tilec-e2e" --tilec "$work/bin/tilec" --artifacts "$work/memcheck" \
+    --filter small --no-run > "$out/memcheck-compile.log" 2>&1
+  timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \
+    "$work/bin/tilec-e2e" --no-compile --artifacts "$work/memcheck" --filter small \
+    > "$out/memcheck.log" 2>&1
+  rc=$?
+  tail -n 3 "$out/memcheck.log"
+  [ $rc -eq 0 ] || { echo "memcheck: exit $rc (see memcheck.log)"; status=1; }
+fi
+
+echo "== e2e"
+"$root/test/e2e/gpu_check.sh" "$work" "$work/bin/tilec" "$work/artifacts" "$@" || status=1
+cp "$work"/artifacts/*.json "$out/" 2>/dev/null | true
+exit $status
