@@ -11,10 +11,11 @@
 # (DESIGN.md §6) is printed last. Exit status non-zero if anything failed.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-check-out}
-mkdir -p "$out"
+final=${OUT:-$root/gpu-check-out}
+mkdir -p "$final"
 work=$(mktemp -d)
-mkdir -p "$work/bin" "$work/unittests"
+out="$work/logs"   # everything, tarred into $OUT at the end (≤ 8 files come back)
+mkdir -p "$work/bin" "$work/unittests" "$out"
 for tool in tilec tilec-e2e; do
   xz -dc "$root/.carry/$tool.xz" > "$work/bin/$tool" && chmod +x "$work/bin/$tool"
 done
@@ -38,6 +39,8 @@ if command -v compute-sanitizer >/dev/null; then
 fi
 
 echo "== e2e"
-"$root/test/e2e/gpu_check.sh" "$work" "$work/bin/tilec" "$work/artifacts" "$@" || status=1
-cp "$work"/artifacts/*.json "$out/" 2>/dev/null | true
+OUT="$out" "$root/test/e2e/gpu_check.sh" "$work" "$work/bin/tilec" "$work/artifacts" "$@" || status=1
+
+cp "$out/gpu.txt" "$out/e2e.log" "$out/e2e.json" "$final/" 2>/dev/null
+tar czf "$final/logs.tgz" -C "$work" logs artifacts 2>/dev/null
 exit $status
