@@ -1,0 +1,2402 @@
+//===- CodeGenBuiltins.cpp - tl.* functions and tensor methods ------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The builtin table: `triton.language` functions (`tl.load`, `tl.dot`, ...),
+// `tl.math` functions, tensor methods (`x.to`, `x.sum`, `p.advance`), the
+// Python builtins a kernel may use (`len`, `min`, `float("-inf")`) and a few
+// compile-time helpers of `triton` and Python's `math`. Each handler binds
+// its arguments like Python does (positional, keyword, defaults), checks
+// them (constexpr where Triton needs constexpr, shapes, dtypes) and emits
+// `tile`/`arith`/`math` ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeGen.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace tilec;
+using namespace tilec::frontend;
+using llvm::SMLoc;
+using llvm::StringRef;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::LogicalResult;
+using mlir::success;
+namespace arith = mlir::arith;
+namespace math = mlir::math;
+
+/// The largest number of elements of a tile (Triton's TRITON_MAX_TENSOR_NUMEL).
+static constexpr int64_t kMaxTileElements = 1 << 20;
+
+//===----------------------------------------------------------------------===//
+// Argument binding
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+CodeGen::bindArgs(CallArgs &args, llvm::ArrayRef<ParamSpec> params,
+                  llvm::SmallVectorImpl<const CallArg *> &bound,
+                  llvm::SmallVectorImpl<const CallArg *> *varargs) {
+  bound.assign(params.size(), nullptr);
+  size_t numPositional = 0, numRequired = 0;
+  for (const ParamSpec &param : params) {
+    if (!param.keywordOnly)
+      ++numPositional;
+    if (param.required && !param.keywordOnly)
+      ++numRequired;
+  }
+  size_t next = 0;
+  for (const CallArg &arg : args.positional) {
+    while (next < params.size() && params[next].keywordOnly)
+      ++next;
+    if (next < params.size()) {
+      bound[next++] = &arg;
+      continue;
+    }
+    if (varargs) {
+      varargs->push_back(&arg);
+      continue;
+    }
+    std::string takes =
+        numRequired == numPositional
+            ? std::to_string(numPositional)
+            : "from " + std::to_string(numRequired) + " to " +
+                  std::to_string(numPositional);
+    return error(arg.loc, args.calleeName + "() takes " + takes +
+                              " positional argument" +
+                              (numPositional == 1 ? "" : "s") + " but " +
+                              std::to_string(args.positional.size()) +
+                              " were given");
+  }
+  for (const CallArg &arg : args.keywords) {
+    int index = -1;
+    for (auto [i, param] : llvm::enumerate(params))
+      if (param.name == arg.keyword)
+        index = static_cast<int>(i);
+    if (index < 0) {
+      llvm::SmallVector<std::string> names;
+      for (const ParamSpec &param : params)
+        names.push_back(param.name.str());
+      std::string suggestion = findClosestName(arg.keyword, names);
+      return error(arg.keywordLoc,
+                   args.calleeName + "() got an unexpected keyword argument '" +
+                       arg.keyword + "'" +
+                       (suggestion.empty()
+                            ? std::string()
+                            : "; did you mean '" + suggestion + "'?"));
+    }
+    if (bound[index])
+      return error(arg.keywordLoc, args.calleeName +
+                                       "() got multiple values for argument '" +
+                                       arg.keyword + "'");
+    bound[index] = &arg;
+  }
+  for (auto [i, param] : llvm::enumerate(params))
+    if (param.required && !bound[i])
+      return error(args.loc, args.calleeName + "() missing required argument '" +
+                                 param.name + "'");
+  return success();
+}
+
+namespace {
+/// Bound arguments with typed accessors for handlers.
+class Args {
+public:
+  Args(CodeGen &cg, CallArgs &call) : cg(cg), call(call) {}
+
+  /// Binds; false on error (reported).
+  bool bind(llvm::ArrayRef<ParamSpec> params, bool withVarargs = false) {
+    specs.assign(params.begin(), params.end());
+    return succeeded(cg.bindArgs(call, params, bound,
+                                 withVarargs ? &varargs : nullptr));
+  }
+
+  /// Whether argument `i` was given (and is not None).
+  bool has(size_t i) const { return bound[i] && !bound[i]->value.isNone(); }
+  const CGValue &value(size_t i) const { return bound[i]->value; }
+  SMLoc loc(size_t i) const { return bound[i] ? bound[i]->loc : call.loc; }
+  std::string name(size_t i) const {
+    return "argument '" + specs[i].name.str() + "' of " + call.calleeName +
+           "()";
+  }
+
+  /// A constexpr integer argument.
+  FailureOr<int64_t> getInt(size_t i) {
+    const CGValue &v = value(i);
+    if (v.isIntLike())
+      return v.getInt();
+    if (v.isRuntime())
+      return cg.error(loc(i), name(i) +
+                                  " must be a compile-time integer "
+                                  "(tl.constexpr), but it is a run-time " +
+                                  v.describe());
+    return cg.error(loc(i), name(i) + " must be an integer, got " +
+                                v.describe());
+  }
+  /// A constexpr bool argument (with default).
+  FailureOr<bool> getBool(size_t i, bool dflt) {
+    if (!has(i))
+      return dflt;
+    const CGValue &v = value(i);
+    if (v.isConstexpr() && (v.isIntLike() || v.isNone()))
+      return v.isTruthy();
+    return cg.error(loc(i), name(i) + " must be a compile-time bool, got " +
+                                v.describe());
+  }
+  /// A constexpr string argument (with default).
+  FailureOr<std::string> getStr(size_t i, StringRef dflt) {
+    if (!has(i))
+      return dflt.str();
+    const CGValue &v = value(i);
+    if (v.isStr())
+      return v.getStr().str();
+    return cg.error(loc(i), name(i) + " must be a string, got " +
+                                v.describe());
+  }
+  /// A dtype argument.
+  FailureOr<DType> getDType(size_t i) {
+    const CGValue &v = value(i);
+    if (v.isDType())
+      return v.getDType();
+    return cg.error(loc(i), name(i) + " must be a dtype such as tl.float32, "
+                                      "got " +
+                                v.describe());
+  }
+  /// A constexpr integer or a tuple of them (an empty tuple for None).
+  FailureOr<llvm::SmallVector<int64_t>> getIntList(size_t i) {
+    llvm::SmallVector<int64_t> result;
+    if (!has(i))
+      return result;
+    const CGValue &v = value(i);
+    if (v.isIntLike()) {
+      result.push_back(v.getInt());
+      return result;
+    }
+    if (v.isTuple()) {
+      for (auto [index, element] : llvm::enumerate(v.getElements())) {
+        if (!element.isIntLike())
+          return cg.error(loc(i),
+                          "element " + std::to_string(index) + " of " +
+                              name(i) +
+                              " must be a compile-time integer "
+                              "(tl.constexpr), but it is " +
+                              (element.isRuntime() ? "a run-time " : "") +
+                              element.describe());
+        result.push_back(element.getInt());
+      }
+      return result;
+    }
+    return cg.error(loc(i), name(i) + " must be a tuple of compile-time "
+                                      "integers, got " +
+                                (v.isRuntime() ? "a run-time " : "") +
+                                v.describe());
+  }
+  /// A run-time tile argument (numbers are materialized as scalars).
+  FailureOr<CGValue> getRuntime(size_t i) {
+    const CGValue &v = value(i);
+    if (v.isRuntime())
+      return v;
+    if (v.isNumber())
+      return cg.toRuntime(v, loc(i));
+    return cg.error(loc(i), name(i) + " must be a tile or a number, got " +
+                                v.describe());
+  }
+  /// A run-time tile argument that must be a tile (not a scalar).
+  FailureOr<CGValue> getTile(size_t i) {
+    FailureOr<CGValue> v = getRuntime(i);
+    if (failed(v))
+      return failure();
+    if (!v->isTile())
+      return cg.error(loc(i), name(i) + " must be a tile, got " +
+                                  v->describe());
+    return v;
+  }
+
+  /// The variadic positional arguments (or a single tuple given as the
+  /// first of them) as constexpr ints.
+  FailureOr<llvm::SmallVector<int64_t>> getVarargInts(StringRef what) {
+    llvm::SmallVector<int64_t> result;
+    llvm::SmallVector<std::pair<CGValue, SMLoc>> items;
+    if (varargs.size() == 1 && varargs[0]->value.isTuple()) {
+      for (const CGValue &v : varargs[0]->value.getElements())
+        items.push_back({v, varargs[0]->loc});
+    } else {
+      for (const CallArg *arg : varargs)
+        items.push_back({arg->value, arg->loc});
+    }
+    for (auto &[v, l] : items) {
+      if (!v.isIntLike())
+        return cg.error(l, what.str() + " of " + call.calleeName +
+                               "() must be compile-time integers "
+                               "(tl.constexpr), got " +
+                               (v.isRuntime() ? "a run-time " : "") +
+                               v.describe());
+      result.push_back(v.getInt());
+    }
+    return result;
+  }
+
+  CodeGen &cg;
+  CallArgs &call;
+  llvm::SmallVector<ParamSpec> specs;
+  llvm::SmallVector<const CallArg *> bound;
+  llvm::SmallVector<const CallArg *> varargs;
+};
+} // namespace
+
+using Handler = FailureOr<CGValue> (*)(CodeGen &, CallArgs &);
+
+/// Checks a tile shape: powers of two, bounded size.
+static LogicalResult checkShape(CodeGen &cg, llvm::ArrayRef<int64_t> shape,
+                                SMLoc loc, StringRef what) {
+  int64_t numel = 1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d <= 0 || (d & (d - 1)) != 0)
+      return cg.error(loc, what.str() + ": dimension " + std::to_string(i) +
+                               " of " + shapeToString(shape) +
+                               " must be a power of two, got " +
+                               std::to_string(d));
+    numel *= d;
+    if (numel > kMaxTileElements)
+      return cg.error(loc, what.str() + ": a tile of shape " +
+                               shapeToString(shape) + " has more than " +
+                               std::to_string(kMaxTileElements) +
+                               " elements");
+  }
+  return success();
+}
+
+/// A dense constant tile (or scalar for an empty shape).
+static CGValue denseConstant(CodeGen &cg, DType dtype,
+                             llvm::ArrayRef<int64_t> shape,
+                             const CGValue &number) {
+  if (shape.empty())
+    return cg.makeConstant(number, dtype);
+  mlir::Type element = dtype.toMLIR(&cg.context);
+  auto type = mlir::RankedTensorType::get(shape, element);
+  mlir::TypedAttr scalar;
+  if (dtype.isFloat()) {
+    scalar = mlir::FloatAttr::get(element, number.getNumber());
+  } else {
+    int64_t v = number.isFloat() ? static_cast<int64_t>(number.getFloat())
+                                 : number.getInt();
+    scalar = mlir::IntegerAttr::get(
+        element, llvm::APInt(dtype.getBitWidth(), static_cast<uint64_t>(v),
+                             v < 0, /*implicitTrunc=*/true));
+  }
+  auto attr = mlir::DenseElementsAttr::get(type, scalar);
+  return CGValue::runtime(arith::ConstantOp::create(cg.builder, cg.loc(), attr),
+                          dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// Program ids and tile creation
+//===----------------------------------------------------------------------===//
+
+static FailureOr<CGValue> programIdLike(CodeGen &cg, CallArgs &call,
+                                        bool numPrograms) {
+  Args a(cg, call);
+  if (!a.bind({{"axis", true}}))
+    return failure();
+  FailureOr<int64_t> axis = a.getInt(0);
+  if (failed(axis))
+    return failure();
+  if (*axis < 0 || *axis > 2)
+    return cg.error(a.loc(0), call.calleeName + "() axis must be 0, 1 or 2, "
+                                                "got " +
+                                  std::to_string(*axis));
+  mlir::Value v;
+  if (numPrograms)
+    v = tile::NumProgramsOp::create(cg.builder, cg.loc(),
+                                    cg.builder.getI32IntegerAttr(*axis));
+  else
+    v = tile::ProgramIdOp::create(cg.builder, cg.loc(),
+                                  cg.builder.getI32IntegerAttr(*axis));
+  return CGValue::runtime(v, DType::get(ScalarKind::Int32));
+}
+
+static FailureOr<CGValue> builtinProgramId(CodeGen &cg, CallArgs &call) {
+  return programIdLike(cg, call, false);
+}
+static FailureOr<CGValue> builtinNumPrograms(CodeGen &cg, CallArgs &call) {
+  return programIdLike(cg, call, true);
+}
+
+static FailureOr<CGValue> builtinArange(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"start", true}, {"end", true}}))
+    return failure();
+  FailureOr<int64_t> start = a.getInt(0), end = a.getInt(1);
+  if (failed(start) || failed(end))
+    return failure();
+  if (*start < 0 || *start > INT32_MAX || *end < 0 || *end > INT32_MAX)
+    return cg.error(call.loc, "tl.arange() bounds must fit in int32 and be "
+                              "non-negative, got " +
+                                  std::to_string(*start) + " and " +
+                                  std::to_string(*end));
+  if (*end <= *start)
+    return cg.error(a.loc(1), "tl.arange()'s end (" + std::to_string(*end) +
+                                  ") must be greater than its start (" +
+                                  std::to_string(*start) + ")");
+  int64_t length = *end - *start;
+  if ((length & (length - 1)) != 0)
+    return cg.error(call.loc, "tl.arange()'s range must be a power of two, "
+                              "but end - start = " +
+                                  std::to_string(length));
+  if (length > kMaxTileElements)
+    return cg.error(call.loc, "tl.arange() of " + std::to_string(length) +
+                                  " elements is larger than a tile may be (" +
+                                  std::to_string(kMaxTileElements) + ")");
+  auto type = mlir::RankedTensorType::get({length}, cg.builder.getI32Type());
+  mlir::Value v = tile::MakeRangeOp::create(
+      cg.builder, cg.loc(), type, cg.builder.getI32IntegerAttr(*start),
+      cg.builder.getI32IntegerAttr(*end));
+  return CGValue::runtime(v, DType::get(ScalarKind::Int32));
+}
+
+/// Reads a shape argument: a constexpr int or a tuple of them.
+static FailureOr<llvm::SmallVector<int64_t>> getShapeArg(Args &a, size_t i,
+                                                         StringRef what) {
+  FailureOr<llvm::SmallVector<int64_t>> shape = a.getIntList(i);
+  if (failed(shape))
+    return failure();
+  if (failed(checkShape(a.cg, *shape, a.loc(i), what)))
+    return failure();
+  return shape;
+}
+
+/// Makes `value` (a number or a run-time scalar) a tile of `shape`, `dtype`.
+static FailureOr<CGValue> fullTile(CodeGen &cg, llvm::ArrayRef<int64_t> shape,
+                                   const CGValue &value, DType dtype,
+                                   SMLoc valueLoc, StringRef what) {
+  if (value.isNumber())
+    return denseConstant(cg, dtype, shape, value);
+  if (!value.isRuntime() || value.isTile() || value.isBlockPointer())
+    return cg.error(valueLoc, what.str() +
+                                  " must be a number or a run-time scalar, "
+                                  "got " +
+                                  value.describe());
+  FailureOr<CGValue> scalar = cg.cast(value, dtype, valueLoc);
+  if (failed(scalar))
+    return failure();
+  return cg.splat(*scalar, shape);
+}
+
+static FailureOr<CGValue> builtinZeros(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"shape", true}, {"dtype", true}}))
+    return failure();
+  FailureOr<llvm::SmallVector<int64_t>> shape = getShapeArg(a, 0, "tl.zeros");
+  FailureOr<DType> dtype = a.getDType(1);
+  if (failed(shape) || failed(dtype))
+    return failure();
+  return denseConstant(cg, *dtype, *shape, CGValue::integer(0));
+}
+
+static FailureOr<CGValue> builtinFull(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"shape", true}, {"value", true}, {"dtype", true}}))
+    return failure();
+  FailureOr<llvm::SmallVector<int64_t>> shape = getShapeArg(a, 0, "tl.full");
+  FailureOr<DType> dtype = a.getDType(2);
+  if (failed(shape) || failed(dtype))
+    return failure();
+  return fullTile(cg, *shape, a.value(1), *dtype, a.loc(1),
+                  "the value of tl.full()");
+}
+
+static FailureOr<CGValue> builtinZerosLike(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}, {"dtype", false}}))
+    return failure();
+  FailureOr<CGValue> input = a.getRuntime(0);
+  if (failed(input))
+    return failure();
+  DType dtype = input->getDType();
+  if (a.has(1)) {
+    FailureOr<DType> d = a.getDType(1);
+    if (failed(d))
+      return failure();
+    dtype = *d;
+  }
+  return denseConstant(cg, dtype, input->getShape(), CGValue::integer(0));
+}
+
+static FailureOr<CGValue> builtinFullLike(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}, {"value", true}, {"dtype", false}}))
+    return failure();
+  FailureOr<CGValue> input = a.getRuntime(0);
+  if (failed(input))
+    return failure();
+  DType dtype = input->getDType();
+  if (a.has(2)) {
+    FailureOr<DType> d = a.getDType(2);
+    if (failed(d))
+      return failure();
+    dtype = *d;
+  }
+  return fullTile(cg, input->getShape(), a.value(1), dtype, a.loc(1),
+                  "the value of tl.full_like()");
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static FailureOr<tile::CacheModifier> parseCache(CodeGen &cg, Args &a,
+                                                 size_t i, bool isStore) {
+  FailureOr<std::string> text = a.getStr(i, "");
+  if (failed(text))
+    return failure();
+  StringRef t = *text;
+  if (t.empty())
+    return tile::CacheModifier::None;
+  std::optional<tile::CacheModifier> result =
+      isStore ? llvm::StringSwitch<std::optional<tile::CacheModifier>>(t)
+                    .Case(".wb", tile::CacheModifier::WB)
+                    .Case(".cg", tile::CacheModifier::CG)
+                    .Case(".cs", tile::CacheModifier::CS)
+                    .Case(".wt", tile::CacheModifier::WT)
+                    .Default(std::nullopt)
+              : llvm::StringSwitch<std::optional<tile::CacheModifier>>(t)
+                    .Case(".ca", tile::CacheModifier::CA)
+                    .Case(".cg", tile::CacheModifier::CG)
+                    .Case(".cv", tile::CacheModifier::CV)
+                    .Default(std::nullopt);
+  if (!result)
+    return cg.error(a.loc(i), "unknown cache modifier '" + t + "' (expected " +
+                                  (isStore ? "'.wb', '.cg', '.cs' or '.wt'"
+                                           : "'.ca', '.cg' or '.cv'") +
+                                  ")");
+  return *result;
+}
+
+static FailureOr<tile::EvictionPolicy> parseEviction(CodeGen &cg, Args &a,
+                                                     size_t i) {
+  FailureOr<std::string> text = a.getStr(i, "");
+  if (failed(text))
+    return failure();
+  StringRef t = *text;
+  if (t.empty() || t == "evict_normal")
+    return tile::EvictionPolicy::Normal;
+  if (t == "evict_first")
+    return tile::EvictionPolicy::EvictFirst;
+  if (t == "evict_last")
+    return tile::EvictionPolicy::EvictLast;
+  return cg.error(a.loc(i), "unknown eviction policy '" + t +
+                                "' (expected 'evict_first', 'evict_last' or "
+                                "'evict_normal')");
+}
+
+/// Reads a boundary_check argument for a block pointer of rank `rank`.
+static FailureOr<llvm::SmallVector<int32_t>>
+parseBoundaryCheck(CodeGen &cg, Args &a, size_t i, int64_t rank) {
+  FailureOr<llvm::SmallVector<int64_t>> dims = a.getIntList(i);
+  if (failed(dims))
+    return failure();
+  llvm::SmallVector<int32_t> result;
+  for (int64_t d : *dims) {
+    if (d < 0 || d >= rank)
+      return cg.error(a.loc(i), "boundary_check dimension " +
+                                    std::to_string(d) +
+                                    " is out of range for a block of rank " +
+                                    std::to_string(rank));
+    if (llvm::is_contained(result, d))
+      return cg.error(a.loc(i), "boundary_check lists dimension " +
+                                    std::to_string(d) + " twice");
+    result.push_back(static_cast<int32_t>(d));
+  }
+  llvm::sort(result);
+  return result;
+}
+
+/// Converts a mask argument to an int1 value of `shape`.
+static FailureOr<CGValue> prepareMask(CodeGen &cg, Args &a, size_t i,
+                                      const CGValue &ptr) {
+  const CGValue &mask = a.value(i);
+  CGValue m;
+  if (mask.isIntLike()) {
+    m = cg.makeConstant(CGValue::boolean(mask.isTruthy()),
+                        DType::get(ScalarKind::Int1));
+  } else if (mask.isRuntime() && !mask.isBlockPointer()) {
+    if (!mask.getDType().isBool())
+      return cg.error(a.loc(i), "the mask must be a boolean (int1) tile, got " +
+                                    mask.describe() +
+                                    "; compare it to produce one (e.g. "
+                                    "'offs < n')");
+    m = mask;
+  } else {
+    return cg.error(a.loc(i), "the mask must be a boolean tile, got " +
+                                  mask.describe());
+  }
+  if (!ptr.isTile() && m.isTile())
+    return cg.error(a.loc(i), "the mask is a " + m.describe() +
+                                  " tile but the pointer is a scalar; add "
+                                  "offsets to the pointer to make a tile of "
+                                  "pointers");
+  return cg.broadcastTo(m, ptr.getShape(), a.loc(i), "the mask");
+}
+
+static FailureOr<CGValue> builtinLoad(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  enum {
+    kPtr,
+    kMask,
+    kOther,
+    kBoundary,
+    kPadding,
+    kCache,
+    kEviction,
+    kVolatile
+  };
+  if (!a.bind({{"pointer", true},
+               {"mask", false},
+               {"other", false},
+               {"boundary_check", false},
+               {"padding_option", false},
+               {"cache_modifier", false},
+               {"eviction_policy", false},
+               {"volatile", false}}))
+    return failure();
+  const CGValue &ptr = a.value(kPtr);
+  FailureOr<tile::CacheModifier> cache = parseCache(cg, a, kCache, false);
+  FailureOr<tile::EvictionPolicy> evict = parseEviction(cg, a, kEviction);
+  FailureOr<bool> isVolatile = a.getBool(kVolatile, false);
+  if (failed(cache) || failed(evict) || failed(isVolatile))
+    return failure();
+
+  if (ptr.isBlockPointer()) {
+    if (a.has(kMask) || a.has(kOther))
+      return cg.error(a.loc(a.has(kMask) ? kMask : kOther),
+                      "'mask' and 'other' cannot be used when loading "
+                      "through a block pointer; use boundary_check and "
+                      "padding_option");
+    auto type = mlir::cast<tile::BlockPointerType>(ptr.getValue().getType());
+    FailureOr<llvm::SmallVector<int32_t>> check =
+        parseBoundaryCheck(cg, a, kBoundary, type.getRank());
+    FailureOr<std::string> padding = a.getStr(kPadding, "");
+    if (failed(check) || failed(padding))
+      return failure();
+    tile::PaddingOption pad = tile::PaddingOption::Zero;
+    if (*padding == "nan") {
+      if (!DType::get(ptr.getDType().getScalar()).isFloat())
+        return cg.error(a.loc(kPadding), "padding_option 'nan' needs a "
+                                         "floating-point block, not " +
+                                             ptr.describe());
+      pad = tile::PaddingOption::NaN;
+    } else if (!padding->empty() && *padding != "zero") {
+      return cg.error(a.loc(kPadding), "padding_option must be 'zero' or "
+                                       "'nan', got '" +
+                                           *padding + "'");
+    }
+    mlir::Value v = tile::BlockLoadOp::create(
+        cg.builder, cg.loc(), type.getBlockType(), ptr.getValue(), *check, pad,
+        *cache, *evict);
+    return CGValue::runtime(v, DType::get(ptr.getDType().getScalar()));
+  }
+  if (!ptr.isRuntime() || !ptr.getDType().isPointer())
+    return cg.error(a.loc(kPtr), "tl.load() expects a pointer, a tile of "
+                                 "pointers or a block pointer, got " +
+                                     ptr.describe());
+  if (a.has(kBoundary) || a.has(kPadding)) {
+    FailureOr<std::string> padding = a.getStr(kPadding, "");
+    bool givenCheck = a.has(kBoundary) && !(a.value(kBoundary).isTuple() &&
+                                            a.value(kBoundary).getElements().empty());
+    if (givenCheck || (succeeded(padding) && !padding->empty()))
+      return cg.error(a.loc(givenCheck ? kBoundary : kPadding),
+                      "boundary_check and padding_option need a block "
+                      "pointer (tl.make_block_ptr); with a tile of pointers, "
+                      "use a mask");
+  }
+  if (!a.has(kMask) && a.has(kOther))
+    return cg.error(a.loc(kOther), "'other' cannot be given without 'mask'");
+
+  CGValue pointer = ptr;
+  DType elem = DType::get(ptr.getDType().getScalar());
+  bool isBool = elem.isBool();
+  if (isBool) {
+    // int1 is stored as int8.
+    elem = DType::get(ScalarKind::Int8);
+    FailureOr<CGValue> p =
+        cg.cast(pointer, DType::pointer(ScalarKind::Int8), a.loc(kPtr));
+    if (failed(p))
+      return failure();
+    pointer = *p;
+  }
+  mlir::Value mask, other;
+  if (a.has(kMask)) {
+    FailureOr<CGValue> m = prepareMask(cg, a, kMask, pointer);
+    if (failed(m))
+      return failure();
+    mask = m->getValue();
+  }
+  if (a.has(kOther)) {
+    const CGValue &o = a.value(kOther);
+    if (o.isTile() && !pointer.isTile())
+      return cg.error(a.loc(kOther), "'other' is a tile but the pointer is a "
+                                     "scalar");
+    FailureOr<CGValue> converted =
+        cg.convertTo(o, elem, a.loc(kOther), "'other'");
+    if (failed(converted))
+      return failure();
+    FailureOr<CGValue> b = cg.broadcastTo(*converted, pointer.getShape(),
+                                          a.loc(kOther), "'other'");
+    if (failed(b))
+      return failure();
+    other = b->getValue();
+  }
+  mlir::Type resultType = cg.getType(elem, pointer.getShape());
+  mlir::Value v = tile::LoadOp::create(cg.builder, cg.loc(), resultType,
+                                       pointer.getValue(), mask, other, *cache,
+                                       *evict, *isVolatile);
+  CGValue result = CGValue::runtime(v, elem);
+  if (isBool)
+    return cg.cast(result, DType::get(ScalarKind::Int1), call.loc);
+  return result;
+}
+
+static FailureOr<CGValue> builtinStore(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  enum { kPtr, kValue, kMask, kBoundary, kCache, kEviction };
+  if (!a.bind({{"pointer", true},
+               {"value", true},
+               {"mask", false},
+               {"boundary_check", false},
+               {"cache_modifier", false},
+               {"eviction_policy", false}}))
+    return failure();
+  const CGValue &ptr = a.value(kPtr);
+  const CGValue &value = a.value(kValue);
+  FailureOr<tile::CacheModifier> cache = parseCache(cg, a, kCache, true);
+  FailureOr<tile::EvictionPolicy> evict = parseEviction(cg, a, kEviction);
+  if (failed(cache) || failed(evict))
+    return failure();
+  if (!value.isNumber() &&
+      (!value.isRuntime() || value.isBlockPointer() ||
+       value.getDType().isPointer() != false))
+    if (!(value.isRuntime() && value.getDType().isPointer()))
+      return cg.error(a.loc(kValue), "the value to store must be a tile or "
+                                     "a number, got " +
+                                         value.describe());
+
+  if (ptr.isBlockPointer()) {
+    if (a.has(kMask))
+      return cg.error(a.loc(kMask), "'mask' cannot be used when storing "
+                                    "through a block pointer; use "
+                                    "boundary_check");
+    auto type = mlir::cast<tile::BlockPointerType>(ptr.getValue().getType());
+    FailureOr<llvm::SmallVector<int32_t>> check =
+        parseBoundaryCheck(cg, a, kBoundary, type.getRank());
+    if (failed(check))
+      return failure();
+    DType elem = DType::get(ptr.getDType().getScalar());
+    llvm::SmallVector<int64_t> blockShape(type.getBlockType().getShape());
+    if (value.isTile()) {
+      llvm::SmallVector<int64_t> vs = value.getShape();
+      bool compatible = vs.size() <= blockShape.size();
+      for (size_t i = 0; compatible && i < vs.size(); ++i) {
+        int64_t s = vs[vs.size() - 1 - i];
+        compatible = s == 1 || s == blockShape[blockShape.size() - 1 - i];
+      }
+      if (!compatible)
+        return cg.error(a.loc(kValue),
+                        "cannot store a " + value.describe() +
+                            " tile through a block pointer to " +
+                            shapeToString(blockShape) + " blocks");
+    }
+    FailureOr<CGValue> converted =
+        cg.convertTo(value, elem, a.loc(kValue), "the value to store");
+    if (failed(converted))
+      return failure();
+    FailureOr<CGValue> b = cg.broadcastTo(*converted, blockShape,
+                                          a.loc(kValue), "the value to store");
+    if (failed(b))
+      return failure();
+    tile::BlockStoreOp::create(cg.builder, cg.loc(), ptr.getValue(),
+                               b->getValue(), *check, *cache, *evict);
+    return CGValue::none();
+  }
+  if (!ptr.isRuntime() || !ptr.getDType().isPointer())
+    return cg.error(a.loc(kPtr), "tl.store() expects a pointer, a tile of "
+                                 "pointers or a block pointer as its first "
+                                 "argument, got " +
+                                     ptr.describe());
+  if (a.has(kBoundary)) {
+    const CGValue &bc = a.value(kBoundary);
+    if (!(bc.isTuple() && bc.getElements().empty()))
+      return cg.error(a.loc(kBoundary),
+                      "boundary_check needs a block pointer "
+                      "(tl.make_block_ptr); with a tile of pointers, use a "
+                      "mask");
+  }
+  if (value.isTile() && !ptr.isTile())
+    return cg.error(a.loc(kValue), "cannot store a " + value.describe() +
+                                       " tile through a scalar pointer; add "
+                                       "offsets to the pointer to make a tile "
+                                       "of pointers");
+  CGValue pointer = ptr;
+  DType elem = DType::get(ptr.getDType().getScalar());
+  if (elem.isBool()) {
+    elem = DType::get(ScalarKind::Int8);
+    FailureOr<CGValue> p =
+        cg.cast(pointer, DType::pointer(ScalarKind::Int8), a.loc(kPtr));
+    if (failed(p))
+      return failure();
+    pointer = *p;
+  }
+  FailureOr<CGValue> converted =
+      cg.convertTo(value, elem, a.loc(kValue), "the value to store");
+  if (failed(converted))
+    return failure();
+  FailureOr<CGValue> b = cg.broadcastTo(*converted, pointer.getShape(),
+                                        a.loc(kValue), "the value to store");
+  if (failed(b))
+    return failure();
+  mlir::Value mask;
+  if (a.has(kMask)) {
+    FailureOr<CGValue> m = prepareMask(cg, a, kMask, pointer);
+    if (failed(m))
+      return failure();
+    mask = m->getValue();
+  }
+  tile::StoreOp::create(cg.builder, cg.loc(), pointer.getValue(), b->getValue(),
+                        mask, *cache, *evict);
+  return CGValue::none();
+}
+
+/// Reads a tuple of run-time or constexpr integers and converts each to
+/// `dtype` (i64 for shapes and strides, i32 for offsets).
+static FailureOr<llvm::SmallVector<mlir::Value>>
+intValues(CodeGen &cg, Args &a, size_t i, DType dtype) {
+  llvm::SmallVector<mlir::Value> result;
+  const CGValue &v = a.value(i);
+  llvm::SmallVector<CGValue> items;
+  if (v.isTuple())
+    items.append(v.getElements().begin(), v.getElements().end());
+  else
+    items.push_back(v);
+  for (auto [index, item] : llvm::enumerate(items)) {
+    bool ok = item.isIntLike() ||
+              (item.isRuntime() && !item.isTile() && item.getDType().isInt());
+    if (!ok)
+      return cg.error(a.loc(i), "element " + std::to_string(index) + " of " +
+                                    a.name(i) +
+                                    " must be an integer scalar, got " +
+                                    item.describe());
+    FailureOr<CGValue> c = cg.convertTo(item, dtype, a.loc(i), a.name(i));
+    if (failed(c))
+      return failure();
+    result.push_back(c->getValue());
+  }
+  return result;
+}
+
+static FailureOr<CGValue> builtinMakeBlockPtr(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  enum { kBase, kShape, kStrides, kOffsets, kBlockShape, kOrder };
+  if (!a.bind({{"base", true},
+               {"shape", true},
+               {"strides", true},
+               {"offsets", true},
+               {"block_shape", true},
+               {"order", true}}))
+    return failure();
+  CGValue base = a.value(kBase);
+  if (!base.isRuntime() || !base.getDType().isPointer() || base.isTile())
+    return cg.error(a.loc(kBase), "the base of tl.make_block_ptr() must be a "
+                                  "scalar pointer, got " +
+                                      base.describe());
+  FailureOr<llvm::SmallVector<int64_t>> blockShape = a.getIntList(kBlockShape);
+  FailureOr<llvm::SmallVector<int64_t>> order = a.getIntList(kOrder);
+  if (failed(blockShape) || failed(order))
+    return failure();
+  if (failed(checkShape(cg, *blockShape, a.loc(kBlockShape),
+                        "the block_shape of tl.make_block_ptr()")))
+    return failure();
+  size_t rank = blockShape->size();
+  auto shape = intValues(cg, a, kShape, DType::get(ScalarKind::Int64));
+  auto strides = intValues(cg, a, kStrides, DType::get(ScalarKind::Int64));
+  auto offsets = intValues(cg, a, kOffsets, DType::get(ScalarKind::Int32));
+  if (failed(shape) || failed(strides) || failed(offsets))
+    return failure();
+  for (auto [index, count] :
+       {std::pair<size_t, size_t>(kShape, shape->size()),
+        std::pair<size_t, size_t>(kStrides, strides->size()),
+        std::pair<size_t, size_t>(kOffsets, offsets->size()),
+        std::pair<size_t, size_t>(kOrder, order->size())})
+    if (count != rank)
+      return cg.error(a.loc(index), a.name(index) + " has " +
+                                        std::to_string(count) +
+                                        " entries but block_shape has " +
+                                        std::to_string(rank));
+  llvm::SmallVector<int64_t> sorted(*order);
+  llvm::sort(sorted);
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != static_cast<int64_t>(i))
+      return cg.error(a.loc(kOrder), "order must be a permutation of 0.." +
+                                         std::to_string(rank - 1));
+  ScalarKind elem = base.getDType().getScalar();
+  if (elem == ScalarKind::Int1) {
+    FailureOr<CGValue> p =
+        cg.cast(base, DType::pointer(ScalarKind::Int8), a.loc(kBase));
+    if (failed(p))
+      return failure();
+    base = *p;
+    elem = ScalarKind::Int8;
+  }
+  auto blockType = mlir::RankedTensorType::get(
+      *blockShape, DType::get(elem).toMLIR(&cg.context));
+  llvm::SmallVector<int32_t> order32(order->begin(), order->end());
+  mlir::Value v = tile::MakeBlockPtrOp::create(
+      cg.builder, cg.loc(), tile::BlockPointerType::get(blockType),
+      base.getValue(), *shape, *strides, *offsets, order32);
+  return CGValue::runtime(v, DType::blockPointer(elem));
+}
+
+static FailureOr<CGValue> builtinAdvance(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"base", true}, {"offsets", true}}, /*withVarargs=*/true))
+    return failure();
+  const CGValue &base = a.value(0);
+  if (!base.isBlockPointer())
+    return cg.error(a.loc(0), "tl.advance() needs a block pointer, got " +
+                                  base.describe() +
+                                  "; move a tile of pointers with '+'");
+  // `p.advance(0, B)` is accepted as `p.advance((0, B))`.
+  if (!a.varargs.empty()) {
+    std::vector<CGValue> items = {a.value(1)};
+    for (const CallArg *arg : a.varargs)
+      items.push_back(arg->value);
+    CallArg *mutableArg = const_cast<CallArg *>(a.bound[1]);
+    mutableArg->value = CGValue::tuple(std::move(items));
+  }
+  FailureOr<llvm::SmallVector<mlir::Value>> offsets =
+      intValues(cg, a, 1, DType::get(ScalarKind::Int32));
+  if (failed(offsets))
+    return failure();
+  auto type = mlir::cast<tile::BlockPointerType>(base.getValue().getType());
+  if (static_cast<int64_t>(offsets->size()) != type.getRank())
+    return cg.error(a.loc(1), "tl.advance() needs " +
+                                  std::to_string(type.getRank()) +
+                                  " offsets for " + base.describe() +
+                                  ", got " + std::to_string(offsets->size()));
+  mlir::Value v = tile::AdvanceOp::create(cg.builder, cg.loc(), type,
+                                          base.getValue(), *offsets);
+  return CGValue::runtime(v, base.getDType());
+}
+
+//===----------------------------------------------------------------------===//
+// Dot
+//===----------------------------------------------------------------------===//
+
+static FailureOr<CGValue> builtinDot(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  enum { kA, kB, kAcc, kPrecision, kAllowTF32, kImprecise, kOutDType };
+  if (!a.bind({{"input", true},
+               {"other", true},
+               {"acc", false},
+               {"input_precision", false},
+               {"allow_tf32", false},
+               {"max_num_imprecise_acc", false},
+               {"out_dtype", false}}))
+    return failure();
+  FailureOr<CGValue> lhs = a.getTile(kA), rhs = a.getTile(kB);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  llvm::SmallVector<int64_t> as = lhs->getShape(), bs = rhs->getShape();
+  if (!((as.size() == 2 && bs.size() == 2) ||
+        (as.size() == 3 && bs.size() == 3)))
+    return cg.error(call.loc, "tl.dot() needs two 2-d tiles (or two 3-d, "
+                              "batched), got " +
+                                  lhs->describe() + " and " + rhs->describe());
+  size_t r = as.size();
+  if (as[r - 1] != bs[r - 2])
+    return cg.error(call.loc, "tl.dot(): the inner dimensions differ: a is " +
+                                  lhs->describe() + " and b is " +
+                                  rhs->describe());
+  if (r == 3 && as[0] != bs[0])
+    return cg.error(call.loc, "tl.dot(): the batch dimensions differ: a is " +
+                                  lhs->describe() + " and b is " +
+                                  rhs->describe());
+  int64_t m = as[r - 2], k = as[r - 1], n = bs[r - 1];
+  if (m < 16 || n < 16 || k < 16)
+    return cg.error(call.loc, "tl.dot() needs M, N and K of at least 16, got "
+                              "M=" +
+                                  std::to_string(m) + ", N=" +
+                                  std::to_string(n) + ", K=" +
+                                  std::to_string(k) + " (a is " +
+                                  lhs->describe() + ", b is " +
+                                  rhs->describe() + ")");
+  DType at = lhs->getDType(), bt = rhs->getDType();
+  if (at != bt && !(at.isFP8() && bt.isFP8()))
+    return cg.error(call.loc, "tl.dot() needs operands of the same type, got " +
+                                  at.str() + " and " + bt.str() +
+                                  "; convert one with .to()");
+  if (at.isFP8() && bt.isFP8() && at != bt)
+    return cg.error(call.loc, "tl.dot() on two different fp8 types (" +
+                                  at.str() + " and " + bt.str() +
+                                  ") is not supported yet");
+  bool supported = at.isFP16() || at.isBF16() || at.isFP32() || at.isFP8() ||
+                   at.getScalar() == ScalarKind::Int8;
+  if (!supported)
+    return cg.error(call.loc, "tl.dot() supports fp16, bf16, fp32, fp8 and "
+                              "int8 operands, not " +
+                                  at.str());
+
+  DType outDType = DType::get(ScalarKind::FP32);
+  if (a.has(kOutDType)) {
+    FailureOr<DType> d = a.getDType(kOutDType);
+    if (failed(d))
+      return failure();
+    outDType = *d;
+  }
+  DType ret;
+  if (at.isInt()) {
+    ret = DType::get(ScalarKind::Int32);
+  } else if (outDType.isBF16()) {
+    return cg.error(a.loc(kOutDType), "out_dtype=tl.bfloat16 is not "
+                                      "supported; use tl.float32 and convert "
+                                      "with .to(tl.bfloat16)");
+  } else if (at.isFP32() || at.isBF16()) {
+    if (!outDType.isFP32())
+      return cg.error(a.loc(kOutDType), "tl.dot() of " + at.str() +
+                                            " operands accumulates in fp32; "
+                                            "out_dtype must be tl.float32");
+    ret = outDType;
+  } else {
+    if (!outDType.isFP32() && !outDType.isFP16())
+      return cg.error(a.loc(kOutDType), "out_dtype must be tl.float32 or "
+                                        "tl.float16, got " +
+                                            outDType.str());
+    ret = outDType;
+  }
+
+  tile::InputPrecision precision = tile::InputPrecision::TF32;
+  if (a.has(kPrecision) && a.has(kAllowTF32))
+    return cg.error(a.loc(kAllowTF32), "give only one of input_precision and "
+                                       "allow_tf32");
+  if (a.has(kPrecision)) {
+    FailureOr<std::string> p = a.getStr(kPrecision, "tf32");
+    if (failed(p))
+      return failure();
+    if (*p == "tf32")
+      precision = tile::InputPrecision::TF32;
+    else if (*p == "tf32x3")
+      precision = tile::InputPrecision::TF32x3;
+    else if (*p == "ieee")
+      precision = tile::InputPrecision::IEEE;
+    else
+      return cg.error(a.loc(kPrecision), "input_precision must be 'tf32', "
+                                         "'tf32x3' or 'ieee', got '" +
+                                             *p + "'");
+  } else if (a.has(kAllowTF32)) {
+    FailureOr<bool> allow = a.getBool(kAllowTF32, true);
+    if (failed(allow))
+      return failure();
+    precision = *allow ? tile::InputPrecision::TF32 : tile::InputPrecision::IEEE;
+  }
+
+  llvm::SmallVector<int64_t> outShape;
+  if (r == 3)
+    outShape.push_back(as[0]);
+  outShape.push_back(m);
+  outShape.push_back(n);
+  CGValue acc;
+  if (a.has(kAcc)) {
+    FailureOr<CGValue> c = a.getTile(kAcc);
+    if (failed(c))
+      return failure();
+    if (llvm::ArrayRef<int64_t>(c->getShape()) != llvm::ArrayRef(outShape))
+      return cg.error(a.loc(kAcc), "the accumulator of tl.dot() must have "
+                                   "shape " +
+                                       shapeToString(outShape) + ", got " +
+                                       c->describe());
+    if (c->getDType() != ret)
+      return cg.error(a.loc(kAcc), "the accumulator of tl.dot() must be " +
+                                       ret.str() + " (out_dtype), got " +
+                                       c->describe());
+    acc = *c;
+  } else {
+    acc = denseConstant(cg, ret, outShape, CGValue::integer(0));
+  }
+  mlir::Value v = tile::DotOp::create(
+      cg.builder, cg.loc(), acc.getValue().getType(), lhs->getValue(),
+      rhs->getValue(), acc.getValue(), precision);
+  return CGValue::runtime(v, ret);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Reads the `axis` argument: None or a constexpr int.
+static FailureOr<std::optional<int64_t>> getAxis(Args &a, size_t i) {
+  if (!a.has(i))
+    return std::optional<int64_t>();
+  FailureOr<int64_t> axis = a.getInt(i);
+  if (failed(axis))
+    return failure();
+  return std::optional<int64_t>(*axis);
+}
+
+/// A binary combine op on scalars of one dtype.
+enum class Combine { Add, Max, Min };
+
+static CGValue combineScalars(CodeGen &cg, Combine kind, const CGValue &x,
+                              const CGValue &y) {
+  DType d = x.getDType();
+  mlir::Value a = x.getValue(), b = y.getValue();
+  mlir::Value r;
+  switch (kind) {
+  case Combine::Add:
+    r = d.isFloat() ? arith::AddFOp::create(cg.builder, cg.loc(), a, b)
+                          .getResult()
+                    : arith::AddIOp::create(cg.builder, cg.loc(), a, b)
+                          .getResult();
+    break;
+  case Combine::Max:
+    r = d.isFloat()    ? arith::MaxNumFOp::create(cg.builder, cg.loc(), a, b)
+                             .getResult()
+        : d.isSigned() ? arith::MaxSIOp::create(cg.builder, cg.loc(), a, b)
+                             .getResult()
+                       : arith::MaxUIOp::create(cg.builder, cg.loc(), a, b)
+                             .getResult();
+    break;
+  case Combine::Min:
+    r = d.isFloat()    ? arith::MinNumFOp::create(cg.builder, cg.loc(), a, b)
+                             .getResult()
+        : d.isSigned() ? arith::MinSIOp::create(cg.builder, cg.loc(), a, b)
+                             .getResult()
+                       : arith::MinUIOp::create(cg.builder, cg.loc(), a, b)
+                             .getResult();
+    break;
+  }
+  return CGValue::runtime(r, d);
+}
+
+static FailureOr<CGValue> simpleReduce(CodeGen &cg, CallArgs &call,
+                                       const CGValue &input,
+                                       std::optional<int64_t> axis,
+                                       bool keepDims, SMLoc axisLoc,
+                                       Combine kind) {
+  FailureOr<llvm::SmallVector<CGValue>> results = cg.reduce(
+      {input}, axis, keepDims, call.loc, axisLoc,
+      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
+          -> FailureOr<llvm::SmallVector<CGValue>> {
+        return llvm::SmallVector<CGValue>{
+            combineScalars(cg, kind, lhs[0], rhs[0])};
+      });
+  if (failed(results))
+    return failure();
+  return results->front();
+}
+
+static FailureOr<CGValue> builtinSum(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true},
+               {"axis", false},
+               {"keep_dims", false},
+               {"dtype", false}}))
+    return failure();
+  FailureOr<CGValue> input = a.getTile(0);
+  FailureOr<std::optional<int64_t>> axis = getAxis(a, 1);
+  FailureOr<bool> keepDims = a.getBool(2, false);
+  if (failed(input) || failed(axis) || failed(keepDims))
+    return failure();
+  CGValue x = *input;
+  DType d = x.getDType();
+  std::optional<DType> outType;
+  if (a.has(3)) {
+    FailureOr<DType> t = a.getDType(3);
+    if (failed(t))
+      return failure();
+    outType = *t;
+  } else if (d.isBool()) {
+    outType = DType::get(ScalarKind::Int32);
+  } else if (d.isInt() && d.getBitWidth() < 32) {
+    outType = DType::get(d.isSigned() ? ScalarKind::Int32 : ScalarKind::UInt32);
+  }
+  if (d.isPointer())
+    return cg.error(a.loc(0), "tl.sum() of pointers is not supported");
+  if (outType) {
+    FailureOr<CGValue> c = cg.cast(x, *outType, a.loc(0));
+    if (failed(c))
+      return failure();
+    x = *c;
+  }
+  return simpleReduce(cg, call, x, *axis, *keepDims, a.loc(1), Combine::Add);
+}
+
+/// argmax/argmin: a two-operand reduction of (value, index), keeping the
+/// larger (smaller) value and, on ties, the smaller index.
+static FailureOr<llvm::SmallVector<CGValue>>
+reduceWithIndices(CodeGen &cg, CallArgs &call, CGValue input,
+                  std::optional<int64_t> axis, bool keepDims, SMLoc axisLoc,
+                  bool isMax, bool tieBreakLeft) {
+  llvm::SmallVector<int64_t> shape = input.getShape();
+  if (!axis) {
+    int64_t numel = 1;
+    for (int64_t d : shape)
+      numel *= d;
+    // Flatten in row-major order so that indices are positions.
+    input = cg.reshape(input, {numel}, /*allowReorder=*/false);
+    shape = {numel};
+  }
+  int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t ax = axis.value_or(0);
+  if (ax < -rank || ax >= rank)
+    return cg.error(axisLoc, "axis " + std::to_string(ax) +
+                                 " is out of range for a tile of rank " +
+                                 std::to_string(rank) + " (shape " +
+                                 shapeToString(shape) + ")");
+  if (ax < 0)
+    ax += rank;
+  int64_t n = shape[ax];
+  auto rangeType = mlir::RankedTensorType::get({n}, cg.builder.getI32Type());
+  CGValue index = CGValue::runtime(
+      tile::MakeRangeOp::create(cg.builder, cg.loc(), rangeType,
+                                cg.builder.getI32IntegerAttr(0),
+                                cg.builder.getI32IntegerAttr(n)),
+      DType::get(ScalarKind::Int32));
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != ax)
+      index = cg.expandDims(index, d);
+  FailureOr<CGValue> bIndex = cg.broadcastTo(index, shape, call.loc, "index");
+  if (failed(bIndex))
+    return failure();
+  DType d = input.getDType();
+  return cg.reduce(
+      {input, *bIndex}, std::optional<int64_t>(ax), keepDims, call.loc,
+      axisLoc,
+      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
+          -> FailureOr<llvm::SmallVector<CGValue>> {
+        mlir::Value v1 = lhs[0].getValue(), i1 = lhs[1].getValue();
+        mlir::Value v2 = rhs[0].getValue(), i2 = rhs[1].getValue();
+        mlir::Value better, equal;
+        if (d.isFloat()) {
+          better = arith::CmpFOp::create(cg.builder, cg.loc(),
+                                         isMax ? arith::CmpFPredicate::OGT
+                                               : arith::CmpFPredicate::OLT,
+                                         v1, v2);
+          equal = arith::CmpFOp::create(cg.builder, cg.loc(),
+                                        arith::CmpFPredicate::OEQ, v1, v2);
+        } else {
+          bool s = d.isSigned();
+          better = arith::CmpIOp::create(
+              cg.builder, cg.loc(),
+              isMax ? (s ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt)
+                    : (s ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult),
+              v1, v2);
+          equal = arith::CmpIOp::create(cg.builder, cg.loc(),
+                                        arith::CmpIPredicate::eq, v1, v2);
+        }
+        mlir::Value take = better;
+        if (tieBreakLeft) {
+          mlir::Value smaller = arith::CmpIOp::create(
+              cg.builder, cg.loc(), arith::CmpIPredicate::slt, i1, i2);
+          mlir::Value tie =
+              arith::AndIOp::create(cg.builder, cg.loc(), equal, smaller);
+          take = arith::OrIOp::create(cg.builder, cg.loc(), better, tie);
+        }
+        mlir::Value v =
+            arith::SelectOp::create(cg.builder, cg.loc(), take, v1, v2);
+        mlir::Value i =
+            arith::SelectOp::create(cg.builder, cg.loc(), take, i1, i2);
+        return llvm::SmallVector<CGValue>{
+            CGValue::runtime(v, d),
+            CGValue::runtime(i, DType::get(ScalarKind::Int32))};
+      });
+}
+
+static FailureOr<CGValue> maxMin(CodeGen &cg, CallArgs &call, bool isMax) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true},
+               {"axis", false},
+               {"return_indices", false},
+               {"return_indices_tie_break_left", false},
+               {"keep_dims", false}}))
+    return failure();
+  FailureOr<CGValue> input = a.getTile(0);
+  FailureOr<std::optional<int64_t>> axis = getAxis(a, 1);
+  FailureOr<bool> returnIndices = a.getBool(2, false);
+  FailureOr<bool> tieLeft = a.getBool(3, true);
+  FailureOr<bool> keepDims = a.getBool(4, false);
+  if (failed(input) || failed(axis) || failed(returnIndices) ||
+      failed(tieLeft) || failed(keepDims))
+    return failure();
+  if (input->getDType().isPointer())
+    return cg.error(a.loc(0), call.calleeName + "() of pointers is not "
+                                                "supported");
+  if (*returnIndices) {
+    FailureOr<llvm::SmallVector<CGValue>> results = reduceWithIndices(
+        cg, call, *input, *axis, *keepDims, a.loc(1), isMax, *tieLeft);
+    if (failed(results))
+      return failure();
+    return CGValue::tuple({(*results)[0], (*results)[1]});
+  }
+  CGValue x = *input;
+  DType d = x.getDType();
+  if (d.getBitWidth() < 32) {
+    FailureOr<CGValue> c = cg.cast(
+        x, DType::get(d.isFloat() ? ScalarKind::FP32 : ScalarKind::Int32),
+        a.loc(0));
+    if (failed(c))
+      return failure();
+    x = *c;
+  }
+  return simpleReduce(cg, call, x, *axis, *keepDims, a.loc(1),
+                      isMax ? Combine::Max : Combine::Min);
+}
+
+static FailureOr<CGValue> builtinMax(CodeGen &cg, CallArgs &call) {
+  return maxMin(cg, call, true);
+}
+static FailureOr<CGValue> builtinMin(CodeGen &cg, CallArgs &call) {
+  return maxMin(cg, call, false);
+}
+
+static FailureOr<CGValue> argMaxMin(CodeGen &cg, CallArgs &call, bool isMax) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true},
+               {"axis", true},
+               {"tie_break_left", false},
+               {"keep_dims", false}}))
+    return failure();
+  FailureOr<CGValue> input = a.getTile(0);
+  FailureOr<std::optional<int64_t>> axis = getAxis(a, 1);
+  FailureOr<bool> tieLeft = a.getBool(2, true);
+  FailureOr<bool> keepDims = a.getBool(3, false);
+  if (failed(input) || failed(axis) || failed(tieLeft) || failed(keepDims))
+    return failure();
+  FailureOr<llvm::SmallVector<CGValue>> results = reduceWithIndices(
+      cg, call, *input, *axis, *keepDims, a.loc(1), isMax, *tieLeft);
+  if (failed(results))
+    return failure();
+  return (*results)[1];
+}
+
+static FailureOr<CGValue> builtinArgmax(CodeGen &cg, CallArgs &call) {
+  return argMaxMin(cg, call, true);
+}
+static FailureOr<CGValue> builtinArgmin(CodeGen &cg, CallArgs &call) {
+  return argMaxMin(cg, call, false);
+}
+
+static FailureOr<CGValue> builtinReduce(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true},
+               {"axis", true},
+               {"combine_fn", true},
+               {"keep_dims", false}}))
+    return failure();
+  FailureOr<std::optional<int64_t>> axis = getAxis(a, 1);
+  FailureOr<bool> keepDims = a.getBool(3, false);
+  if (failed(axis) || failed(keepDims))
+    return failure();
+  const CGValue &fnValue = a.value(2);
+  if (!fnValue.isJitFunction() && !fnValue.isClosure())
+    return cg.error(a.loc(2), "the combine_fn of tl.reduce() must be a @jit "
+                              "function or a lambda, got " +
+                                  fnValue.describe());
+  llvm::SmallVector<CGValue> inputs;
+  const CGValue &in = a.value(0);
+  bool isTuple = in.isTuple();
+  if (isTuple)
+    inputs.append(in.getElements().begin(), in.getElements().end());
+  else
+    inputs.push_back(in);
+  for (const CGValue &v : inputs)
+    if (!v.isTile())
+      return cg.error(a.loc(0), "the input of tl.reduce() must be a tile or "
+                                "a tuple of tiles, got " +
+                                    v.describe());
+  SMLoc fnLoc = a.loc(2);
+  FailureOr<llvm::SmallVector<CGValue>> results = cg.reduce(
+      inputs, *axis, *keepDims, call.loc, a.loc(1),
+      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
+          -> FailureOr<llvm::SmallVector<CGValue>> {
+        CallArgs fnArgs;
+        fnArgs.loc = fnLoc;
+        fnArgs.calleeName = "combine_fn";
+        for (const CGValue &v : lhs)
+          fnArgs.positional.push_back({v, fnLoc, "", SMLoc()});
+        for (const CGValue &v : rhs)
+          fnArgs.positional.push_back({v, fnLoc, "", SMLoc()});
+        FailureOr<CGValue> r = cg.callFunction(fnValue, fnArgs);
+        if (failed(r))
+          return failure();
+        llvm::SmallVector<CGValue> out;
+        if (r->isTuple())
+          out.append(r->getElements().begin(), r->getElements().end());
+        else
+          out.push_back(*r);
+        return out;
+      });
+  if (failed(results))
+    return failure();
+  if (!isTuple)
+    return results->front();
+  return CGValue::tuple(std::vector<CGValue>(results->begin(), results->end()));
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise math
+//===----------------------------------------------------------------------===//
+
+/// A float input for math: numbers and integers become fp32.
+static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
+  FailureOr<CGValue> x = a.getRuntime(i);
+  if (failed(x))
+    return failure();
+  if (x->isBlockPointer() || x->getDType().isPointer())
+    return cg.error(a.loc(i), a.name(i) + " must be a number or a numeric "
+                                          "tile, got " +
+                                  x->describe());
+  if (x->getDType().isInt())
+    return cg.cast(*x, DType::get(ScalarKind::FP32), a.loc(i));
+  return x;
+}
+
+enum class MathFn {
+  Exp,
+  Exp2,
+  Log,
+  Log2,
+  Sqrt,
+  Rsqrt,
+  Sin,
+  Cos,
+  Floor,
+  Ceil,
+  Tanh,
+  Erf
+};
+
+static FailureOr<CGValue> unaryMath(CodeGen &cg, CallArgs &call, MathFn kind) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}}))
+    return failure();
+  FailureOr<CGValue> x = floatInput(cg, a, 0);
+  if (failed(x))
+    return failure();
+  mlir::Value v = x->getValue();
+  mlir::Value r;
+  switch (kind) {
+  case MathFn::Exp:
+    r = math::ExpOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Exp2:
+    r = math::Exp2Op::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Log:
+    r = math::LogOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Log2:
+    r = math::Log2Op::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Sqrt:
+    r = math::SqrtOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Rsqrt:
+    r = math::RsqrtOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Sin:
+    r = math::SinOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Cos:
+    r = math::CosOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Floor:
+    r = math::FloorOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Ceil:
+    r = math::CeilOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Tanh:
+    r = math::TanhOp::create(cg.builder, cg.loc(), v);
+    break;
+  case MathFn::Erf:
+    r = math::ErfOp::create(cg.builder, cg.loc(), v);
+    break;
+  }
+  return CGValue::runtime(r, x->getDType());
+}
+
+#define MATH_BUILTIN(NAME, KIND)                                               \
+  static FailureOr<CGValue> NAME(CodeGen &cg, CallArgs &call) {                \
+    return unaryMath(cg, call, MathFn::KIND);                                  \
+  }
+MATH_BUILTIN(builtinExp, Exp)
+MATH_BUILTIN(builtinExp2, Exp2)
+MATH_BUILTIN(builtinLog, Log)
+MATH_BUILTIN(builtinLog2, Log2)
+MATH_BUILTIN(builtinSqrt, Sqrt)
+MATH_BUILTIN(builtinRsqrt, Rsqrt)
+MATH_BUILTIN(builtinSin, Sin)
+MATH_BUILTIN(builtinCos, Cos)
+MATH_BUILTIN(builtinFloor, Floor)
+MATH_BUILTIN(builtinCeil, Ceil)
+MATH_BUILTIN(builtinTanh, Tanh)
+MATH_BUILTIN(builtinErf, Erf)
+#undef MATH_BUILTIN
+
+static FailureOr<CGValue> builtinAbs(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}}))
+    return failure();
+  if (a.value(0).isNumber()) {
+    const CGValue &v = a.value(0);
+    if (v.isFloat())
+      return CGValue::floating(std::fabs(v.getFloat()));
+    if (v.getInt() == INT64_MIN)
+      return cg.error(a.loc(0), "integer overflow in abs()");
+    return CGValue::integer(v.getInt() < 0 ? -v.getInt() : v.getInt());
+  }
+  FailureOr<CGValue> x = a.getRuntime(0);
+  if (failed(x))
+    return failure();
+  DType d = x->getDType();
+  if (d.isPointer() || x->isBlockPointer())
+    return cg.error(a.loc(0), "abs() of " + x->describe() + " is not defined");
+  if (d.isFloat())
+    return CGValue::runtime(
+        math::AbsFOp::create(cg.builder, cg.loc(), x->getValue()), d);
+  if (d.isUnsigned())
+    return *x;
+  return CGValue::runtime(
+      math::AbsIOp::create(cg.builder, cg.loc(), x->getValue()), d);
+}
+
+static FailureOr<CGValue> builtinSigmoid(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}}))
+    return failure();
+  FailureOr<CGValue> x = floatInput(cg, a, 0);
+  if (failed(x))
+    return failure();
+  // 1 / (1 + exp(-x)), with Triton's promotion of the division.
+  CGValue neg = CGValue::runtime(
+      arith::NegFOp::create(cg.builder, cg.loc(), x->getValue()),
+      x->getDType());
+  CGValue e = CGValue::runtime(
+      math::ExpOp::create(cg.builder, cg.loc(), neg.getValue()), x->getDType());
+  FailureOr<CGValue> denom = cg.binaryOp(BinaryOp::Add, CGValue::integer(1), e,
+                                         call.loc, call.loc, call.loc);
+  if (failed(denom))
+    return failure();
+  return cg.binaryOp(BinaryOp::Div, CGValue::integer(1), *denom, call.loc,
+                     call.loc, call.loc);
+}
+
+/// Promotes two arguments like an arithmetic operator and broadcasts them.
+static LogicalResult promotePair(CodeGen &cg, CGValue &x, CGValue &y,
+                                 SMLoc loc, SMLoc xLoc, SMLoc yLoc,
+                                 StringRef what) {
+  bool xPy = x.isConstexpr(), yPy = y.isConstexpr();
+  auto typeOf = [](const CGValue &v) {
+    if (v.isBool())
+      return DType::get(ScalarKind::Int1);
+    if (v.isInt())
+      return pythonIntType(v.getInt());
+    if (v.isFloat())
+      return pythonFloatType(v.getFloat());
+    return v.getDType();
+  };
+  if ((xPy && !x.isNumber()) || (yPy && !y.isNumber()))
+    return cg.error(loc, what.str() + " needs numbers or tiles, got " +
+                             x.describe() + " and " + y.describe());
+  DType xt = typeOf(x), yt = typeOf(y);
+  DType ret;
+  if (xt.isPointer() || yt.isPointer() || x.isBlockPointer() ||
+      y.isBlockPointer()) {
+    if (xt != yt)
+      return cg.error(loc, what.str() + ": incompatible operands " +
+                               x.describe() + " and " + y.describe());
+    ret = xt;
+  } else {
+    std::string reason;
+    std::optional<DType> t = computationType(xt, xPy, yt, yPy, false, reason);
+    if (!t)
+      return cg.error(loc, what.str() + ": " + reason);
+    ret = *t;
+  }
+  FailureOr<CGValue> cx = cg.convertTo(x, ret, xLoc, "operand");
+  FailureOr<CGValue> cy = cg.convertTo(y, ret, yLoc, "operand");
+  if (failed(cx) || failed(cy))
+    return failure();
+  x = *cx;
+  y = *cy;
+  return cg.broadcastPair(x, y, loc, xLoc, yLoc);
+}
+
+static FailureOr<CGValue> maximumMinimum(CodeGen &cg, CallArgs &call,
+                                         bool isMax) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"y", true}, {"propagate_nan", false}}))
+    return failure();
+  CGValue x = a.value(0), y = a.value(1);
+  if (x.isNumber() && y.isNumber()) {
+    bool takeX = isMax ? !(x.getNumber() < y.getNumber())
+                       : !(y.getNumber() < x.getNumber());
+    return takeX ? x : y;
+  }
+  bool propagateNan = false;
+  if (a.has(2)) {
+    const CGValue &p = a.value(2);
+    propagateNan = p.isIntLike() ? p.getInt() != 0
+                   : p.isStr()   ? p.getStr() == "all"
+                                 : false;
+  }
+  if (failed(promotePair(cg, x, y, call.loc, a.loc(0), a.loc(1),
+                         call.calleeName + "()")))
+    return failure();
+  DType d = x.getDType();
+  mlir::Value l = x.getValue(), r = y.getValue();
+  mlir::Value v;
+  if (d.isFloat()) {
+    if (propagateNan)
+      v = isMax ? arith::MaximumFOp::create(cg.builder, cg.loc(), l, r)
+                      .getResult()
+                : arith::MinimumFOp::create(cg.builder, cg.loc(), l, r)
+                      .getResult();
+    else
+      v = isMax ? arith::MaxNumFOp::create(cg.builder, cg.loc(), l, r)
+                      .getResult()
+                : arith::MinNumFOp::create(cg.builder, cg.loc(), l, r)
+                      .getResult();
+  } else if (d.isSigned()) {
+    v = isMax ? arith::MaxSIOp::create(cg.builder, cg.loc(), l, r).getResult()
+              : arith::MinSIOp::create(cg.builder, cg.loc(), l, r).getResult();
+  } else if (d.isInt()) {
+    v = isMax ? arith::MaxUIOp::create(cg.builder, cg.loc(), l, r).getResult()
+              : arith::MinUIOp::create(cg.builder, cg.loc(), l, r).getResult();
+  } else {
+    return cg.error(call.loc, call.calleeName + "() of " + x.describe() +
+                                  " is not defined");
+  }
+  return CGValue::runtime(v, d);
+}
+
+static FailureOr<CGValue> builtinMaximum(CodeGen &cg, CallArgs &call) {
+  return maximumMinimum(cg, call, true);
+}
+static FailureOr<CGValue> builtinMinimum(CodeGen &cg, CallArgs &call) {
+  return maximumMinimum(cg, call, false);
+}
+
+static FailureOr<CGValue> builtinClamp(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"min", true}, {"max", true},
+               {"propagate_nan", false}}))
+    return failure();
+  CallArgs maxArgs;
+  maxArgs.loc = call.loc;
+  maxArgs.calleeName = call.calleeName;
+  maxArgs.positional = {*a.bound[0], *a.bound[1]};
+  FailureOr<CGValue> lower = builtinMaximum(cg, maxArgs);
+  if (failed(lower))
+    return failure();
+  CallArgs minArgs;
+  minArgs.loc = call.loc;
+  minArgs.calleeName = call.calleeName;
+  minArgs.positional = {CallArg{*lower, a.loc(0), "", SMLoc()}, *a.bound[2]};
+  return builtinMinimum(cg, minArgs);
+}
+
+static FailureOr<CGValue> builtinFma(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"y", true}, {"z", true}}))
+    return failure();
+  CGValue x = a.value(0), y = a.value(1), z = a.value(2);
+  for (CGValue *v : {&x, &y, &z})
+    if (v->isRuntime() && v->getDType().isInt()) {
+      FailureOr<CGValue> c = cg.cast(*v, DType::get(ScalarKind::FP32), call.loc);
+      if (failed(c))
+        return failure();
+      *v = *c;
+    } else if (v->isIntLike()) {
+      *v = CGValue::floating(static_cast<double>(v->getInt()));
+    }
+  if (failed(promotePair(cg, x, y, call.loc, a.loc(0), a.loc(1), "tl.fma()")))
+    return failure();
+  if (failed(promotePair(cg, x, z, call.loc, a.loc(0), a.loc(2), "tl.fma()")))
+    return failure();
+  if (failed(promotePair(cg, y, z, call.loc, a.loc(1), a.loc(2), "tl.fma()")))
+    return failure();
+  if (failed(cg.broadcastPair(x, y, call.loc, a.loc(0), a.loc(1))))
+    return failure();
+  if (!x.getDType().isFloat())
+    return cg.error(call.loc, "tl.fma() needs floating-point operands");
+  return CGValue::runtime(math::FmaOp::create(cg.builder, cg.loc(),
+                                              x.getValue(), y.getValue(),
+                                              z.getValue()),
+                          x.getDType());
+}
+
+static FailureOr<CGValue> builtinFdiv(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"y", true}, {"ieee_rounding", false}}))
+    return failure();
+  return cg.binaryOp(BinaryOp::Div, a.value(0), a.value(1), call.loc, a.loc(0),
+                     a.loc(1));
+}
+
+static FailureOr<CGValue> builtinWhere(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"condition", true}, {"x", true}, {"y", true}}))
+    return failure();
+  const CGValue &condIn = a.value(0);
+  CGValue x = a.value(1), y = a.value(2);
+  if (condIn.isConstexpr() && !condIn.isNumber())
+    return cg.error(a.loc(0), "the condition of tl.where() must be a tile or "
+                              "a bool, got " +
+                                  condIn.describe());
+  FailureOr<CGValue> cond = cg.toBool(condIn, a.loc(0));
+  if (failed(cond))
+    return failure();
+  if (failed(promotePair(cg, x, y, call.loc, a.loc(1), a.loc(2),
+                         "tl.where()")))
+    return failure();
+  CGValue c = *cond;
+  if (failed(cg.broadcastPair(c, x, call.loc, a.loc(0), a.loc(1))) ||
+      failed(cg.broadcastPair(c, y, call.loc, a.loc(0), a.loc(2))) ||
+      failed(cg.broadcastPair(x, y, call.loc, a.loc(1), a.loc(2))))
+    return failure();
+  return CGValue::runtime(arith::SelectOp::create(cg.builder, cg.loc(),
+                                                  c.getValue(), x.getValue(),
+                                                  y.getValue()),
+                          x.getDType());
+}
+
+static FailureOr<CGValue> builtinCdiv(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"div", true}}))
+    return failure();
+  const CGValue &x = a.value(0), &div = a.value(1);
+  // (x + div - 1) // div
+  FailureOr<CGValue> sum =
+      cg.binaryOp(BinaryOp::Add, x, div, call.loc, a.loc(0), a.loc(1));
+  if (failed(sum))
+    return failure();
+  FailureOr<CGValue> minus1 = cg.binaryOp(
+      BinaryOp::Sub, *sum, CGValue::integer(1), call.loc, a.loc(0), a.loc(1));
+  if (failed(minus1))
+    return failure();
+  return cg.binaryOp(BinaryOp::FloorDiv, *minus1, div, call.loc, a.loc(0),
+                     a.loc(1));
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+static FailureOr<CGValue> builtinReshape(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}, {"can_reorder", false, true}},
+              /*withVarargs=*/true))
+    return failure();
+  FailureOr<CGValue> input = a.getRuntime(0);
+  FailureOr<bool> canReorder = a.getBool(1, false);
+  FailureOr<llvm::SmallVector<int64_t>> shape = a.getVarargInts("the shape");
+  if (failed(input) || failed(canReorder) || failed(shape))
+    return failure();
+  if (input->isBlockPointer())
+    return cg.error(a.loc(0), "cannot reshape a block pointer");
+  if (failed(checkShape(cg, *shape, call.loc, call.calleeName + "()")))
+    return failure();
+  int64_t from = 1, to = 1;
+  for (int64_t d : input->getShape())
+    from *= d;
+  for (int64_t d : *shape)
+    to *= d;
+  if (from != to)
+    return cg.error(call.loc, "cannot reshape " + input->describe() + " (" +
+                                  std::to_string(from) + " elements) to " +
+                                  shapeToString(*shape) + " (" +
+                                  std::to_string(to) + " elements)");
+  if (shape->empty()) {
+    if (!input->isTile())
+      return *input;
+    return cg.error(call.loc, "reshaping a tile to a scalar is not supported");
+  }
+  return cg.reshape(*input, *shape, *canReorder);
+}
+
+static FailureOr<CGValue> transLike(CodeGen &cg, CallArgs &call,
+                                    bool requireDims) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}}, /*withVarargs=*/true))
+    return failure();
+  FailureOr<CGValue> input = a.getTile(0);
+  FailureOr<llvm::SmallVector<int64_t>> dims = a.getVarargInts("the dims");
+  if (failed(input) || failed(dims))
+    return failure();
+  llvm::SmallVector<int64_t> shape = input->getShape();
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (dims->empty()) {
+    if (requireDims)
+      return cg.error(call.loc, call.calleeName + "() needs the permutation "
+                                                  "of the dimensions");
+    if (rank != 2)
+      return cg.error(call.loc, call.calleeName +
+                                    "() without dims needs a 2-d tile, got " +
+                                    input->describe());
+    *dims = {1, 0};
+  }
+  if (static_cast<int64_t>(dims->size()) != rank)
+    return cg.error(call.loc, call.calleeName + "(): " +
+                                  std::to_string(dims->size()) +
+                                  " dims given for " + input->describe());
+  llvm::SmallVector<int64_t> sorted(*dims);
+  llvm::sort(sorted);
+  for (int64_t i = 0; i < rank; ++i)
+    if (sorted[i] != i)
+      return cg.error(call.loc, call.calleeName +
+                                    "(): the dims must be a permutation of "
+                                    "0.." +
+                                    std::to_string(rank - 1));
+  llvm::SmallVector<int64_t> outShape;
+  llvm::SmallVector<int32_t> order;
+  for (int64_t d : *dims) {
+    outShape.push_back(shape[d]);
+    order.push_back(static_cast<int32_t>(d));
+  }
+  bool identity = llvm::all_of(llvm::seq<int64_t>(0, rank), [&](int64_t i) {
+    return (*dims)[i] == i;
+  });
+  if (identity)
+    return *input;
+  mlir::Value v = tile::TransOp::create(
+      cg.builder, cg.loc(), cg.getType(input->getDType(), outShape),
+      input->getValue(), order);
+  return CGValue::runtime(v, input->getDType());
+}
+
+static FailureOr<CGValue> builtinTrans(CodeGen &cg, CallArgs &call) {
+  return transLike(cg, call, false);
+}
+static FailureOr<CGValue> builtinPermute(CodeGen &cg, CallArgs &call) {
+  return transLike(cg, call, true);
+}
+
+static FailureOr<CGValue> builtinExpandDims(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}, {"axis", true}}))
+    return failure();
+  FailureOr<CGValue> input = a.getRuntime(0);
+  FailureOr<llvm::SmallVector<int64_t>> axes = a.getIntList(1);
+  if (failed(input) || failed(axes))
+    return failure();
+  int64_t newRank = static_cast<int64_t>(input->getShape().size() +
+                                         axes->size());
+  llvm::SmallVector<int64_t> normalized;
+  for (int64_t axis : *axes) {
+    int64_t ax = axis < 0 ? axis + newRank : axis;
+    if (ax < 0 || ax >= newRank)
+      return cg.error(a.loc(1), "axis " + std::to_string(axis) +
+                                    " is out of range for the result of rank " +
+                                    std::to_string(newRank));
+    if (llvm::is_contained(normalized, ax))
+      return cg.error(a.loc(1), "axis " + std::to_string(axis) +
+                                    " is given twice");
+    normalized.push_back(ax);
+  }
+  llvm::sort(normalized);
+  CGValue result = *input;
+  for (int64_t ax : normalized)
+    result = cg.expandDims(result, ax);
+  return result;
+}
+
+static FailureOr<CGValue> builtinBroadcastTo(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}}, /*withVarargs=*/true))
+    return failure();
+  FailureOr<CGValue> input = a.getRuntime(0);
+  FailureOr<llvm::SmallVector<int64_t>> shape = a.getVarargInts("the shape");
+  if (failed(input) || failed(shape))
+    return failure();
+  if (failed(checkShape(cg, *shape, call.loc, call.calleeName + "()")))
+    return failure();
+  return cg.broadcastTo(*input, *shape, call.loc, "the input");
+}
+
+static FailureOr<CGValue> builtinBroadcast(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}, {"other", true}}))
+    return failure();
+  FailureOr<CGValue> x = a.getRuntime(0), y = a.getRuntime(1);
+  if (failed(x) || failed(y))
+    return failure();
+  CGValue l = *x, r = *y;
+  if (failed(cg.broadcastPair(l, r, call.loc, a.loc(0), a.loc(1))))
+    return failure();
+  return CGValue::tuple({l, r});
+}
+
+static FailureOr<CGValue> builtinHint(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}, {"values", true}}))
+    return failure();
+  // Alignment hints: accepted, not used yet (the axis analysis infers).
+  return a.value(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+static FailureOr<CGValue> castLike(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true},
+               {"dtype", true},
+               {"fp_downcast_rounding", false},
+               {"bitcast", false}}))
+    return failure();
+  FailureOr<DType> dtype = a.getDType(1);
+  FailureOr<bool> bitcast = a.getBool(3, false);
+  if (failed(dtype) || failed(bitcast))
+    return failure();
+  if (a.has(2)) {
+    FailureOr<std::string> rounding = a.getStr(2, "");
+    if (failed(rounding))
+      return failure();
+    if (*rounding != "rtne" && *rounding != "rtz")
+      return cg.error(a.loc(2), "fp_downcast_rounding must be 'rtne' or "
+                                "'rtz', got '" +
+                                    *rounding + "'");
+    if (*rounding == "rtz")
+      return cg.error(a.loc(2), "fp_downcast_rounding='rtz' is not supported "
+                                "yet");
+  }
+  const CGValue &input = a.value(0);
+  if (input.isNumber())
+    return cg.makeConstant(input, *dtype);
+  FailureOr<CGValue> x = a.getRuntime(0);
+  if (failed(x))
+    return failure();
+  return cg.cast(*x, *dtype, call.loc, *bitcast);
+}
+
+static FailureOr<CGValue> builtinPointerType(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"element_ty", true}, {"address_space", false}}))
+    return failure();
+  FailureOr<DType> d = a.getDType(0);
+  if (failed(d))
+    return failure();
+  if (!d->isScalar())
+    return cg.error(a.loc(0), "pointers to pointers are not supported");
+  if (a.has(1)) {
+    FailureOr<int64_t> space = a.getInt(1);
+    if (failed(space))
+      return failure();
+    if (*space != 1)
+      return cg.error(a.loc(1), "only address space 1 (global memory) is "
+                                "supported");
+  }
+  return CGValue::dtypeObject(DType::pointer(d->getScalar()));
+}
+
+static FailureOr<CGValue> builtinConstexpr(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"value", true}}))
+    return failure();
+  if (a.value(0).isRuntime())
+    return cg.error(a.loc(0), "tl.constexpr() needs a compile-time value, got "
+                              "a run-time " +
+                                  a.value(0).describe());
+  return a.value(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Compile-time helpers
+//===----------------------------------------------------------------------===//
+
+static FailureOr<CGValue> builtinStaticAssert(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"cond", true}, {"msg", false}}))
+    return failure();
+  const CGValue &cond = a.value(0);
+  if (cond.isRuntime())
+    return cg.error(a.loc(0), "tl.static_assert() needs a compile-time "
+                              "condition, got a run-time " +
+                                  cond.describe());
+  if (cond.isTruthy())
+    return CGValue::none();
+  std::string message = "static assertion failed";
+  if (a.has(1))
+    message += ": " + (a.value(1).isStr() ? a.value(1).getStr().str()
+                                          : a.value(1).repr());
+  return cg.error(a.loc(0), message);
+}
+
+static FailureOr<CGValue> builtinStaticPrint(CodeGen &cg, CallArgs &call) {
+  std::string text;
+  for (const CallArg &arg : call.positional) {
+    if (!text.empty())
+      text += " ";
+    text += arg.value.isStr() ? arg.value.getStr().str() : arg.value.repr();
+  }
+  cg.diags.report(DiagSeverity::Remark, call.loc, text);
+  return CGValue::none();
+}
+
+static FailureOr<CGValue> builtinRangeOutsideFor(CodeGen &cg, CallArgs &call) {
+  return cg.error(call.loc, call.calleeName +
+                                "() can only be used as the iterable of a "
+                                "'for' loop");
+}
+
+static FailureOr<CGValue> builtinUnsupported(CodeGen &cg, CallArgs &call) {
+  return cg.error(call.loc, call.calleeName +
+                                "() is not supported by tilec yet");
+}
+
+static FailureOr<CGValue> builtinNotInKernel(CodeGen &cg, CallArgs &call) {
+  return cg.error(call.loc, call.calleeName +
+                                "() is host-side Triton API and cannot be "
+                                "called in a kernel");
+}
+
+//===----------------------------------------------------------------------===//
+// Python builtins
+//===----------------------------------------------------------------------===//
+
+static FailureOr<CGValue> builtinLen(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"obj", true}}))
+    return failure();
+  const CGValue &v = a.value(0);
+  if (v.isTuple())
+    return CGValue::integer(static_cast<int64_t>(v.getElements().size()));
+  if (v.isStr())
+    return CGValue::integer(static_cast<int64_t>(v.getStr().size()));
+  if (v.isTile())
+    return CGValue::integer(v.getShape().front());
+  return cg.error(a.loc(0), "len() of " + v.describe() + " is not defined");
+}
+
+static FailureOr<CGValue> pyMinMax(CodeGen &cg, CallArgs &call, bool isMax) {
+  llvm::SmallVector<CallArg> items;
+  if (call.positional.size() == 1 && call.positional[0].value.isTuple()) {
+    for (const CGValue &v : call.positional[0].value.getElements())
+      items.push_back({v, call.positional[0].loc, "", SMLoc()});
+  } else {
+    items.append(call.positional.begin(), call.positional.end());
+  }
+  if (!call.keywords.empty())
+    return cg.error(call.keywords.front().keywordLoc,
+                    call.calleeName + "() takes no keyword arguments here");
+  if (items.empty())
+    return cg.error(call.loc, call.calleeName + "() needs at least one value");
+  CGValue result = items.front().value;
+  for (size_t i = 1; i < items.size(); ++i) {
+    const CGValue &v = items[i].value;
+    if (result.isNumber() && v.isNumber()) {
+      bool better = isMax ? v.getNumber() > result.getNumber()
+                          : v.getNumber() < result.getNumber();
+      if (better)
+        result = v;
+      continue;
+    }
+    CallArgs pair;
+    pair.loc = call.loc;
+    pair.calleeName = call.calleeName;
+    pair.positional = {CallArg{result, items[0].loc, "", SMLoc()}, items[i]};
+    FailureOr<CGValue> r = maximumMinimum(cg, pair, isMax);
+    if (failed(r))
+      return failure();
+    result = *r;
+  }
+  return result;
+}
+
+static FailureOr<CGValue> builtinPyMin(CodeGen &cg, CallArgs &call) {
+  return pyMinMax(cg, call, false);
+}
+static FailureOr<CGValue> builtinPyMax(CodeGen &cg, CallArgs &call) {
+  return pyMinMax(cg, call, true);
+}
+
+static FailureOr<CGValue> builtinPyInt(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", false}}))
+    return failure();
+  if (!a.has(0))
+    return CGValue::integer(0);
+  const CGValue &v = a.value(0);
+  if (v.isIntLike())
+    return CGValue::integer(v.getInt());
+  if (v.isFloat()) {
+    double f = std::trunc(v.getFloat());
+    if (!std::isfinite(f) || f < -9.2e18 || f > 9.2e18)
+      return cg.error(a.loc(0), "int() of " + v.repr() + " does not fit in 64 "
+                                                         "bits");
+    return CGValue::integer(static_cast<int64_t>(f));
+  }
+  if (v.isStr()) {
+    int64_t result;
+    if (!v.getStr().trim().getAsInteger(10, result))
+      return CGValue::integer(result);
+  }
+  if (v.isRuntime())
+    return cg.error(a.loc(0), "int() of a run-time value is not supported; "
+                              "use x.to(tl.int32)");
+  return cg.error(a.loc(0), "int() of " + v.describe() + " is not defined");
+}
+
+static FailureOr<CGValue> builtinPyFloat(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", false}}))
+    return failure();
+  if (!a.has(0))
+    return CGValue::floating(0.0);
+  const CGValue &v = a.value(0);
+  if (v.isNumber())
+    return CGValue::floating(v.getNumber());
+  if (v.isStr()) {
+    std::string s = v.getStr().trim().lower();
+    bool negative = false;
+    StringRef t(s);
+    if (t.consume_front("-"))
+      negative = true;
+    else
+      t.consume_front("+");
+    double result;
+    if (t == "inf" || t == "infinity")
+      result = std::numeric_limits<double>::infinity();
+    else if (t == "nan")
+      result = std::numeric_limits<double>::quiet_NaN();
+    else if (t.getAsDouble(result))
+      return cg.error(a.loc(0), "could not convert the string '" +
+                                    v.getStr() + "' to float");
+    return CGValue::floating(negative ? -result : result);
+  }
+  if (v.isRuntime())
+    return cg.error(a.loc(0), "float() of a run-time value is not supported; "
+                              "use x.to(tl.float32)");
+  return cg.error(a.loc(0), "float() of " + v.describe() + " is not defined");
+}
+
+static FailureOr<CGValue> builtinPyBool(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", false}}))
+    return failure();
+  if (!a.has(0))
+    return CGValue::boolean(false);
+  const CGValue &v = a.value(0);
+  if (v.isRuntime())
+    return cg.error(a.loc(0), "bool() of a run-time value is not supported; "
+                              "compare it (x != 0)");
+  return CGValue::boolean(v.isTruthy());
+}
+
+static FailureOr<CGValue> builtinPyTuple(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"iterable", false}}))
+    return failure();
+  if (!a.has(0))
+    return CGValue::tuple({});
+  if (a.value(0).isTuple())
+    return a.value(0);
+  return cg.error(a.loc(0), call.calleeName + "() of " +
+                                a.value(0).describe() + " is not supported");
+}
+
+static FailureOr<CGValue> builtinPrint(CodeGen &cg, CallArgs &call) {
+  return cg.error(call.loc, "print() in a kernel is not supported yet; use "
+                            "tl.static_print() for compile-time values");
+}
+
+static FailureOr<CGValue> builtinNextPowerOf2(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"n", true}}))
+    return failure();
+  FailureOr<int64_t> n = a.getInt(0);
+  if (failed(n))
+    return failure();
+  int64_t p = 1;
+  while (p < *n) {
+    if (p > (INT64_MAX >> 1))
+      return cg.error(a.loc(0), "next_power_of_2() overflows");
+    p <<= 1;
+  }
+  return CGValue::integer(p);
+}
+
+/// Python's `math` functions on compile-time numbers.
+static FailureOr<CGValue> pyMath(CodeGen &cg, CallArgs &call,
+                                 double (*fn)(double), bool toInt) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}}))
+    return failure();
+  const CGValue &v = a.value(0);
+  if (!v.isNumber())
+    return cg.error(a.loc(0), call.calleeName + "() needs a compile-time "
+                                                "number, got " +
+                                  v.describe() +
+                                  (v.isRuntime() ? "; use tl.math for tiles"
+                                                 : ""));
+  double r = fn(v.getNumber());
+  if (toInt) {
+    if (!std::isfinite(r) || std::fabs(r) > 9.2e18)
+      return cg.error(a.loc(0), call.calleeName + "() result does not fit in "
+                                                  "64 bits");
+    return CGValue::integer(static_cast<int64_t>(r));
+  }
+  return CGValue::floating(r);
+}
+
+#define PY_MATH(NAME, FN, TOINT)                                               \
+  static FailureOr<CGValue> NAME(CodeGen &cg, CallArgs &call) {                \
+    return pyMath(                                                             \
+        cg, call, [](double x) { return FN(x); }, TOINT);                      \
+  }
+PY_MATH(builtinMathLog, std::log, false)
+PY_MATH(builtinMathLog2, std::log2, false)
+PY_MATH(builtinMathLog10, std::log10, false)
+PY_MATH(builtinMathExp, std::exp, false)
+PY_MATH(builtinMathSqrt, std::sqrt, false)
+PY_MATH(builtinMathFabs, std::fabs, false)
+PY_MATH(builtinMathCeil, std::ceil, true)
+PY_MATH(builtinMathFloor, std::floor, true)
+#undef PY_MATH
+
+//===----------------------------------------------------------------------===//
+// Table
+//===----------------------------------------------------------------------===//
+
+static const llvm::StringMap<Handler> &getBuiltinTable() {
+  static const llvm::StringMap<Handler> table = [] {
+    llvm::StringMap<Handler> t;
+    t["tl.program_id"] = builtinProgramId;
+    t["tl.num_programs"] = builtinNumPrograms;
+    t["tl.arange"] = builtinArange;
+    t["tl.zeros"] = builtinZeros;
+    t["tl.full"] = builtinFull;
+    t["tl.zeros_like"] = builtinZerosLike;
+    t["tl.full_like"] = builtinFullLike;
+    t["tl.load"] = builtinLoad;
+    t["tl.store"] = builtinStore;
+    t["tl.make_block_ptr"] = builtinMakeBlockPtr;
+    t["tl.advance"] = builtinAdvance;
+    t["tl.dot"] = builtinDot;
+    t["tl.sum"] = builtinSum;
+    t["tl.max"] = builtinMax;
+    t["tl.min"] = builtinMin;
+    t["tl.argmax"] = builtinArgmax;
+    t["tl.argmin"] = builtinArgmin;
+    t["tl.reduce"] = builtinReduce;
+    t["tl.exp"] = builtinExp;
+    t["tl.exp2"] = builtinExp2;
+    t["tl.log"] = builtinLog;
+    t["tl.log2"] = builtinLog2;
+    t["tl.sqrt"] = builtinSqrt;
+    t["tl.sqrt_rn"] = builtinSqrt;
+    t["tl.rsqrt"] = builtinRsqrt;
+    t["tl.sin"] = builtinSin;
+    t["tl.cos"] = builtinCos;
+    t["tl.floor"] = builtinFloor;
+    t["tl.ceil"] = builtinCeil;
+    t["tl.tanh"] = builtinTanh;
+    t["tl.erf"] = builtinErf;
+    t["tl.abs"] = builtinAbs;
+    t["tl.sigmoid"] = builtinSigmoid;
+    t["tl.fma"] = builtinFma;
+    t["tl.fdiv"] = builtinFdiv;
+    t["tl.div_rn"] = builtinFdiv;
+    t["tl.maximum"] = builtinMaximum;
+    t["tl.minimum"] = builtinMinimum;
+    t["tl.clamp"] = builtinClamp;
+    t["tl.where"] = builtinWhere;
+    t["tl.cdiv"] = builtinCdiv;
+    t["tl.reshape"] = builtinReshape;
+    t["tl.view"] = builtinReshape;
+    t["tl.trans"] = builtinTrans;
+    t["tl.permute"] = builtinPermute;
+    t["tl.expand_dims"] = builtinExpandDims;
+    t["tl.broadcast_to"] = builtinBroadcastTo;
+    t["tl.broadcast"] = builtinBroadcast;
+    t["tl.multiple_of"] = builtinHint;
+    t["tl.max_contiguous"] = builtinHint;
+    t["tl.max_constancy"] = builtinHint;
+    t["tl.cast"] = castLike;
+    t["tensor.to"] = castLike;
+    t["tl.pointer_type"] = builtinPointerType;
+    t["tl.constexpr"] = builtinConstexpr;
+    t["tl.static_assert"] = builtinStaticAssert;
+    t["tl.static_print"] = builtinStaticPrint;
+    t["tl.range"] = builtinRangeOutsideFor;
+    t["tl.static_range"] = builtinRangeOutsideFor;
+    t["range"] = builtinRangeOutsideFor;
+    for (StringRef name :
+         {"tl.device_print", "tl.device_assert", "tl.debug_barrier",
+          "tl.atomic_add", "tl.atomic_max", "tl.atomic_min", "tl.atomic_cas",
+          "tl.atomic_xchg", "tl.atomic_and", "tl.atomic_or", "tl.atomic_xor",
+          "tl.cumsum", "tl.cumprod", "tl.associative_scan", "tl.cat",
+          "tl.join", "tl.split", "tl.interleave", "tl.flip", "tl.sort",
+          "tl.histogram", "tl.softmax", "tl.xor_sum", "tl.umulhi",
+          "tl.inline_asm_elementwise", "tl.rand", "tl.randn", "tl.randint",
+          "tl.pow"})
+      t[name] = builtinUnsupported;
+    for (StringRef name : {"triton.jit", "triton.autotune", "triton.heuristics",
+                           "triton.Config"})
+      t[name] = builtinNotInKernel;
+    t["triton.next_power_of_2"] = builtinNextPowerOf2;
+    t["len"] = builtinLen;
+    t["min"] = builtinPyMin;
+    t["max"] = builtinPyMax;
+    t["abs"] = builtinAbs;
+    t["int"] = builtinPyInt;
+    t["float"] = builtinPyFloat;
+    t["bool"] = builtinPyBool;
+    t["tuple"] = builtinPyTuple;
+    t["list"] = builtinPyTuple;
+    t["print"] = builtinPrint;
+    t["isinstance"] = builtinUnsupported;
+    t["math.log"] = builtinMathLog;
+    t["math.log2"] = builtinMathLog2;
+    t["math.log10"] = builtinMathLog10;
+    t["math.exp"] = builtinMathExp;
+    t["math.sqrt"] = builtinMathSqrt;
+    t["math.fabs"] = builtinMathFabs;
+    t["math.ceil"] = builtinMathCeil;
+    t["math.floor"] = builtinMathFloor;
+    return t;
+  }();
+  return table;
+}
+
+bool CodeGen::isKnownBuiltin(StringRef name) {
+  return getBuiltinTable().count(name) != 0;
+}
+
+StringRef CodeGen::getMethodBuiltin(StringRef name) {
+  return llvm::StringSwitch<StringRef>(name)
+      .Case("to", "tensor.to")
+      .Case("sum", "tl.sum")
+      .Case("max", "tl.max")
+      .Case("min", "tl.min")
+      .Case("argmax", "tl.argmax")
+      .Case("argmin", "tl.argmin")
+      .Case("reduce", "tl.reduce")
+      .Case("reshape", "tl.reshape")
+      .Case("view", "tl.view")
+      .Case("trans", "tl.trans")
+      .Case("permute", "tl.permute")
+      .Case("expand_dims", "tl.expand_dims")
+      .Case("broadcast_to", "tl.broadcast_to")
+      .Case("advance", "tl.advance")
+      .Case("exp", "tl.exp")
+      .Case("exp2", "tl.exp2")
+      .Case("log", "tl.log")
+      .Case("log2", "tl.log2")
+      .Case("sqrt", "tl.sqrt")
+      .Case("rsqrt", "tl.rsqrt")
+      .Case("sin", "tl.sin")
+      .Case("cos", "tl.cos")
+      .Case("abs", "tl.abs")
+      .Case("floor", "tl.floor")
+      .Case("ceil", "tl.ceil")
+      .Case("sigmoid", "tl.sigmoid")
+      .Case("cdiv", "tl.cdiv")
+      .Default("");
+}
+
+FailureOr<CGValue> CodeGen::callBuiltin(StringRef name, CallArgs &args) {
+  const auto &table = getBuiltinTable();
+  auto it = table.find(name);
+  if (it == table.end())
+    return error(args.loc, "'" + args.calleeName +
+                               "' is not supported by tilec yet");
+  for (const CallArg &arg : args.positional)
+    if (arg.value.isPoison())
+      return failure();
+  for (const CallArg &arg : args.keywords)
+    if (arg.value.isPoison())
+      return failure();
+  return it->second(*this, args);
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes of values
+//===----------------------------------------------------------------------===//
+
+FailureOr<CGValue> CodeGen::getValueAttr(const CGValue &base, StringRef name,
+                                         SMLoc nameLoc) {
+  if (base.isDType()) {
+    DType d = base.getDType();
+    if (name == "primitive_bitwidth" || name == "int_bitwidth")
+      return CGValue::integer(d.getBitWidth());
+    if (name == "fp_mantissa_width")
+      return CGValue::integer(d.getMantissaWidth());
+    if (name == "element_ty" && d.isPointer())
+      return CGValue::dtypeObject(DType::get(d.getScalar()));
+    if (name == "name")
+      return CGValue::string(d.str());
+    if (name.starts_with("is_"))
+      return CGValue::boundMethod(base, name);
+    return error(nameLoc, "dtype " + d.getSpelling() + " has no attribute '" +
+                              name + "'");
+  }
+  if (base.isRuntime()) {
+    if (base.isBlockPointer()) {
+      if (name == "advance")
+        return CGValue::boundMethod(base, name);
+      if (name == "dtype")
+        return CGValue::dtypeObject(DType::get(base.getDType().getScalar()));
+      return error(nameLoc, "a block pointer has no attribute '" + name +
+                                "' (it has the method 'advance')");
+    }
+    if (name == "shape") {
+      std::vector<CGValue> dims;
+      for (int64_t d : base.getShape())
+        dims.push_back(CGValue::integer(d));
+      return CGValue::tuple(std::move(dims));
+    }
+    if (name == "dtype")
+      return CGValue::dtypeObject(base.getDType());
+    if (name == "numel") {
+      int64_t numel = 1;
+      for (int64_t d : base.getShape())
+        numel *= d;
+      return CGValue::integer(numel);
+    }
+    if (name == "T") {
+      if (base.getShape().size() != 2)
+        return error(nameLoc, ".T needs a 2-d tile, got " + base.describe());
+      mlir::Value v = tile::TransOp::create(
+          builder, loc(),
+          getType(base.getDType(),
+                  {base.getShape()[1], base.getShape()[0]}),
+          base.getValue(), llvm::ArrayRef<int32_t>{1, 0});
+      return CGValue::runtime(v, base.getDType());
+    }
+    if (!getMethodBuiltin(name).empty())
+      return CGValue::boundMethod(base, name);
+    llvm::SmallVector<std::string> candidates = {
+        "shape", "dtype", "numel", "T", "to", "sum", "max", "min", "argmax",
+        "argmin", "reduce", "reshape", "view", "trans", "permute",
+        "expand_dims", "broadcast_to", "exp", "exp2", "log", "log2", "sqrt",
+        "rsqrt", "sin", "cos", "abs", "floor", "ceil", "sigmoid"};
+    std::string suggestion = findClosestName(name, candidates);
+    return error(nameLoc, base.describe() + " has no attribute '" + name +
+                              "'" +
+                              (suggestion.empty()
+                                   ? std::string()
+                                   : "; did you mean '" + suggestion + "'?"));
+  }
+  return error(nameLoc, base.describe() + " has no attribute '" + name + "'");
+}

@@ -1,0 +1,157 @@
+//===- DType.h - Triton dtypes of the code generator ------------*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The language's element types, as Triton's `tl.dtype` models them: unlike
+// MLIR's signless integers they carry signedness (`uint8` and `int8` are both
+// `i8` in the IR but compare, divide, extend and convert differently). A
+// DType is a scalar type, a pointer to a scalar in global memory, or a block
+// pointer (whose block shape lives in the MLIR type).
+//
+// The promotion rules are Triton's (python/triton/language/semantic.py:
+// integer_promote_impl, computation_type_impl).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_FRONTEND_DTYPE_H
+#define TILEC_LIB_FRONTEND_DTYPE_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace tilec::frontend {
+
+/// A scalar element type.
+enum class ScalarKind : uint8_t {
+  Int1,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  FP8E4NV,
+  FP8E5,
+  FP16,
+  BF16,
+  FP32,
+  FP64,
+};
+
+/// Triton's dtype kinds, ordered as its weak-typing rule compares them.
+enum class TypeClass : uint8_t { Boolean = 0, Integral = 1, Floating = 2 };
+
+/// An element type of the language.
+class DType {
+public:
+  enum class Kind : uint8_t { Scalar, Pointer, BlockPointer };
+
+  constexpr DType() = default;
+  /// A scalar of kind `scalar`.
+  static constexpr DType get(ScalarKind scalar) {
+    return DType(Kind::Scalar, scalar);
+  }
+  /// A pointer to `pointee` in global memory.
+  static constexpr DType pointer(ScalarKind pointee) {
+    return DType(Kind::Pointer, pointee);
+  }
+  /// A block pointer to blocks of `element`.
+  static constexpr DType blockPointer(ScalarKind element) {
+    return DType(Kind::BlockPointer, element);
+  }
+
+  Kind getKind() const { return kind; }
+  /// The scalar kind; for pointers the pointee, for block pointers the
+  /// element.
+  ScalarKind getScalar() const { return scalar; }
+
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isPointer() const { return kind == Kind::Pointer; }
+  bool isBlockPointer() const { return kind == Kind::BlockPointer; }
+
+  /// `int1` (Python bool).
+  bool isBool() const { return isScalar() && scalar == ScalarKind::Int1; }
+  /// Any integer, `int1` included.
+  bool isInt() const;
+  /// Signed integers `int8`..`int64`.
+  bool isSigned() const;
+  /// `int1` and `uint8`..`uint64` (Triton counts `int1` as unsigned).
+  bool isUnsigned() const { return isInt() && !isSigned(); }
+  bool isFloat() const;
+  bool isFP8() const;
+  bool isFP16() const { return isScalar() && scalar == ScalarKind::FP16; }
+  bool isBF16() const { return isScalar() && scalar == ScalarKind::BF16; }
+  bool isFP32() const { return isScalar() && scalar == ScalarKind::FP32; }
+  bool isFP64() const { return isScalar() && scalar == ScalarKind::FP64; }
+
+  /// Bits of a scalar (1 for int1, 64 for pointers).
+  unsigned getBitWidth() const;
+  /// Mantissa bits of a float (Triton's fp_mantissa_width).
+  unsigned getMantissaWidth() const;
+  /// Boolean < Integral < Floating.
+  TypeClass getTypeClass() const;
+
+  /// Triton's name: `int32`, `uint8`, `fp16`, `bf16`, `fp8e4nv`,
+  /// `pointer<fp32>`, `block_ptr<fp16>`.
+  std::string str() const;
+  /// The `tl.` spelling: `tl.float32`, `tl.int8`, `tl.pointer_type(...)`.
+  std::string getSpelling() const;
+
+  /// The element type in the IR: signless integers, builtin floats,
+  /// `!tile.ptr<T>`. Block pointers have no element type of their own (their
+  /// MLIR type carries the block shape); this returns the element's type.
+  mlir::Type toMLIR(mlir::MLIRContext *context) const;
+
+  bool operator==(const DType &other) const {
+    return kind == other.kind && scalar == other.scalar;
+  }
+  bool operator!=(const DType &other) const { return !(*this == other); }
+
+private:
+  constexpr DType(Kind kind, ScalarKind scalar) : kind(kind), scalar(scalar) {}
+
+  Kind kind = Kind::Scalar;
+  ScalarKind scalar = ScalarKind::Int32;
+};
+
+/// The scalar type named by a signature entry (`i32`, `u8`, `fp16`, ...).
+std::optional<ScalarKind> parseSignatureTypeName(llvm::StringRef name);
+/// The signature spelling of a scalar (`i32`, `fp32`).
+llvm::StringRef getSignatureTypeName(ScalarKind scalar);
+/// The scalar named `name` as an attribute of `triton.language` (`float32`,
+/// `float16`, `bfloat16`, `int8`, `uint16`, `float8e4nv`, ...), or none.
+std::optional<ScalarKind> lookupLanguageDType(llvm::StringRef name);
+
+/// Triton's integer_promote_impl: the C "usual arithmetic conversions" for
+/// two integer types.
+DType integerPromote(DType a, DType b);
+
+/// Triton's computation_type_impl: the type both operands of an arithmetic
+/// operator are converted to. `aIsPython`/`bIsPython` mark Python numbers
+/// (weakly typed: they do not promote a tile of the same or a higher kind).
+/// Returns none (with `reason` set) for an invalid combination.
+std::optional<DType> computationType(DType a, bool aIsPython, DType b,
+                                     bool bIsPython, bool divOrMod,
+                                     std::string &reason);
+
+/// Triton's to_tensor type of a Python number: bool -> int1, int -> int32
+/// (uint32, int64, uint64 as needed), float -> fp32 (fp64 outside fp32's
+/// range).
+DType pythonIntType(int64_t value);
+DType pythonFloatType(double value);
+
+} // namespace tilec::frontend
+
+#endif // TILEC_LIB_FRONTEND_DTYPE_H

@@ -1,0 +1,225 @@
+//===- Value.h - Values of the code generator -------------------*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// What an expression of a kernel evaluates to while it is compiled. Like in
+// Triton's code generator there are two worlds:
+//
+// - compile-time values (constexprs): Python's None, bool, int (64-bit here;
+//   a larger value is an error), float, str, tuples, the dtype objects
+//   (`tl.float16`), modules (`tl`, `tl.math`), builtins (`tl.load`), @jit
+//   functions, nested functions and lambdas with the frame they close over,
+//   bound methods (`x.to`). Operators on them fold with Python's semantics.
+// - run-time values: an mlir::Value with its Triton dtype (signedness
+//   included, which MLIR's signless integers lack). Its shape is the MLIR
+//   type's: a scalar, a tile (ranked tensor), or a block pointer.
+//
+// `Poison` stands for the result of an expression that failed (an error was
+// reported): any use of it fails silently, so one mistake gives one message.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_FRONTEND_VALUE_H
+#define TILEC_LIB_FRONTEND_VALUE_H
+
+#include "DType.h"
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilec::frontend {
+
+class Node;
+struct Frame;
+
+/// A value of the code generator: a constexpr or a run-time value.
+class CGValue {
+public:
+  enum class Kind : uint8_t {
+    Poison,
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    Tuple,
+    /// A dtype object (`tl.float32`, `tl.pointer_type(tl.int8)`).
+    DTypeObj,
+    /// A module: `triton`, `triton.language`, `triton.language.math`,
+    /// Python's `math`.
+    Module,
+    /// A builtin function, named canonically (`tl.load`, `range`, `len`).
+    Builtin,
+    /// A module-level @jit function.
+    JitFunction,
+    /// A nested `def` or a `lambda`, with the frame it closes over.
+    Closure,
+    /// A method bound to its receiver (`x.to`, `p.advance`).
+    BoundMethod,
+    /// A run-time value.
+    Runtime,
+  };
+
+  CGValue() = default;
+
+  static CGValue poison() { return CGValue(Kind::Poison); }
+  static CGValue none() { return CGValue(Kind::None); }
+  static CGValue boolean(bool value) {
+    CGValue v(Kind::Bool);
+    v.intValue = value;
+    return v;
+  }
+  static CGValue integer(int64_t value) {
+    CGValue v(Kind::Int);
+    v.intValue = value;
+    return v;
+  }
+  static CGValue floating(double value) {
+    CGValue v(Kind::Float);
+    v.floatValue = value;
+    return v;
+  }
+  static CGValue string(llvm::StringRef value) {
+    CGValue v(Kind::Str);
+    v.text = value.str();
+    return v;
+  }
+  static CGValue tuple(std::vector<CGValue> elements) {
+    CGValue v(Kind::Tuple);
+    v.elements = std::move(elements);
+    return v;
+  }
+  static CGValue dtypeObject(DType dtype) {
+    CGValue v(Kind::DTypeObj);
+    v.dtype = dtype;
+    return v;
+  }
+  static CGValue module(llvm::StringRef path) {
+    CGValue v(Kind::Module);
+    v.text = path.str();
+    return v;
+  }
+  static CGValue builtin(llvm::StringRef name) {
+    CGValue v(Kind::Builtin);
+    v.text = name.str();
+    return v;
+  }
+  static CGValue jitFunction(const Node *def) {
+    CGValue v(Kind::JitFunction);
+    v.node = def;
+    return v;
+  }
+  static CGValue closure(const Node *def, std::shared_ptr<Frame> frame) {
+    CGValue v(Kind::Closure);
+    v.node = def;
+    v.frame = std::move(frame);
+    return v;
+  }
+  static CGValue boundMethod(CGValue receiver, llvm::StringRef name) {
+    CGValue v(Kind::BoundMethod);
+    v.text = name.str();
+    v.elements.push_back(std::move(receiver));
+    return v;
+  }
+  static CGValue runtime(mlir::Value value, DType dtype) {
+    CGValue v(Kind::Runtime);
+    v.value = value;
+    v.dtype = dtype;
+    return v;
+  }
+
+  Kind getKind() const { return kind; }
+  bool isPoison() const { return kind == Kind::Poison; }
+  bool isNone() const { return kind == Kind::None; }
+  bool isBool() const { return kind == Kind::Bool; }
+  bool isInt() const { return kind == Kind::Int; }
+  bool isFloat() const { return kind == Kind::Float; }
+  bool isStr() const { return kind == Kind::Str; }
+  bool isTuple() const { return kind == Kind::Tuple; }
+  bool isDType() const { return kind == Kind::DTypeObj; }
+  bool isModule() const { return kind == Kind::Module; }
+  bool isBuiltin() const { return kind == Kind::Builtin; }
+  bool isBuiltin(llvm::StringRef name) const {
+    return kind == Kind::Builtin && text == name;
+  }
+  bool isJitFunction() const { return kind == Kind::JitFunction; }
+  bool isClosure() const { return kind == Kind::Closure; }
+  bool isBoundMethod() const { return kind == Kind::BoundMethod; }
+  bool isRuntime() const { return kind == Kind::Runtime; }
+  bool isConstexpr() const { return !isRuntime() && !isPoison(); }
+  /// A Python number: bool, int or float.
+  bool isNumber() const { return isBool() || isInt() || isFloat(); }
+  /// A Python int or bool (bools are ints in Python).
+  bool isIntLike() const { return isBool() || isInt(); }
+  bool isCallable() const {
+    return isBuiltin() || isJitFunction() || isClosure() || isBoundMethod();
+  }
+
+  bool getBool() const { return intValue != 0; }
+  int64_t getInt() const { return intValue; }
+  double getFloat() const { return floatValue; }
+  /// A number as a double.
+  double getNumber() const {
+    return isFloat() ? floatValue : static_cast<double>(intValue);
+  }
+  llvm::StringRef getStr() const { return text; }
+  /// Module path, builtin name, or method name.
+  llvm::StringRef getName() const { return text; }
+  llvm::ArrayRef<CGValue> getElements() const { return elements; }
+  std::vector<CGValue> &getElementsMutable() { return elements; }
+  const CGValue &getReceiver() const { return elements.front(); }
+  DType getDType() const { return dtype; }
+  const Node *getNode() const { return node; }
+  const std::shared_ptr<Frame> &getFrame() const { return frame; }
+  mlir::Value getValue() const { return value; }
+
+  /// For a run-time value: whether it is a tile (ranked tensor).
+  bool isTile() const;
+  /// For a run-time value: whether it is a block pointer.
+  bool isBlockPointer() const { return isRuntime() && dtype.isBlockPointer(); }
+  /// For a run-time value: the tile shape (empty for a scalar), or for a
+  /// block pointer its block shape.
+  llvm::SmallVector<int64_t> getShape() const;
+
+  /// Python's truth value of a constexpr.
+  bool isTruthy() const;
+
+  /// A short description for messages: `fp32[64, 32]`, `int32`,
+  /// `pointer<fp32>[128]`, `block_ptr<fp16[64, 32]>`, `constexpr 16`,
+  /// `tuple (16, 32)`, `tl.float16`, `function 'helper'`, `module tl`.
+  std::string describe() const;
+  /// The constexpr as Python would print it: `16`, `1.5`, `True`, `'s'`,
+  /// `(1, 2)`, `None`, `fp16`.
+  std::string repr() const;
+
+  /// Structural equality of constexprs (Python's ==).
+  bool constexprEquals(const CGValue &other) const;
+
+private:
+  explicit CGValue(Kind kind) : kind(kind) {}
+
+  Kind kind = Kind::Poison;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+  std::string text;
+  std::vector<CGValue> elements;
+  DType dtype;
+  const Node *node = nullptr;
+  std::shared_ptr<Frame> frame;
+  mlir::Value value;
+};
+
+/// Prints a shape as `[64, 32]`.
+std::string shapeToString(llvm::ArrayRef<int64_t> shape);
+
+} // namespace tilec::frontend
+
+#endif // TILEC_LIB_FRONTEND_VALUE_H
