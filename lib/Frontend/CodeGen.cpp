@@ -315,7 +315,11 @@ void CodeGen::collectVisibleNames(llvm::SmallVectorImpl<std::string> &names) {
 std::string tilec::frontend::findClosestName(
     StringRef name, llvm::ArrayRef<std::string> candidates) {
   std::string best;
-  unsigned maxDist = std::max<unsigned>(1, std::min<unsigned>(3, (name.size() + 1) / 3));
+  // One edit for very short names, then about a third of the name.
+  unsigned maxDist =
+      name.size() <= 2
+          ? 1
+          : std::min<unsigned>(3, std::max<unsigned>(2, name.size() / 3));
   unsigned bestDist = maxDist + 1;
   for (const std::string &candidate : candidates) {
     if (candidate == name)
@@ -344,8 +348,8 @@ FailureOr<CGValue> CodeGen::lookupName(StringRef name, SMLoc loc) {
     auto undef = frame->undefined.find(name);
     if (innermost && undef != frame->undefined.end()) {
       return error(loc, "'" + name + "' is not defined here: " +
-                            undef->second.first)
-          .note(undef->second.second, "see here");
+                            undef->second.reason)
+          .note(undef->second.noteLoc, undef->second.note);
     }
   }
   if (std::optional<FailureOr<CGValue>> global = lookupGlobal(name, loc)) {
@@ -718,9 +722,9 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
       case ParamAnnotation::Kind::Other:
         error(param->getLoc(),
               "parameter '" + param->getName() +
-                  "' has no type: give a --signature, or annotate it (e.g. "
-                  "'" +
-                  param->getName() + ": tl.constexpr')");
+                  "' has no type: give a --signature, or annotate it "
+                  "(tl.constexpr, tl.int32, tl.pointer_type(tl.float32), "
+                  "...)");
         paramsOk = false;
         continue;
       case ParamAnnotation::Kind::Constexpr: {

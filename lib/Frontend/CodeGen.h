@@ -78,7 +78,14 @@ struct Frame {
   /// Names that went out of scope at a merge point (assigned in only one
   /// branch of an `if`, or only inside a loop), with the reason, so that a
   /// later read gets a precise message.
-  llvm::StringMap<std::pair<std::string, llvm::SMLoc>> undefined;
+  struct Undefined {
+    /// Completes "'x' is not defined here: ...".
+    std::string reason;
+    /// Where the note points, and what it says.
+    llvm::SMLoc noteLoc;
+    std::string note;
+  };
+  llvm::StringMap<Undefined> undefined;
 };
 
 //===----------------------------------------------------------------------===//

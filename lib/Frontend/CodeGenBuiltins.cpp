@@ -711,7 +711,7 @@ static FailureOr<CGValue> builtinStore(CodeGen &cg, CallArgs &call) {
       }
       if (!compatible)
         return cg.error(a.loc(kValue),
-                        "cannot store a " + value.describe() +
+                        "cannot store the " + value.describe() +
                             " tile through a block pointer to " +
                             shapeToString(blockShape) + " blocks");
     }
@@ -741,7 +741,7 @@ static FailureOr<CGValue> builtinStore(CodeGen &cg, CallArgs &call) {
                       "mask");
   }
   if (value.isTile() && !ptr.isTile())
-    return cg.error(a.loc(kValue), "cannot store a " + value.describe() +
+    return cg.error(a.loc(kValue), "cannot store the " + value.describe() +
                                        " tile through a scalar pointer; add "
                                        "offsets to the pointer to make a tile "
                                        "of pointers");

@@ -340,6 +340,27 @@ FailureOr<bool> CodeGen::constexprTruth(const CGValue &value, SMLoc errLoc) {
 // Binary operators
 //===----------------------------------------------------------------------===//
 
+/// Reports `cannot broadcast` for operands whose shapes are incompatible,
+/// describing the operands as written (before any conversion).
+static LogicalResult checkBroadcastable(CodeGen &cg, const CGValue &lhs,
+                                        const CGValue &rhs, SMLoc opLoc,
+                                        SMLoc lhsLoc, SMLoc rhsLoc) {
+  if (!lhs.isTile() || !rhs.isTile())
+    return success();
+  llvm::SmallVector<int64_t> ls = lhs.getShape(), rs = rhs.getShape();
+  for (size_t i = 0; i < std::min(ls.size(), rs.size()); ++i) {
+    int64_t l = ls[ls.size() - 1 - i], r = rs[rs.size() - 1 - i];
+    if (l != r && l != 1 && r != 1) {
+      cg.error(opLoc, "cannot broadcast " + shapeToString(ls) + " with " +
+                          shapeToString(rs))
+          .note(lhsLoc, "the left operand is " + lhs.describe())
+          .note(rhsLoc, "the right operand is " + rhs.describe());
+      return failure();
+    }
+  }
+  return success();
+}
+
 /// Whether a Python integer fits in `dtype` (Triton's "Scalar ... is out of
 /// range for type ..." check).
 static bool fitsIn(int64_t value, DType dtype) {
@@ -392,6 +413,8 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
                         "for run-time values multiply explicitly or use "
                         "tl.exp2(y * tl.log2(x))");
 
+  if (failed(checkBroadcastable(*this, lhsIn, rhsIn, opLoc, lhsLoc, rhsLoc)))
+    return failure();
   bool lhsPy = lhsIn.isConstexpr(), rhsPy = rhsIn.isConstexpr();
   DType lt = lhsPy ? pythonNumberType(lhsIn) : lhsIn.getDType();
   DType rt = rhsPy ? pythonNumberType(rhsIn) : rhsIn.getDType();
@@ -453,13 +476,18 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
     const CGValue &offIn = ptrOnLeft ? rhsIn : lhsIn;
     SMLoc offLoc = ptrOnLeft ? rhsLoc : lhsLoc;
     DType ot = ptrOnLeft ? rt : lt;
-    if (!ot.isInt())
-      return error(opLoc, "pointer arithmetic needs an integer offset, but "
-                          "the offset is " +
-                              offIn.describe())
-          .note(offLoc, "the offset is " + offIn.describe() +
-                            "; convert it with .to(tl.int32) if that is "
-                            "what you mean");
+    if (!ot.isInt()) {
+      auto diag = error(opLoc, "pointer arithmetic needs an integer offset, "
+                               "but the offset is " +
+                                   offIn.describe());
+      if (offIn.isRuntime())
+        diag.note(offLoc, "the offset is " + offIn.describe() +
+                              "; convert it with .to(tl.int32) if that is "
+                              "what you mean");
+      else
+        diag.note(offLoc, "the offset is the float " + offIn.repr());
+      return failure();
+    }
     CGValue offset;
     if (offIn.isConstexpr()) {
       int64_t v = offIn.getInt();
@@ -620,6 +648,8 @@ FailureOr<CGValue> CodeGen::compareOp(CmpOp op, const CGValue &lhsIn,
     return error(opLoc, "unsupported operand types for '" + opName +
                             "': " + lhsIn.describe() + " and " +
                             rhsIn.describe());
+  if (failed(checkBroadcastable(*this, lhsIn, rhsIn, opLoc, lhsLoc, rhsLoc)))
+    return failure();
   bool lhsPy = lhsIn.isConstexpr(), rhsPy = rhsIn.isConstexpr();
   DType lt = lhsPy ? pythonNumberType(lhsIn) : lhsIn.getDType();
   DType rt = rhsPy ? pythonNumberType(rhsIn) : rhsIn.getDType();

@@ -359,7 +359,8 @@ LogicalResult IfCompiler::compileMerging(mlir::Value cond) {
       frame.undefined[name] = {
           "it is assigned only in the " +
               std::string(inThen ? "then" : "else") + " branch of " + where,
-          inThen ? t->second.loc : e->second.loc};
+          inThen ? t->second.loc : e->second.loc,
+          "'" + name.str() + "' is assigned here"};
       continue;
     }
     const CGValue &tv = t->second.value, &ev = e->second.value;
@@ -382,7 +383,7 @@ LogicalResult IfCompiler::compileMerging(mlir::Value cond) {
       frame.vars.erase(name);
       frame.undefined[name] = {"it is assigned differently by the branches of " +
                                    where,
-                               stmt->getLoc()};
+                               stmt->getLoc(), "the 'if' is here"};
       continue;
     }
     auto mismatch = [&](const std::string &thenDesc,
@@ -767,14 +768,14 @@ void LoopCompiler::bindResults(mlir::ValueRange results,
             : "it is reassigned inside the '" + loopName + "' loop at line " +
                   std::to_string(line) + " and its value after the loop was "
                                          "not kept",
-        stmt->getLoc()};
+        stmt->getLoc(), "the loop is here"};
   }
   for (StringRef name : targetNames) {
     frame.vars.erase(name);
     frame.undefined[name] = {"the loop variable of the 'for' at line " +
                                  std::to_string(line) +
                                  " does not exist after the loop",
-                             stmt->getLoc()};
+                             stmt->getLoc(), "the loop is here"};
   }
   for (CarriedVar &var : carried) {
     if (failedVars.contains(var.name)) {
