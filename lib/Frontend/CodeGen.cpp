@@ -682,6 +682,9 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
         case SignatureEntry::LiteralKind::Bool:
           info.constant = CGValue::boolean(entry.boolValue);
           break;
+        case SignatureEntry::LiteralKind::Str:
+          info.constant = CGValue::string(entry.strValue);
+          break;
         }
         kp.kind = KernelParameter::Kind::Constexpr;
         kp.type = entry.type;

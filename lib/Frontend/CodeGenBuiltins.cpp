@@ -1845,6 +1845,21 @@ static FailureOr<CGValue> builtinBroadcast(CodeGen &cg, CallArgs &call) {
   return CGValue::tuple({l, r});
 }
 
+static FailureOr<CGValue> builtinAssume(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"cond", true}}))
+    return failure();
+  const CGValue &cond = a.value(0);
+  if (cond.isConstexpr() && !cond.isTruthy())
+    return cg.error(a.loc(0), "tl.assume() of a condition that is false at "
+                              "compile time");
+  if (cond.isRuntime() && (cond.isTile() || !cond.getDType().isBool()))
+    return cg.error(a.loc(0), "tl.assume() needs a boolean scalar, got " +
+                                  cond.describe());
+  // A hint for the optimizer: not used yet.
+  return CGValue::none();
+}
+
 static FailureOr<CGValue> builtinHint(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   if (!a.bind({{"input", true}, {"values", true}}))
@@ -2232,6 +2247,7 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.multiple_of"] = builtinHint;
     t["tl.max_contiguous"] = builtinHint;
     t["tl.max_constancy"] = builtinHint;
+    t["tl.assume"] = builtinAssume;
     t["tl.cast"] = castLike;
     t["tensor.to"] = castLike;
     t["tl.pointer_type"] = builtinPointerType;

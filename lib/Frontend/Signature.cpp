@@ -35,6 +35,15 @@ std::string SignatureEntry::getJSONValue() const {
     return std::to_string(intValue);
   case LiteralKind::Bool:
     return boolValue ? "true" : "false";
+  case LiteralKind::Str: {
+    std::string s = "\"";
+    for (char c : strValue) {
+      if (c == '"' || c == '\\')
+        s += '\\';
+      s += c;
+    }
+    return s + "\"";
+  }
   case LiteralKind::Float: {
     std::string s;
     llvm::raw_string_ostream os(s);
@@ -98,11 +107,23 @@ static bool parseIntLiteral(StringRef text, int64_t &value) {
 
 llvm::Expected<SignatureEntry>
 tilec::frontend::parseSignatureEntry(StringRef rawText) {
+  SignatureEntry entry;
+  // A quoted string keeps its spaces.
+  StringRef trimmed = rawText.trim();
+  if (trimmed.size() >= 2 && (trimmed.front() == '\'' || trimmed.front() == '"')) {
+    if (trimmed.back() != trimmed.front())
+      return makeError("unterminated string literal " + trimmed);
+    entry.kind = SignatureEntry::Kind::Constexpr;
+    entry.literalKind = SignatureEntry::LiteralKind::Str;
+    entry.strValue = trimmed.drop_front().drop_back().str();
+    entry.type = "str";
+    entry.text = trimmed.str();
+    return entry;
+  }
   std::string compact;
   for (char c : rawText)
     if (!llvm::isSpace(c))
       compact.push_back(c);
-  SignatureEntry entry;
   entry.text = compact;
   StringRef text(compact);
   if (text.empty())

@@ -15,9 +15,10 @@
 //            fp32 fp64 fp8e4nv fp8e5)
 //   :N       after a pointer or scalar: the value (for a pointer, the byte
 //            address) is a multiple of N, a power of two >= 2
-//   literal  `1024`, `-3`, `1.5`, `True`/`False`: the parameter becomes a
-//            constexpr with that value (an integer parameter given as `1` is
-//            the constexpr 1, as Triton's JIT specializes it)
+//   literal  `1024`, `-3`, `1.5`, `True`/`False`, or a quoted string
+//            (`'leaky_relu'`, no commas): the parameter becomes a constexpr
+//            with that value (an integer parameter given as `1` is the
+//            constexpr 1, as Triton's JIT specializes it)
 //
 // No MLIR dependency: the runtime, the CLI and the Python package can share
 // it.
@@ -40,7 +41,7 @@ namespace tilec::frontend {
 struct SignatureEntry {
   enum class Kind { Pointer, Scalar, Constexpr };
   /// What a constexpr literal is.
-  enum class LiteralKind { Int, Float, Bool };
+  enum class LiteralKind { Int, Float, Bool, Str };
 
   Kind kind = Kind::Scalar;
   /// For a pointer its pointee type name, for a scalar its type name
@@ -54,13 +55,15 @@ struct SignatureEntry {
   int64_t intValue = 0;
   double floatValue = 0.0;
   bool boolValue = false;
+  std::string strValue;
   /// The entry as written, without spaces (for messages).
   std::string text;
 
   bool isPointer() const { return kind == Kind::Pointer; }
   bool isScalar() const { return kind == Kind::Scalar; }
   bool isConstexpr() const { return kind == Kind::Constexpr; }
-  /// The constexpr's value as a JSON literal: `1024`, `1.5`, `true`.
+  /// The constexpr's value as a JSON literal: `1024`, `1.5`, `true`,
+  /// `"leaky_relu"`.
   std::string getJSONValue() const;
 };
 
