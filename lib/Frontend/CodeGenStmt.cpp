@@ -355,6 +355,12 @@ LogicalResult IfCompiler::compileMerging(mlir::Value cond) {
     auto t = thenVars.find(name), e = elseVars.find(name);
     bool inThen = t != thenVars.end(), inElse = e != elseVars.end();
     if (!inThen || !inElse) {
+      // A failed assignment stays quietly failed.
+      if ((inThen && t->second.value.isPoison()) ||
+          (inElse && e->second.value.isPoison())) {
+        frame.vars[name] = Binding{CGValue::poison(), stmt->getLoc()};
+        continue;
+      }
       frame.vars.erase(name);
       frame.undefined[name] = {
           "it is assigned only in the " +
@@ -604,7 +610,8 @@ public:
   llvm::SmallVector<mlir::Value> collectYields(mlir::ValueRange args);
   /// Rebinds the variables after the loop to `results`.
   void bindResults(mlir::ValueRange results,
-                   const llvm::StringMap<Binding> &before);
+                   const llvm::StringMap<Binding> &before,
+                   const llvm::StringMap<Binding> &atEnd);
 
   CodeGen &cg;
   const Stmt *stmt;
@@ -742,7 +749,8 @@ llvm::SmallVector<mlir::Value> LoopCompiler::collectYields(mlir::ValueRange args
 }
 
 void LoopCompiler::bindResults(mlir::ValueRange results,
-                               const llvm::StringMap<Binding> &before) {
+                               const llvm::StringMap<Binding> &before,
+                               const llvm::StringMap<Binding> &atEnd) {
   Frame &frame = *cg.fn->frame;
   unsigned line = lineOf(cg.srcMgr, stmt->getLoc());
   std::string loopName = llvm::isa<WhileStmt>(stmt) ? "while" : "for";
@@ -754,8 +762,10 @@ void LoopCompiler::bindResults(mlir::ValueRange results,
     if (isCarried)
       continue;
     auto it = before.find(name);
-    if (it != before.end() && it->second.value.isPoison()) {
-      frame.vars[name] = it->second;
+    auto end = atEnd.find(name);
+    if ((it != before.end() && it->second.value.isPoison()) ||
+        (end != atEnd.end() && end->second.value.isPoison())) {
+      frame.vars[name] = Binding{CGValue::poison(), stmt->getLoc()};
       continue;
     }
     frame.vars.erase(name);
@@ -1034,8 +1044,9 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
     scf::YieldOp::create(cg.builder, cg.loc(), yields);
   }
   cg.builder.setInsertionPointAfter(forOp);
+  auto atEnd = frame.vars;
   frame.vars = before;
-  loop.bindResults(forOp.getResults(), before);
+  loop.bindResults(forOp.getResults(), before, atEnd);
   return success();
 }
 
@@ -1095,8 +1106,9 @@ static LogicalResult compileWhile(CodeGen &cg, const WhileStmt *stmt) {
     scf::YieldOp::create(cg.builder, cg.loc(), yields);
   }
   cg.builder.setInsertionPointAfter(whileOp);
+  auto atEnd = frame.vars;
   frame.vars = before;
-  loop.bindResults(whileOp.getResults(), before);
+  loop.bindResults(whileOp.getResults(), before, atEnd);
   return ok ? success() : failure();
 }
 

@@ -1,0 +1,110 @@
+//===- SignatureTest.cpp - Tests of the signature parser ------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Frontend/Signature.h"
+
+#include "gtest/gtest.h"
+
+using namespace tilec::frontend;
+
+namespace {
+
+std::string errorOf(llvm::StringRef text) {
+  llvm::Expected<Signature> sig = parseSignature(text);
+  if (sig)
+    return "";
+  return llvm::toString(sig.takeError());
+}
+
+TEST(SignatureTest, PointersScalarsAndHints) {
+  llvm::Expected<Signature> sig =
+      parseSignature(" *fp32:16 , *u8, i64:16, bf16,fp8e4nv ");
+  ASSERT_TRUE(static_cast<bool>(sig)) << llvm::toString(sig.takeError());
+  ASSERT_EQ(sig->entries.size(), 5u);
+  EXPECT_TRUE(sig->entries[0].isPointer());
+  EXPECT_EQ(sig->entries[0].type, "fp32");
+  EXPECT_EQ(sig->entries[0].divisibility, 16);
+  EXPECT_TRUE(sig->entries[1].isPointer());
+  EXPECT_EQ(sig->entries[1].type, "u8");
+  EXPECT_EQ(sig->entries[1].divisibility, 1);
+  EXPECT_TRUE(sig->entries[2].isScalar());
+  EXPECT_EQ(sig->entries[2].type, "i64");
+  EXPECT_EQ(sig->entries[2].divisibility, 16);
+  EXPECT_EQ(sig->entries[3].type, "bf16");
+  EXPECT_EQ(sig->entries[4].type, "fp8e4nv");
+  EXPECT_EQ(sig->str(), "*fp32:16, *u8, i64:16, bf16, fp8e4nv");
+}
+
+TEST(SignatureTest, Literals) {
+  llvm::Expected<Signature> sig =
+      parseSignature("1024, -3, 0x10, 1.5, 1e3, True, False, 4294967296, "
+                     "'leaky_relu'");
+  ASSERT_TRUE(static_cast<bool>(sig)) << llvm::toString(sig.takeError());
+  const auto &e = sig->entries;
+  ASSERT_EQ(e.size(), 9u);
+  for (const SignatureEntry &entry : e)
+    EXPECT_TRUE(entry.isConstexpr()) << entry.text;
+  EXPECT_EQ(e[0].intValue, 1024);
+  EXPECT_EQ(e[0].type, "i32");
+  EXPECT_EQ(e[0].getJSONValue(), "1024");
+  EXPECT_EQ(e[1].intValue, -3);
+  EXPECT_EQ(e[2].intValue, 16);
+  EXPECT_EQ(e[3].literalKind, SignatureEntry::LiteralKind::Float);
+  EXPECT_EQ(e[3].floatValue, 1.5);
+  EXPECT_EQ(e[3].type, "fp32");
+  EXPECT_EQ(e[3].getJSONValue(), "1.5");
+  EXPECT_EQ(e[4].floatValue, 1000.0);
+  EXPECT_EQ(e[4].getJSONValue(), "1000.0");
+  EXPECT_TRUE(e[5].boolValue);
+  EXPECT_EQ(e[5].type, "i1");
+  EXPECT_EQ(e[5].getJSONValue(), "true");
+  EXPECT_FALSE(e[6].boolValue);
+  EXPECT_EQ(e[7].type, "i64");
+  EXPECT_EQ(e[8].literalKind, SignatureEntry::LiteralKind::Str);
+  EXPECT_EQ(e[8].strValue, "leaky_relu");
+  EXPECT_EQ(e[8].getJSONValue(), "\"leaky_relu\"");
+}
+
+TEST(SignatureTest, Empty) {
+  llvm::Expected<Signature> sig = parseSignature("   ");
+  ASSERT_TRUE(static_cast<bool>(sig));
+  EXPECT_TRUE(sig->entries.empty());
+}
+
+TEST(SignatureTest, Errors) {
+  EXPECT_EQ(errorOf("*fp32, *fp31"),
+            "signature entry 2 ('*fp31'): unknown type 'fp31'; did you mean "
+            "'fp32'?");
+  EXPECT_EQ(errorOf("i32,,i32"), "signature entry 2 (''): empty entry");
+  EXPECT_EQ(errorOf("*fp32:12"),
+            "signature entry 1 ('*fp32:12'): divisibility 12 is not a power "
+            "of two >= 2");
+  EXPECT_EQ(errorOf("i32:1"),
+            "signature entry 1 ('i32:1'): ':1' is not accepted; write the "
+            "literal 1 to specialize the parameter to the value 1");
+  EXPECT_EQ(errorOf("fp32:16"),
+            "signature entry 1 ('fp32:16'): a divisibility hint needs a "
+            "pointer or an integer, not 'fp32'");
+  EXPECT_EQ(errorOf("16:16"), "signature entry 1 ('16:16'): a literal cannot "
+                              "have a ':N' divisibility hint");
+  EXPECT_EQ(errorOf("99999999999999999999"),
+            "signature entry 1 ('99999999999999999999'): integer literal "
+            "'99999999999999999999' does not fit in 64 bits");
+  EXPECT_EQ(errorOf("*"), "signature entry 1 ('*'): missing type name");
+  EXPECT_EQ(errorOf("'abc"),
+            "signature entry 1 (''abc'): unterminated string literal 'abc");
+}
+
+TEST(SignatureTest, TypeNames) {
+  for (llvm::StringRef name : {"i1", "i8", "i16", "i32", "i64", "u8", "u16",
+                               "u32", "u64", "fp16", "bf16", "fp32", "fp64",
+                               "fp8e4nv", "fp8e5"})
+    EXPECT_TRUE(isSignatureTypeName(name)) << name.str();
+  EXPECT_FALSE(isSignatureTypeName("f32"));
+  EXPECT_FALSE(isSignatureTypeName("int32"));
+}
+
+} // namespace
