@@ -76,14 +76,15 @@ static CGValue importedModule(StringRef dotted, bool hasAlias) {
 
 /// The names Python's builtins provide inside a kernel.
 static constexpr StringRef kPythonBuiltins[] = {
-    "range", "len", "min", "max", "abs", "int", "float", "bool", "print",
-    "isinstance", "tuple", "list"};
+    "range", "len",  "min",   "max",        "abs",   "int",
+    "float", "bool", "print", "isinstance", "tuple", "list"};
 
 /// Math functions of `triton.language.math` (and libdevice).
 static constexpr StringRef kMathFunctions[] = {
-    "exp",  "exp2",  "log",    "log2", "cos",     "sin",  "sqrt",
-    "sqrt_rn", "rsqrt", "abs", "floor", "ceil", "fma", "div_rn", "fdiv",
-    "tanh", "erf", "maximum", "minimum", "sigmoid", "pow", "cdiv"};
+    "exp",     "exp2",    "log",   "log2", "cos",   "sin",
+    "sqrt",    "sqrt_rn", "rsqrt", "abs",  "floor", "ceil",
+    "fma",     "div_rn",  "fdiv",  "tanh", "erf",   "maximum",
+    "minimum", "sigmoid", "pow",   "cdiv"};
 
 void CodeGen::collectGlobals() {
   for (Stmt *stmt : module.getBody()) {
@@ -218,8 +219,8 @@ std::optional<FailureOr<CGValue>> CodeGen::lookupGlobal(StringRef name,
     // `from m import *`.
     for (auto &entry : globals)
       if (entry.second->kind == Global::Kind::StarImport)
-        if (std::optional<CGValue> attr = lookupModuleAttr(
-                entry.second->value.getName(), name))
+        if (std::optional<CGValue> attr =
+                lookupModuleAttr(entry.second->value.getName(), name))
           return FailureOr<CGValue>(*attr);
     return std::nullopt;
   }
@@ -230,8 +231,8 @@ std::optional<FailureOr<CGValue>> CodeGen::lookupGlobal(StringRef name,
   case Global::State::Failed:
     return FailureOr<CGValue>(failure());
   case Global::State::Evaluating:
-    error(useLoc, "module constant '" + name +
-                      "' is defined in terms of itself")
+    error(useLoc,
+          "module constant '" + name + "' is defined in terms of itself")
         .note(global.loc, "'" + name + "' is defined here");
     return FailureOr<CGValue>(failure());
   case Global::State::Unevaluated:
@@ -251,9 +252,8 @@ std::optional<FailureOr<CGValue>> CodeGen::lookupGlobal(StringRef name,
   FailureOr<CGValue> value = eval(global.valueExpr);
   // Unpack `A, B = 1, 2`.
   if (succeeded(value) && !llvm::isa<NameExpr>(global.target)) {
-    std::function<std::optional<CGValue>(const Expr *, const CGValue &)>
-        find = [&](const Expr *target,
-                   const CGValue &v) -> std::optional<CGValue> {
+    std::function<std::optional<CGValue>(const Expr *, const CGValue &)> find =
+        [&](const Expr *target, const CGValue &v) -> std::optional<CGValue> {
       if (const auto *nameExpr = llvm::dyn_cast<NameExpr>(target))
         return nameExpr->getName() == name ? std::optional<CGValue>(v)
                                            : std::nullopt;
@@ -265,7 +265,8 @@ std::optional<FailureOr<CGValue>> CodeGen::lookupGlobal(StringRef name,
       if (!v.isTuple() || v.getElements().size() != elements.size())
         return std::nullopt;
       for (size_t i = 0; i < elements.size(); ++i)
-        if (std::optional<CGValue> found = find(elements[i], v.getElements()[i]))
+        if (std::optional<CGValue> found =
+                find(elements[i], v.getElements()[i]))
           return found;
       return std::nullopt;
     };
@@ -312,8 +313,9 @@ void CodeGen::collectVisibleNames(llvm::SmallVectorImpl<std::string> &names) {
     names.push_back(builtin.str());
 }
 
-std::string tilec::frontend::findClosestName(
-    StringRef name, llvm::ArrayRef<std::string> candidates) {
+std::string
+tilec::frontend::findClosestName(StringRef name,
+                                 llvm::ArrayRef<std::string> candidates) {
   std::string best;
   // One edit for very short names, then about a third of the name.
   unsigned maxDist =
@@ -324,8 +326,8 @@ std::string tilec::frontend::findClosestName(
   for (const std::string &candidate : candidates) {
     if (candidate == name)
       continue;
-    unsigned dist = name.edit_distance(candidate, /*AllowReplacements=*/true,
-                                       maxDist);
+    unsigned dist =
+        name.edit_distance(candidate, /*AllowReplacements=*/true, maxDist);
     if (dist < bestDist || (dist == bestDist && candidate < best)) {
       bestDist = dist;
       best = candidate;
@@ -347,8 +349,8 @@ FailureOr<CGValue> CodeGen::lookupName(StringRef name, SMLoc loc) {
     }
     auto undef = frame->undefined.find(name);
     if (innermost && undef != frame->undefined.end()) {
-      return error(loc, "'" + name + "' is not defined here: " +
-                            undef->second.reason)
+      return error(loc, "'" + name +
+                            "' is not defined here: " + undef->second.reason)
           .note(undef->second.noteLoc, undef->second.note);
     }
   }
@@ -498,10 +500,10 @@ FailureOr<const FunctionDef *> CodeGen::selectKernel(StringRef name) {
     for (FunctionDef *def : functions)
       names.push_back(def->getName().str());
     std::string suggestion = findClosestName(name, names);
-    std::string message = ("no @jit function named '" + name +
-                           "' in this file; it defines: " +
-                           listNames(functions))
-                              .str();
+    std::string message =
+        ("no @jit function named '" + name +
+         "' in this file; it defines: " + listNames(functions))
+            .str();
     if (!suggestion.empty())
       message += "; did you mean '" + suggestion + "'?";
     auto diag = error(fileStart, message);
@@ -548,9 +550,8 @@ struct ParamAnnotation {
 
 /// Adds the source hash (xxh3, hex) of a buffer.
 static std::string hashBuffer(StringRef text) {
-  uint64_t hash = llvm::xxh3_64bits(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()),
-                              text.size()));
+  uint64_t hash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   return llvm::utohexstr(hash, /*LowerCase=*/true, /*Width=*/16);
 }
 
@@ -627,8 +628,8 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
       std::optional<ScalarKind> scalar = parseSignatureTypeName(entry->type);
       result.kind = entry->isPointer() ? ParamAnnotation::Kind::Pointer
                                        : ParamAnnotation::Kind::Scalar;
-      result.dtype = entry->isPointer() ? DType::pointer(*scalar)
-                                        : DType::get(*scalar);
+      result.dtype =
+          entry->isPointer() ? DType::pointer(*scalar) : DType::get(*scalar);
       result.spelling = "'" + text.str() + "'";
       return result;
     }
@@ -699,15 +700,15 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
           continue;
         }
         ScalarKind scalar = *parseSignatureTypeName(entry.type);
-        DType dtype = entry.isPointer() ? DType::pointer(scalar)
-                                        : DType::get(scalar);
+        DType dtype =
+            entry.isPointer() ? DType::pointer(scalar) : DType::get(scalar);
         if ((annotation.kind == ParamAnnotation::Kind::Pointer ||
              annotation.kind == ParamAnnotation::Kind::Scalar) &&
             annotation.dtype != dtype) {
           error(param->getLoc(), "parameter '" + param->getName() +
                                      "' is annotated " + annotation.spelling +
-                                     " but the signature gives '" +
-                                     entry.text + "'");
+                                     " but the signature gives '" + entry.text +
+                                     "'");
           paramsOk = false;
           continue;
         }
@@ -757,10 +758,10 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
           kp.type = "i1";
           kp.value = value->getBool() ? "true" : "false";
         } else if (value->isInt()) {
-          kp.type = pythonIntType(value->getInt()) ==
-                            DType::get(ScalarKind::Int32)
-                        ? "i32"
-                        : "i64";
+          kp.type =
+              pythonIntType(value->getInt()) == DType::get(ScalarKind::Int32)
+                  ? "i32"
+                  : "i64";
           kp.value = std::to_string(value->getInt());
         } else {
           SignatureEntry tmp;
@@ -798,11 +799,12 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
       if (!text.empty())
         text += ", ";
       if (kp.kind == KernelParameter::Kind::Constexpr)
-        text += kp.value == "true" ? "True" : kp.value == "false" ? "False"
-                                                                  : kp.value;
+        text += kp.value == "true"    ? "True"
+                : kp.value == "false" ? "False"
+                                      : kp.value;
       else
-        text += (kp.kind == KernelParameter::Kind::Pointer ? "*" : "") +
-                kp.type;
+        text +=
+            (kp.kind == KernelParameter::Kind::Pointer ? "*" : "") + kp.type;
     }
     interface.signature = text;
   }
@@ -814,9 +816,9 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
       argTypes.push_back(info.dtype.toMLIR(&context));
   mlir::Location kernelLoc = getLoc(kernel->getDefLoc());
   builder.setInsertionPointToEnd(moduleOp.getBody());
-  auto funcOp = mlir::func::FuncOp::create(
-      builder, kernelLoc, kernel->getName(),
-      builder.getFunctionType(argTypes, {}));
+  auto funcOp =
+      mlir::func::FuncOp::create(builder, kernelLoc, kernel->getName(),
+                                 builder.getFunctionType(argTypes, {}));
   funcOp->setAttr(tile::kKernelAttrName, builder.getUnitAttr());
   mlir::Block *entry = funcOp.addEntryBlock();
 
@@ -867,17 +869,16 @@ FailureOr<KernelModule> CodeGen::emit(StringRef kernelName,
 
   llvm::Expected<Signature> signature = parseSignature(signatureText);
   if (!signature) {
-    error((*kernel)->getNameLoc(), "invalid --signature for kernel '" +
-                                       (*kernel)->getName() + "': " +
-                                       llvm::toString(signature.takeError()));
+    error((*kernel)->getNameLoc(),
+          "invalid --signature for kernel '" + (*kernel)->getName() +
+              "': " + llvm::toString(signature.takeError()));
     return failure();
   }
 
   mlir::OwningOpRef<mlir::ModuleOp> moduleOp =
       mlir::ModuleOp::create(getLoc(SMLoc::getFromPointer(
           srcMgr.getMemoryBuffer(bufferId)->getBufferStart())));
-  if (failed(emitKernelFunction(*kernel, *signature, *moduleOp)) ||
-      hadError())
+  if (failed(emitKernelFunction(*kernel, *signature, *moduleOp)) || hadError())
     return failure();
 
   // The IR must verify; a failure is a compiler bug, reported at the kernel.
@@ -888,8 +889,8 @@ FailureOr<KernelModule> CodeGen::emit(StringRef kernelName,
           if (verifierMessage.empty()) {
             llvm::raw_string_ostream os(verifierMessage);
             os << diag;
-            if (auto fileLoc = llvm::dyn_cast<mlir::FileLineColLoc>(
-                    diag.getLocation()))
+            if (auto fileLoc =
+                    llvm::dyn_cast<mlir::FileLineColLoc>(diag.getLocation()))
               os << " (at line " << fileLoc.getLine() << ", column "
                  << fileLoc.getColumn() << ")";
           }
@@ -898,8 +899,7 @@ FailureOr<KernelModule> CodeGen::emit(StringRef kernelName,
     if (failed(mlir::verify(*moduleOp))) {
       error((*kernel)->getNameLoc(),
             "internal error: the tile IR generated for kernel '" +
-                (*kernel)->getName() +
-                "' does not verify: " + verifierMessage);
+                (*kernel)->getName() + "' does not verify: " + verifierMessage);
       return failure();
     }
   }
@@ -917,8 +917,7 @@ FailureOr<KernelModule> CodeGen::emit(StringRef kernelName,
 FailureOr<KernelModule>
 tilec::frontend::emitKernel(llvm::SourceMgr &srcMgr, unsigned bufferId,
                             StringRef kernelName, StringRef signature,
-                            mlir::MLIRContext &context,
-                            DiagnosticSink &diags) {
+                            mlir::MLIRContext &context, DiagnosticSink &diags) {
   context.loadDialect<tile::TileDialect, mlir::arith::ArithDialect,
                       mlir::math::MathDialect, mlir::scf::SCFDialect,
                       mlir::func::FuncDialect>();

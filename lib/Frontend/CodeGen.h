@@ -125,7 +125,6 @@ struct ParamSpec {
 // CodeGen
 //===----------------------------------------------------------------------===//
 
-/// What running one function (or a statement list) left behind.
 struct FunctionState;
 
 /// The code generator of one kernel.
@@ -301,9 +300,9 @@ public:
   /// Builds the combine region of a reduction: given the block arguments
   /// (accumulated values then new values, one per source), returns the
   /// combined values.
-  using CombineBuilder = llvm::function_ref<mlir::FailureOr<
-      llvm::SmallVector<CGValue>>(llvm::ArrayRef<CGValue> lhs,
-                                  llvm::ArrayRef<CGValue> rhs)>;
+  using CombineBuilder =
+      llvm::function_ref<mlir::FailureOr<llvm::SmallVector<CGValue>>(
+          llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)>;
   /// Reduces `srcs` (same shape) along `axis` (none: every axis, after a
   /// reshape to 1-d) with `combine`; `keepDims` keeps the reduced axis as
   /// size 1. `axisLoc` is where the axis argument is, for messages.
@@ -324,15 +323,14 @@ public:
   static llvm::StringRef getMethodBuiltin(llvm::StringRef name);
   /// Binds `args` to `params` (positional first, then keywords). Missing
   /// optional parameters are null. Reports arity and keyword errors.
-  mlir::LogicalResult bindArgs(CallArgs &args, llvm::ArrayRef<ParamSpec> params,
-                               llvm::SmallVectorImpl<const CallArg *> &bound,
-                               llvm::SmallVectorImpl<const CallArg *> *varargs =
-                                   nullptr);
+  mlir::LogicalResult
+  bindArgs(CallArgs &args, llvm::ArrayRef<ParamSpec> params,
+           llvm::SmallVectorImpl<const CallArg *> &bound,
+           llvm::SmallVectorImpl<const CallArg *> *varargs = nullptr);
   /// An attribute of a run-time value or a dtype (`x.shape`, `x.T`, bound
   /// methods), or none.
-  mlir::FailureOr<CGValue> getValueAttr(const CGValue &base,
-                                        llvm::StringRef name,
-                                        llvm::SMLoc nameLoc);
+  mlir::FailureOr<CGValue>
+  getValueAttr(const CGValue &base, llvm::StringRef name, llvm::SMLoc nameLoc);
 
   //===--------------------------------------------------------------------===//
   // Calls of user functions (CodeGenCall.cpp)
@@ -361,14 +359,20 @@ public:
   // State
   //===--------------------------------------------------------------------===//
 
+  /// The source and its parse.
   const llvm::SourceMgr &srcMgr;
   unsigned bufferId;
   ModuleAST &module;
   mlir::MLIRContext &context;
+  /// Where problems are reported.
   DiagnosticSink &diags;
+  /// Creates the IR; its insertion point follows the compiled statements.
   mlir::OpBuilder builder;
+  /// The location new ops get (see LocationScope).
   mlir::Location currentLoc;
+  /// The buffer's name, for FileLineColLocs.
   mlir::StringAttr fileName;
+  /// The sink's error count when this code generator started.
   unsigned numErrorsAtStart;
 
   /// The function being compiled (innermost inlined call).
@@ -387,8 +391,12 @@ public:
   KernelInterface interface;
 
 private:
+  /// Records the module's imports, constants and @jit functions.
   void collectGlobals();
+  /// The kernel called `name`, or the file's only kernel for "".
   mlir::FailureOr<const FunctionDef *> selectKernel(llvm::StringRef name);
+  /// Specializes `kernel` for `signature` and emits its function into
+  /// `moduleOp`.
   mlir::LogicalResult emitKernelFunction(const FunctionDef *kernel,
                                          const Signature &signature,
                                          mlir::ModuleOp moduleOp);

@@ -67,11 +67,10 @@ CodeGen::bindArgs(CallArgs &args, llvm::ArrayRef<ParamSpec> params,
       varargs->push_back(&arg);
       continue;
     }
-    std::string takes =
-        numRequired == numPositional
-            ? std::to_string(numPositional)
-            : "from " + std::to_string(numRequired) + " to " +
-                  std::to_string(numPositional);
+    std::string takes = numRequired == numPositional
+                            ? std::to_string(numPositional)
+                            : "from " + std::to_string(numRequired) + " to " +
+                                  std::to_string(numPositional);
     return error(arg.loc, args.calleeName + "() takes " + takes +
                               " positional argument" +
                               (numPositional == 1 ? "" : "s") + " but " +
@@ -103,8 +102,9 @@ CodeGen::bindArgs(CallArgs &args, llvm::ArrayRef<ParamSpec> params,
   }
   for (auto [i, param] : llvm::enumerate(params))
     if (param.required && !bound[i])
-      return error(args.loc, args.calleeName + "() missing required argument '" +
-                                 param.name + "'");
+      return error(args.loc, args.calleeName +
+                                 "() missing required argument '" + param.name +
+                                 "'");
   return success();
 }
 
@@ -117,8 +117,8 @@ public:
   /// Binds; false on error (reported).
   bool bind(llvm::ArrayRef<ParamSpec> params, bool withVarargs = false) {
     specs.assign(params.begin(), params.end());
-    return succeeded(cg.bindArgs(call, params, bound,
-                                 withVarargs ? &varargs : nullptr));
+    return succeeded(
+        cg.bindArgs(call, params, bound, withVarargs ? &varargs : nullptr));
   }
 
   /// Whether argument `i` was given (and is not None).
@@ -140,8 +140,8 @@ public:
                                   " must be a compile-time integer "
                                   "(tl.constexpr), but it is a run-time " +
                                   v.describe());
-    return cg.error(loc(i), name(i) + " must be an integer, got " +
-                                v.describe());
+    return cg.error(loc(i),
+                    name(i) + " must be an integer, got " + v.describe());
   }
   /// A constexpr bool argument (with default).
   FailureOr<bool> getBool(size_t i, bool dflt) {
@@ -160,16 +160,16 @@ public:
     const CGValue &v = value(i);
     if (v.isStr())
       return v.getStr().str();
-    return cg.error(loc(i), name(i) + " must be a string, got " +
-                                v.describe());
+    return cg.error(loc(i), name(i) + " must be a string, got " + v.describe());
   }
   /// A dtype argument.
   FailureOr<DType> getDType(size_t i) {
     const CGValue &v = value(i);
     if (v.isDType())
       return v.getDType();
-    return cg.error(loc(i), name(i) + " must be a dtype such as tl.float32, "
-                                      "got " +
+    return cg.error(loc(i), name(i) +
+                                " must be a dtype such as tl.float32, "
+                                "got " +
                                 v.describe());
   }
   /// A constexpr integer or a tuple of them (an empty tuple for None).
@@ -185,19 +185,19 @@ public:
     if (v.isTuple()) {
       for (auto [index, element] : llvm::enumerate(v.getElements())) {
         if (!element.isIntLike())
-          return cg.error(loc(i),
-                          "element " + std::to_string(index) + " of " +
-                              name(i) +
-                              " must be a compile-time integer "
-                              "(tl.constexpr), but it is " +
-                              (element.isRuntime() ? "a run-time " : "") +
-                              element.describe());
+          return cg.error(
+              loc(i), "element " + std::to_string(index) + " of " + name(i) +
+                          " must be a compile-time integer "
+                          "(tl.constexpr), but it is " +
+                          (element.isRuntime() ? "a run-time " : "") +
+                          element.describe());
         result.push_back(element.getInt());
       }
       return result;
     }
-    return cg.error(loc(i), name(i) + " must be a tuple of compile-time "
-                                      "integers, got " +
+    return cg.error(loc(i), name(i) +
+                                " must be a tuple of compile-time "
+                                "integers, got " +
                                 (v.isRuntime() ? "a run-time " : "") +
                                 v.describe());
   }
@@ -217,8 +217,8 @@ public:
     if (failed(v))
       return failure();
     if (!v->isTile())
-      return cg.error(loc(i), name(i) + " must be a tile, got " +
-                                  v->describe());
+      return cg.error(loc(i),
+                      name(i) + " must be a tile, got " + v->describe());
     return v;
   }
 
@@ -270,8 +270,7 @@ static LogicalResult checkShape(CodeGen &cg, llvm::ArrayRef<int64_t> shape,
     if (numel > kMaxTileElements)
       return cg.error(loc, what.str() + ": a tile of shape " +
                                shapeToString(shape) + " has more than " +
-                               std::to_string(kMaxTileElements) +
-                               " elements");
+                               std::to_string(kMaxTileElements) + " elements");
   }
   return success();
 }
@@ -312,8 +311,9 @@ static FailureOr<CGValue> programIdLike(CodeGen &cg, CallArgs &call,
   if (failed(axis))
     return failure();
   if (*axis < 0 || *axis > 2)
-    return cg.error(a.loc(0), call.calleeName + "() axis must be 0, 1 or 2, "
-                                                "got " +
+    return cg.error(a.loc(0), call.calleeName +
+                                  "() axis must be 0, 1 or 2, "
+                                  "got " +
                                   std::to_string(*axis));
   mlir::Value v;
   if (numPrograms)
@@ -454,8 +454,8 @@ static FailureOr<CGValue> builtinFullLike(CodeGen &cg, CallArgs &call) {
 // Memory
 //===----------------------------------------------------------------------===//
 
-static FailureOr<tile::CacheModifier> parseCache(CodeGen &cg, Args &a,
-                                                 size_t i, bool isStore) {
+static FailureOr<tile::CacheModifier> parseCache(CodeGen &cg, Args &a, size_t i,
+                                                 bool isStore) {
   FailureOr<std::string> text = a.getStr(i, "");
   if (failed(text))
     return failure();
@@ -537,8 +537,8 @@ static FailureOr<CGValue> prepareMask(CodeGen &cg, Args &a, size_t i,
                                     "'offs < n')");
     m = mask;
   } else {
-    return cg.error(a.loc(i), "the mask must be a boolean tile, got " +
-                                  mask.describe());
+    return cg.error(a.loc(i),
+                    "the mask must be a boolean tile, got " + mask.describe());
   }
   if (!ptr.isTile() && m.isTile())
     return cg.error(a.loc(i), "the mask is a " + m.describe() +
@@ -600,9 +600,9 @@ static FailureOr<CGValue> builtinLoad(CodeGen &cg, CallArgs &call) {
                                        "'nan', got '" +
                                            *padding + "'");
     }
-    mlir::Value v = tile::BlockLoadOp::create(
-        cg.builder, cg.loc(), type.getBlockType(), ptr.getValue(), *check, pad,
-        *cache, *evict);
+    mlir::Value v =
+        tile::BlockLoadOp::create(cg.builder, cg.loc(), type.getBlockType(),
+                                  ptr.getValue(), *check, pad, *cache, *evict);
     return CGValue::runtime(v, DType::get(ptr.getDType().getScalar()));
   }
   if (!ptr.isRuntime() || !ptr.getDType().isPointer())
@@ -611,8 +611,9 @@ static FailureOr<CGValue> builtinLoad(CodeGen &cg, CallArgs &call) {
                                      ptr.describe());
   if (a.has(kBoundary) || a.has(kPadding)) {
     FailureOr<std::string> padding = a.getStr(kPadding, "");
-    bool givenCheck = a.has(kBoundary) && !(a.value(kBoundary).isTuple() &&
-                                            a.value(kBoundary).getElements().empty());
+    bool givenCheck =
+        a.has(kBoundary) && !(a.value(kBoundary).isTuple() &&
+                              a.value(kBoundary).getElements().empty());
     if (givenCheck || (succeeded(padding) && !padding->empty()))
       return cg.error(a.loc(givenCheck ? kBoundary : kPadding),
                       "boundary_check and padding_option need a block "
@@ -657,9 +658,9 @@ static FailureOr<CGValue> builtinLoad(CodeGen &cg, CallArgs &call) {
     other = b->getValue();
   }
   mlir::Type resultType = cg.getType(elem, pointer.getShape());
-  mlir::Value v = tile::LoadOp::create(cg.builder, cg.loc(), resultType,
-                                       pointer.getValue(), mask, other, *cache,
-                                       *evict, *isVolatile);
+  mlir::Value v =
+      tile::LoadOp::create(cg.builder, cg.loc(), resultType, pointer.getValue(),
+                           mask, other, *cache, *evict, *isVolatile);
   CGValue result = CGValue::runtime(v, elem);
   if (isBool)
     return cg.cast(result, DType::get(ScalarKind::Int1), call.loc);
@@ -682,9 +683,8 @@ static FailureOr<CGValue> builtinStore(CodeGen &cg, CallArgs &call) {
   FailureOr<tile::EvictionPolicy> evict = parseEviction(cg, a, kEviction);
   if (failed(cache) || failed(evict))
     return failure();
-  if (!value.isNumber() &&
-      (!value.isRuntime() || value.isBlockPointer() ||
-       value.getDType().isPointer() != false))
+  if (!value.isNumber() && (!value.isRuntime() || value.isBlockPointer() ||
+                            value.getDType().isPointer() != false))
     if (!(value.isRuntime() && value.getDType().isPointer()))
       return cg.error(a.loc(kValue), "the value to store must be a tile or "
                                      "a number, got " +
@@ -710,17 +710,17 @@ static FailureOr<CGValue> builtinStore(CodeGen &cg, CallArgs &call) {
         compatible = s == 1 || s == blockShape[blockShape.size() - 1 - i];
       }
       if (!compatible)
-        return cg.error(a.loc(kValue),
-                        "cannot store the " + value.describe() +
-                            " tile through a block pointer to " +
-                            shapeToString(blockShape) + " blocks");
+        return cg.error(a.loc(kValue), "cannot store the " + value.describe() +
+                                           " tile through a block pointer to " +
+                                           shapeToString(blockShape) +
+                                           " blocks");
     }
     FailureOr<CGValue> converted =
         cg.convertTo(value, elem, a.loc(kValue), "the value to store");
     if (failed(converted))
       return failure();
-    FailureOr<CGValue> b = cg.broadcastTo(*converted, blockShape,
-                                          a.loc(kValue), "the value to store");
+    FailureOr<CGValue> b = cg.broadcastTo(*converted, blockShape, a.loc(kValue),
+                                          "the value to store");
     if (failed(b))
       return failure();
     tile::BlockStoreOp::create(cg.builder, cg.loc(), ptr.getValue(),
@@ -790,10 +790,9 @@ intValues(CodeGen &cg, Args &a, size_t i, DType dtype) {
     bool ok = item.isIntLike() ||
               (item.isRuntime() && !item.isTile() && item.getDType().isInt());
     if (!ok)
-      return cg.error(a.loc(i), "element " + std::to_string(index) + " of " +
-                                    a.name(i) +
-                                    " must be an integer scalar, got " +
-                                    item.describe());
+      return cg.error(a.loc(i),
+                      "element " + std::to_string(index) + " of " + a.name(i) +
+                          " must be an integer scalar, got " + item.describe());
     FailureOr<CGValue> c = cg.convertTo(item, dtype, a.loc(i), a.name(i));
     if (failed(c))
       return failure();
@@ -889,8 +888,8 @@ static FailureOr<CGValue> builtinAdvance(CodeGen &cg, CallArgs &call) {
   if (static_cast<int64_t>(offsets->size()) != type.getRank())
     return cg.error(a.loc(1), "tl.advance() needs " +
                                   std::to_string(type.getRank()) +
-                                  " offsets for " + base.describe() +
-                                  ", got " + std::to_string(offsets->size()));
+                                  " offsets for " + base.describe() + ", got " +
+                                  std::to_string(offsets->size()));
   mlir::Value v = tile::AdvanceOp::create(cg.builder, cg.loc(), type,
                                           base.getValue(), *offsets);
   return CGValue::runtime(v, base.getDType());
@@ -931,13 +930,12 @@ static FailureOr<CGValue> builtinDot(CodeGen &cg, CallArgs &call) {
                                   rhs->describe());
   int64_t m = as[r - 2], k = as[r - 1], n = bs[r - 1];
   if (m < 16 || n < 16 || k < 16)
-    return cg.error(call.loc, "tl.dot() needs M, N and K of at least 16, got "
-                              "M=" +
-                                  std::to_string(m) + ", N=" +
-                                  std::to_string(n) + ", K=" +
-                                  std::to_string(k) + " (a is " +
-                                  lhs->describe() + ", b is " +
-                                  rhs->describe() + ")");
+    return cg.error(call.loc,
+                    "tl.dot() needs M, N and K of at least 16, got "
+                    "M=" +
+                        std::to_string(m) + ", N=" + std::to_string(n) +
+                        ", K=" + std::to_string(k) + " (a is " +
+                        lhs->describe() + ", b is " + rhs->describe() + ")");
   DType at = lhs->getDType(), bt = rhs->getDType();
   if (at != bt && !(at.isFP8() && bt.isFP8()))
     return cg.error(call.loc, "tl.dot() needs operands of the same type, got " +
@@ -1004,7 +1002,8 @@ static FailureOr<CGValue> builtinDot(CodeGen &cg, CallArgs &call) {
     FailureOr<bool> allow = a.getBool(kAllowTF32, true);
     if (failed(allow))
       return failure();
-    precision = *allow ? tile::InputPrecision::TF32 : tile::InputPrecision::IEEE;
+    precision =
+        *allow ? tile::InputPrecision::TF32 : tile::InputPrecision::IEEE;
   }
 
   llvm::SmallVector<int64_t> outShape;
@@ -1060,26 +1059,23 @@ static CGValue combineScalars(CodeGen &cg, Combine kind, const CGValue &x,
   mlir::Value r;
   switch (kind) {
   case Combine::Add:
-    r = d.isFloat() ? arith::AddFOp::create(cg.builder, cg.loc(), a, b)
-                          .getResult()
-                    : arith::AddIOp::create(cg.builder, cg.loc(), a, b)
-                          .getResult();
+    r = d.isFloat()
+            ? arith::AddFOp::create(cg.builder, cg.loc(), a, b).getResult()
+            : arith::AddIOp::create(cg.builder, cg.loc(), a, b).getResult();
     break;
   case Combine::Max:
-    r = d.isFloat()    ? arith::MaxNumFOp::create(cg.builder, cg.loc(), a, b)
-                             .getResult()
-        : d.isSigned() ? arith::MaxSIOp::create(cg.builder, cg.loc(), a, b)
-                             .getResult()
-                       : arith::MaxUIOp::create(cg.builder, cg.loc(), a, b)
-                             .getResult();
+    r = d.isFloat()
+            ? arith::MaxNumFOp::create(cg.builder, cg.loc(), a, b).getResult()
+        : d.isSigned()
+            ? arith::MaxSIOp::create(cg.builder, cg.loc(), a, b).getResult()
+            : arith::MaxUIOp::create(cg.builder, cg.loc(), a, b).getResult();
     break;
   case Combine::Min:
-    r = d.isFloat()    ? arith::MinNumFOp::create(cg.builder, cg.loc(), a, b)
-                             .getResult()
-        : d.isSigned() ? arith::MinSIOp::create(cg.builder, cg.loc(), a, b)
-                             .getResult()
-                       : arith::MinUIOp::create(cg.builder, cg.loc(), a, b)
-                             .getResult();
+    r = d.isFloat()
+            ? arith::MinNumFOp::create(cg.builder, cg.loc(), a, b).getResult()
+        : d.isSigned()
+            ? arith::MinSIOp::create(cg.builder, cg.loc(), a, b).getResult()
+            : arith::MinUIOp::create(cg.builder, cg.loc(), a, b).getResult();
     break;
   }
   return CGValue::runtime(r, d);
@@ -1090,13 +1086,13 @@ static FailureOr<CGValue> simpleReduce(CodeGen &cg, CallArgs &call,
                                        std::optional<int64_t> axis,
                                        bool keepDims, SMLoc axisLoc,
                                        Combine kind) {
-  FailureOr<llvm::SmallVector<CGValue>> results = cg.reduce(
-      {input}, axis, keepDims, call.loc, axisLoc,
-      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
-          -> FailureOr<llvm::SmallVector<CGValue>> {
-        return llvm::SmallVector<CGValue>{
-            combineScalars(cg, kind, lhs[0], rhs[0])};
-      });
+  FailureOr<llvm::SmallVector<CGValue>> results =
+      cg.reduce({input}, axis, keepDims, call.loc, axisLoc,
+                [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
+                    -> FailureOr<llvm::SmallVector<CGValue>> {
+                  return llvm::SmallVector<CGValue>{
+                      combineScalars(cg, kind, lhs[0], rhs[0])};
+                });
   if (failed(results))
     return failure();
   return results->front();
@@ -1177,8 +1173,7 @@ reduceWithIndices(CodeGen &cg, CallArgs &call, CGValue input,
     return failure();
   DType d = input.getDType();
   return cg.reduce(
-      {input, *bIndex}, std::optional<int64_t>(ax), keepDims, call.loc,
-      axisLoc,
+      {input, *bIndex}, std::optional<int64_t>(ax), keepDims, call.loc, axisLoc,
       [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
           -> FailureOr<llvm::SmallVector<CGValue>> {
         mlir::Value v1 = lhs[0].getValue(), i1 = lhs[1].getValue();
@@ -1195,8 +1190,9 @@ reduceWithIndices(CodeGen &cg, CallArgs &call, CGValue input,
           bool s = d.isSigned();
           better = arith::CmpIOp::create(
               cg.builder, cg.loc(),
-              isMax ? (s ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt)
-                    : (s ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult),
+              isMax
+                  ? (s ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt)
+                  : (s ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult),
               v1, v2);
           equal = arith::CmpIOp::create(cg.builder, cg.loc(),
                                         arith::CmpIPredicate::eq, v1, v2);
@@ -1360,8 +1356,9 @@ static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
   if (failed(x))
     return failure();
   if (x->isBlockPointer() || x->getDType().isPointer())
-    return cg.error(a.loc(i), a.name(i) + " must be a number or a numeric "
-                                          "tile, got " +
+    return cg.error(a.loc(i), a.name(i) +
+                                  " must be a number or a numeric "
+                                  "tile, got " +
                                   x->describe());
   if (x->getDType().isInt())
     return cg.cast(*x, DType::get(ScalarKind::FP32), a.loc(i));
@@ -1500,9 +1497,8 @@ static FailureOr<CGValue> builtinSigmoid(CodeGen &cg, CallArgs &call) {
 }
 
 /// Promotes two arguments like an arithmetic operator and broadcasts them.
-static LogicalResult promotePair(CodeGen &cg, CGValue &x, CGValue &y,
-                                 SMLoc loc, SMLoc xLoc, SMLoc yLoc,
-                                 StringRef what) {
+static LogicalResult promotePair(CodeGen &cg, CGValue &x, CGValue &y, SMLoc loc,
+                                 SMLoc xLoc, SMLoc yLoc, StringRef what) {
   bool xPy = x.isConstexpr(), yPy = y.isConstexpr();
   auto typeOf = [](const CGValue &v) {
     if (v.isBool())
@@ -1571,10 +1567,10 @@ static FailureOr<CGValue> maximumMinimum(CodeGen &cg, CallArgs &call,
                 : arith::MinimumFOp::create(cg.builder, cg.loc(), l, r)
                       .getResult();
     else
-      v = isMax ? arith::MaxNumFOp::create(cg.builder, cg.loc(), l, r)
-                      .getResult()
-                : arith::MinNumFOp::create(cg.builder, cg.loc(), l, r)
-                      .getResult();
+      v = isMax
+              ? arith::MaxNumFOp::create(cg.builder, cg.loc(), l, r).getResult()
+              : arith::MinNumFOp::create(cg.builder, cg.loc(), l, r)
+                    .getResult();
   } else if (d.isSigned()) {
     v = isMax ? arith::MaxSIOp::create(cg.builder, cg.loc(), l, r).getResult()
               : arith::MinSIOp::create(cg.builder, cg.loc(), l, r).getResult();
@@ -1597,7 +1593,9 @@ static FailureOr<CGValue> builtinMinimum(CodeGen &cg, CallArgs &call) {
 
 static FailureOr<CGValue> builtinClamp(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
-  if (!a.bind({{"x", true}, {"min", true}, {"max", true},
+  if (!a.bind({{"x", true},
+               {"min", true},
+               {"max", true},
                {"propagate_nan", false}}))
     return failure();
   CallArgs maxArgs;
@@ -1621,7 +1619,8 @@ static FailureOr<CGValue> builtinFma(CodeGen &cg, CallArgs &call) {
   CGValue x = a.value(0), y = a.value(1), z = a.value(2);
   for (CGValue *v : {&x, &y, &z})
     if (v->isRuntime() && v->getDType().isInt()) {
-      FailureOr<CGValue> c = cg.cast(*v, DType::get(ScalarKind::FP32), call.loc);
+      FailureOr<CGValue> c =
+          cg.cast(*v, DType::get(ScalarKind::FP32), call.loc);
       if (failed(c))
         return failure();
       *v = *c;
@@ -1665,8 +1664,7 @@ static FailureOr<CGValue> builtinWhere(CodeGen &cg, CallArgs &call) {
   FailureOr<CGValue> cond = cg.toBool(condIn, a.loc(0));
   if (failed(cond))
     return failure();
-  if (failed(promotePair(cg, x, y, call.loc, a.loc(1), a.loc(2),
-                         "tl.where()")))
+  if (failed(promotePair(cg, x, y, call.loc, a.loc(1), a.loc(2), "tl.where()")))
     return failure();
   CGValue c = *cond;
   if (failed(cg.broadcastPair(c, x, call.loc, a.loc(0), a.loc(1))) ||
@@ -1755,8 +1753,8 @@ static FailureOr<CGValue> transLike(CodeGen &cg, CallArgs &call,
     *dims = {1, 0};
   }
   if (static_cast<int64_t>(dims->size()) != rank)
-    return cg.error(call.loc, call.calleeName + "(): " +
-                                  std::to_string(dims->size()) +
+    return cg.error(call.loc, call.calleeName +
+                                  "(): " + std::to_string(dims->size()) +
                                   " dims given for " + input->describe());
   llvm::SmallVector<int64_t> sorted(*dims);
   llvm::sort(sorted);
@@ -1772,14 +1770,13 @@ static FailureOr<CGValue> transLike(CodeGen &cg, CallArgs &call,
     outShape.push_back(shape[d]);
     order.push_back(static_cast<int32_t>(d));
   }
-  bool identity = llvm::all_of(llvm::seq<int64_t>(0, rank), [&](int64_t i) {
-    return (*dims)[i] == i;
-  });
+  bool identity = llvm::all_of(llvm::seq<int64_t>(0, rank),
+                               [&](int64_t i) { return (*dims)[i] == i; });
   if (identity)
     return *input;
-  mlir::Value v = tile::TransOp::create(
-      cg.builder, cg.loc(), cg.getType(input->getDType(), outShape),
-      input->getValue(), order);
+  mlir::Value v = tile::TransOp::create(cg.builder, cg.loc(),
+                                        cg.getType(input->getDType(), outShape),
+                                        input->getValue(), order);
   return CGValue::runtime(v, input->getDType());
 }
 
@@ -1798,8 +1795,8 @@ static FailureOr<CGValue> builtinExpandDims(CodeGen &cg, CallArgs &call) {
   FailureOr<llvm::SmallVector<int64_t>> axes = a.getIntList(1);
   if (failed(input) || failed(axes))
     return failure();
-  int64_t newRank = static_cast<int64_t>(input->getShape().size() +
-                                         axes->size());
+  int64_t newRank =
+      static_cast<int64_t>(input->getShape().size() + axes->size());
   llvm::SmallVector<int64_t> normalized;
   for (int64_t axis : *axes) {
     int64_t ax = axis < 0 ? axis + newRank : axis;
@@ -1808,8 +1805,8 @@ static FailureOr<CGValue> builtinExpandDims(CodeGen &cg, CallArgs &call) {
                                     " is out of range for the result of rank " +
                                     std::to_string(newRank));
     if (llvm::is_contained(normalized, ax))
-      return cg.error(a.loc(1), "axis " + std::to_string(axis) +
-                                    " is given twice");
+      return cg.error(a.loc(1),
+                      "axis " + std::to_string(axis) + " is given twice");
     normalized.push_back(ax);
   }
   llvm::sort(normalized);
@@ -1975,8 +1972,8 @@ static FailureOr<CGValue> builtinRangeOutsideFor(CodeGen &cg, CallArgs &call) {
 }
 
 static FailureOr<CGValue> builtinUnsupported(CodeGen &cg, CallArgs &call) {
-  return cg.error(call.loc, call.calleeName +
-                                "() is not supported by tilec yet");
+  return cg.error(call.loc,
+                  call.calleeName + "() is not supported by tilec yet");
 }
 
 static FailureOr<CGValue> builtinNotInKernel(CodeGen &cg, CallArgs &call) {
@@ -2057,8 +2054,9 @@ static FailureOr<CGValue> builtinPyInt(CodeGen &cg, CallArgs &call) {
   if (v.isFloat()) {
     double f = std::trunc(v.getFloat());
     if (!std::isfinite(f) || f < -9.2e18 || f > 9.2e18)
-      return cg.error(a.loc(0), "int() of " + v.repr() + " does not fit in 64 "
-                                                         "bits");
+      return cg.error(a.loc(0), "int() of " + v.repr() +
+                                    " does not fit in 64 "
+                                    "bits");
     return CGValue::integer(static_cast<int64_t>(f));
   }
   if (v.isStr()) {
@@ -2095,8 +2093,8 @@ static FailureOr<CGValue> builtinPyFloat(CodeGen &cg, CallArgs &call) {
     else if (t == "nan")
       result = std::numeric_limits<double>::quiet_NaN();
     else if (t.getAsDouble(result))
-      return cg.error(a.loc(0), "could not convert the string '" +
-                                    v.getStr() + "' to float");
+      return cg.error(a.loc(0), "could not convert the string '" + v.getStr() +
+                                    "' to float");
     return CGValue::floating(negative ? -result : result);
   }
   if (v.isRuntime())
@@ -2126,8 +2124,8 @@ static FailureOr<CGValue> builtinPyTuple(CodeGen &cg, CallArgs &call) {
     return CGValue::tuple({});
   if (a.value(0).isTuple())
     return a.value(0);
-  return cg.error(a.loc(0), call.calleeName + "() of " +
-                                a.value(0).describe() + " is not supported");
+  return cg.error(a.loc(0), call.calleeName + "() of " + a.value(0).describe() +
+                                " is not supported");
 }
 
 static FailureOr<CGValue> builtinPrint(CodeGen &cg, CallArgs &call) {
@@ -2159,11 +2157,12 @@ static FailureOr<CGValue> pyMath(CodeGen &cg, CallArgs &call,
     return failure();
   const CGValue &v = a.value(0);
   if (!v.isNumber())
-    return cg.error(a.loc(0), call.calleeName + "() needs a compile-time "
-                                                "number, got " +
-                                  v.describe() +
-                                  (v.isRuntime() ? "; use tl.math for tiles"
-                                                 : ""));
+    return cg.error(a.loc(0),
+                    call.calleeName +
+                        "() needs a compile-time "
+                        "number, got " +
+                        v.describe() +
+                        (v.isRuntime() ? "; use tl.math for tiles" : ""));
   double r = fn(v.getNumber());
   if (toInt) {
     if (!std::isfinite(r) || std::fabs(r) > 9.2e18)
@@ -2257,15 +2256,35 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.range"] = builtinRangeOutsideFor;
     t["tl.static_range"] = builtinRangeOutsideFor;
     t["range"] = builtinRangeOutsideFor;
-    for (StringRef name :
-         {"tl.device_print", "tl.device_assert", "tl.debug_barrier",
-          "tl.atomic_add", "tl.atomic_max", "tl.atomic_min", "tl.atomic_cas",
-          "tl.atomic_xchg", "tl.atomic_and", "tl.atomic_or", "tl.atomic_xor",
-          "tl.cumsum", "tl.cumprod", "tl.associative_scan", "tl.cat",
-          "tl.join", "tl.split", "tl.interleave", "tl.flip", "tl.sort",
-          "tl.histogram", "tl.softmax", "tl.xor_sum", "tl.umulhi",
-          "tl.inline_asm_elementwise", "tl.rand", "tl.randn", "tl.randint",
-          "tl.pow"})
+    for (StringRef name : {"tl.device_print",
+                           "tl.device_assert",
+                           "tl.debug_barrier",
+                           "tl.atomic_add",
+                           "tl.atomic_max",
+                           "tl.atomic_min",
+                           "tl.atomic_cas",
+                           "tl.atomic_xchg",
+                           "tl.atomic_and",
+                           "tl.atomic_or",
+                           "tl.atomic_xor",
+                           "tl.cumsum",
+                           "tl.cumprod",
+                           "tl.associative_scan",
+                           "tl.cat",
+                           "tl.join",
+                           "tl.split",
+                           "tl.interleave",
+                           "tl.flip",
+                           "tl.sort",
+                           "tl.histogram",
+                           "tl.softmax",
+                           "tl.xor_sum",
+                           "tl.umulhi",
+                           "tl.inline_asm_elementwise",
+                           "tl.rand",
+                           "tl.randn",
+                           "tl.randint",
+                           "tl.pow"})
       t[name] = builtinUnsupported;
     for (StringRef name : {"triton.jit", "triton.autotune", "triton.heuristics",
                            "triton.Config"})
@@ -2335,8 +2354,8 @@ FailureOr<CGValue> CodeGen::callBuiltin(StringRef name, CallArgs &args) {
   const auto &table = getBuiltinTable();
   auto it = table.find(name);
   if (it == table.end())
-    return error(args.loc, "'" + args.calleeName +
-                               "' is not supported by tilec yet");
+    return error(args.loc,
+                 "'" + args.calleeName + "' is not supported by tilec yet");
   for (const CallArg &arg : args.positional)
     if (arg.value.isPoison())
       return failure();
@@ -2395,21 +2414,20 @@ FailureOr<CGValue> CodeGen::getValueAttr(const CGValue &base, StringRef name,
         return error(nameLoc, ".T needs a 2-d tile, got " + base.describe());
       mlir::Value v = tile::TransOp::create(
           builder, loc(),
-          getType(base.getDType(),
-                  {base.getShape()[1], base.getShape()[0]}),
+          getType(base.getDType(), {base.getShape()[1], base.getShape()[0]}),
           base.getValue(), llvm::ArrayRef<int32_t>{1, 0});
       return CGValue::runtime(v, base.getDType());
     }
     if (!getMethodBuiltin(name).empty())
       return CGValue::boundMethod(base, name);
     llvm::SmallVector<std::string> candidates = {
-        "shape", "dtype", "numel", "T", "to", "sum", "max", "min", "argmax",
-        "argmin", "reduce", "reshape", "view", "trans", "permute",
-        "expand_dims", "broadcast_to", "exp", "exp2", "log", "log2", "sqrt",
-        "rsqrt", "sin", "cos", "abs", "floor", "ceil", "sigmoid"};
+        "shape", "dtype", "numel",   "T",           "to",           "sum",
+        "max",   "min",   "argmax",  "argmin",      "reduce",       "reshape",
+        "view",  "trans", "permute", "expand_dims", "broadcast_to", "exp",
+        "exp2",  "log",   "log2",    "sqrt",        "rsqrt",        "sin",
+        "cos",   "abs",   "floor",   "ceil",        "sigmoid"};
     std::string suggestion = findClosestName(name, candidates);
-    return error(nameLoc, base.describe() + " has no attribute '" + name +
-                              "'" +
+    return error(nameLoc, base.describe() + " has no attribute '" + name + "'" +
                               (suggestion.empty()
                                    ? std::string()
                                    : "; did you mean '" + suggestion + "'?"));

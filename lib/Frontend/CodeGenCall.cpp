@@ -39,8 +39,8 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
 
   if (callStack.size() >= kMaxCallDepth)
     return error(args.loc, "calls are nested more than " +
-                               std::to_string(kMaxCallDepth) +
-                               " deep; is " + shown + " recursive?");
+                               std::to_string(kMaxCallDepth) + " deep; is " +
+                               shown + " recursive?");
 
   // The scope default values and annotations are evaluated in.
   std::shared_ptr<Frame> definingFrame =
@@ -77,9 +77,8 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
            params[nextParam]->getParamKind() != ParamKind::Normal &&
            params[nextParam]->getParamKind() != ParamKind::PositionalOnly)
       ++nextParam;
-    if (nextParam < params.size() && (varPositional < 0 ||
-                                      static_cast<int>(nextParam) <
-                                          varPositional)) {
+    if (nextParam < params.size() &&
+        (varPositional < 0 || static_cast<int>(nextParam) < varPositional)) {
       values[nextParam++] = arg;
       continue;
     }
@@ -87,13 +86,11 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
       extraPositional.push_back(arg.value);
       continue;
     }
-    return error(arg.loc, shown + " takes " +
-                              std::to_string(numPositionalParams) +
-                              " positional argument" +
-                              (numPositionalParams == 1 ? "" : "s") +
-                              " but " +
-                              std::to_string(args.positional.size()) +
-                              " were given");
+    return error(arg.loc,
+                 shown + " takes " + std::to_string(numPositionalParams) +
+                     " positional argument" +
+                     (numPositionalParams == 1 ? "" : "s") + " but " +
+                     std::to_string(args.positional.size()) + " were given");
   }
   for (CallArg &arg : args.keywords) {
     int index = -1;
@@ -107,16 +104,16 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
       for (const Parameter *param : params)
         names.push_back(param->getName().str());
       std::string suggestion = findClosestName(arg.keyword, names);
-      return error(arg.keywordLoc,
-                   shown + " got an unexpected keyword argument '" +
-                       arg.keyword + "'" +
-                       (suggestion.empty() ? std::string()
-                                           : "; did you mean '" + suggestion +
-                                                 "'?"));
+      return error(
+          arg.keywordLoc,
+          shown + " got an unexpected keyword argument '" + arg.keyword + "'" +
+              (suggestion.empty() ? std::string()
+                                  : "; did you mean '" + suggestion + "'?"));
     }
     if (values[index])
-      return error(arg.keywordLoc, shown + " got multiple values for "
-                                          "argument '" +
+      return error(arg.keywordLoc, shown +
+                                       " got multiple values for "
+                                       "argument '" +
                                        arg.keyword + "'");
     values[index] = arg;
   }
@@ -140,21 +137,20 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
         return failure();
       value = *v;
     } else {
-      return error(args.loc, shown + " is missing argument '" +
-                                 param->getName() + "'")
+      return error(args.loc,
+                   shown + " is missing argument '" + param->getName() + "'")
           .note(param->getLoc(), "'" + param->getName() + "' is declared here");
     }
     if (const Expr *annotation = param->getAnnotation()) {
       FailureOr<CGValue> ann = evalInDefiningScope(annotation);
-      if (succeeded(ann) && ann->isBuiltin("tl.constexpr") &&
-          value.isRuntime())
+      if (succeeded(ann) && ann->isBuiltin("tl.constexpr") && value.isRuntime())
         return error(valueLoc, "argument '" + param->getName() + "' of " +
                                    shown +
                                    " is annotated tl.constexpr but a "
                                    "run-time " +
                                    value.describe() + " was passed")
-            .note(param->getLoc(), "'" + param->getName() +
-                                       "' is declared here");
+            .note(param->getLoc(),
+                  "'" + param->getName() + "' is declared here");
     }
     frame->vars[param->getName()] = Binding{value, param->getLoc()};
   }

@@ -133,8 +133,8 @@ FailureOr<CGValue> CodeGen::foldBinary(BinaryOp op, const CGValue &lhs,
       if (b < 0) {
         if (a == 0)
           return error(opLoc, "0 cannot be raised to a negative power");
-        return CGValue::floating(std::pow(static_cast<double>(a),
-                                          static_cast<double>(b)));
+        return CGValue::floating(
+            std::pow(static_cast<double>(a), static_cast<double>(b)));
       }
       int64_t result = 1;
       for (int64_t i = 0; i < b; ++i) {
@@ -228,8 +228,9 @@ FailureOr<CGValue> CodeGen::foldCompare(CmpOp op, const CGValue &lhs,
     } else if (rhs.isStr() && lhs.isStr()) {
       found = rhs.getStr().contains(lhs.getStr());
     } else {
-      return error(opLoc, "'" + opName + "' needs a tuple or a string on its "
-                                         "right, got " +
+      return error(opLoc, "'" + opName +
+                              "' needs a tuple or a string on its "
+                              "right, got " +
                               rhs.describe());
     }
     return CGValue::boolean(op == CmpOp::In ? found : !found);

@@ -44,24 +44,112 @@ std::string CodeGen::describeCallee(const Expr *callee) {
 /// Every attribute name a module has, for suggestions.
 static void moduleAttrCandidates(CodeGen &cg, StringRef path,
                                  llvm::SmallVectorImpl<std::string> &names) {
-  static constexpr StringRef kProbe[] = {
-      "program_id", "num_programs", "arange", "zeros", "zeros_like", "full",
-      "full_like", "load", "store", "make_block_ptr", "advance", "dot", "sum",
-      "max", "min", "argmax", "argmin", "reduce", "exp", "exp2", "log",
-      "log2", "sqrt", "rsqrt", "sin", "cos", "abs", "floor", "ceil", "fma",
-      "sigmoid", "maximum", "minimum", "where", "cdiv", "reshape", "view",
-      "trans", "permute", "expand_dims", "broadcast_to", "broadcast",
-      "multiple_of", "max_contiguous", "max_constancy", "static_assert",
-      "static_print", "static_range", "range", "constexpr", "pointer_type",
-      "cast", "clamp", "float16", "bfloat16", "float32", "float64", "int1",
-      "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-      "uint64", "float8e4nv", "float8e5", "math", "language", "jit", "tanh",
-      "erf", "softmax", "xor_sum", "umulhi", "fdiv", "div_rn", "sqrt_rn",
-      "pi", "e", "inf", "nan", "log10", "pow", "ceil", "floor", "isqrt",
-      "next_power_of_2", "device_print", "device_assert", "atomic_add",
-      "cumsum", "associative_scan", "cat", "join", "split", "flip", "sort",
-      "interleave", "histogram", "debug_barrier", "inline_asm_elementwise",
-      "rand", "randn", "randint"};
+  static constexpr StringRef kProbe[] = {"program_id",
+                                         "num_programs",
+                                         "arange",
+                                         "zeros",
+                                         "zeros_like",
+                                         "full",
+                                         "full_like",
+                                         "load",
+                                         "store",
+                                         "make_block_ptr",
+                                         "advance",
+                                         "dot",
+                                         "sum",
+                                         "max",
+                                         "min",
+                                         "argmax",
+                                         "argmin",
+                                         "reduce",
+                                         "exp",
+                                         "exp2",
+                                         "log",
+                                         "log2",
+                                         "sqrt",
+                                         "rsqrt",
+                                         "sin",
+                                         "cos",
+                                         "abs",
+                                         "floor",
+                                         "ceil",
+                                         "fma",
+                                         "sigmoid",
+                                         "maximum",
+                                         "minimum",
+                                         "where",
+                                         "cdiv",
+                                         "reshape",
+                                         "view",
+                                         "trans",
+                                         "permute",
+                                         "expand_dims",
+                                         "broadcast_to",
+                                         "broadcast",
+                                         "multiple_of",
+                                         "max_contiguous",
+                                         "max_constancy",
+                                         "static_assert",
+                                         "static_print",
+                                         "static_range",
+                                         "range",
+                                         "constexpr",
+                                         "pointer_type",
+                                         "cast",
+                                         "clamp",
+                                         "float16",
+                                         "bfloat16",
+                                         "float32",
+                                         "float64",
+                                         "int1",
+                                         "int8",
+                                         "int16",
+                                         "int32",
+                                         "int64",
+                                         "uint8",
+                                         "uint16",
+                                         "uint32",
+                                         "uint64",
+                                         "float8e4nv",
+                                         "float8e5",
+                                         "math",
+                                         "language",
+                                         "jit",
+                                         "tanh",
+                                         "erf",
+                                         "softmax",
+                                         "xor_sum",
+                                         "umulhi",
+                                         "fdiv",
+                                         "div_rn",
+                                         "sqrt_rn",
+                                         "pi",
+                                         "e",
+                                         "inf",
+                                         "nan",
+                                         "log10",
+                                         "pow",
+                                         "ceil",
+                                         "floor",
+                                         "isqrt",
+                                         "next_power_of_2",
+                                         "device_print",
+                                         "device_assert",
+                                         "atomic_add",
+                                         "cumsum",
+                                         "associative_scan",
+                                         "cat",
+                                         "join",
+                                         "split",
+                                         "flip",
+                                         "sort",
+                                         "interleave",
+                                         "histogram",
+                                         "debug_barrier",
+                                         "inline_asm_elementwise",
+                                         "rand",
+                                         "randn",
+                                         "randint"};
   for (StringRef probe : kProbe)
     if (cg.lookupModuleAttr(path, probe))
       names.push_back(probe.str());
@@ -180,9 +268,9 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
       FailureOr<CGValue> rhs = eval(link.rhs);
       if (failed(rhs))
         return failure();
-      FailureOr<CGValue> value = compareOp(link.op, *lhs, *rhs, link.opLoc,
-                                           lhsExpr->getLoc(),
-                                           link.rhs->getLoc());
+      FailureOr<CGValue> value =
+          compareOp(link.op, *lhs, *rhs, link.opLoc, lhsExpr->getLoc(),
+                    link.rhs->getLoc());
       if (failed(value))
         return failure();
       if (!result) {
@@ -211,12 +299,13 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
     if (failed(cond))
       return failure();
     if (cond->isRuntime())
-      return error(ifExp->getOpLoc(),
-                   "the condition of a conditional expression ('a if c else "
-                   "b') must be a compile-time constant, but it is a run-time " +
-                       cond->describe() +
-                       "; use tl.where(c, a, b) to select between run-time "
-                       "values");
+      return error(
+          ifExp->getOpLoc(),
+          "the condition of a conditional expression ('a if c else "
+          "b') must be a compile-time constant, but it is a run-time " +
+              cond->describe() +
+              "; use tl.where(c, a, b) to select between run-time "
+              "values");
     return eval(cond->isTruthy() ? ifExp->getTrueValue()
                                  : ifExp->getFalseValue());
   }
@@ -253,8 +342,8 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
       if (!suggestion.empty())
         return error(attr->getNameLoc(),
                      "'" + shown + "." + attr->getName() +
-                         "' is not available in tilec; did you mean '" +
-                         shown + "." + suggestion + "'?");
+                         "' is not available in tilec; did you mean '" + shown +
+                         "." + suggestion + "'?");
       return error(attr->getNameLoc(), "'" + shown + "." + attr->getName() +
                                            "' is not available in tilec");
     }
@@ -295,9 +384,8 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
                          ? static_cast<int64_t>(base->getElements().size())
                          : static_cast<int64_t>(base->getStr().size());
       auto element = [&](int64_t i) {
-        return base->isTuple()
-                   ? base->getElements()[i]
-                   : CGValue::string(base->getStr().substr(i, 1));
+        return base->isTuple() ? base->getElements()[i]
+                               : CGValue::string(base->getStr().substr(i, 1));
       };
       if (const auto *slice = llvm::dyn_cast<SliceExpr>(indices[0])) {
         std::optional<int64_t> lower, upper, step;
@@ -312,8 +400,8 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
           if (!v)
             return dflt;
           int64_t x = *v < 0 ? *v + size : *v;
-          return std::max<int64_t>(s > 0 ? 0 : -1,
-                                   std::min<int64_t>(x, s > 0 ? size : size - 1));
+          return std::max<int64_t>(
+              s > 0 ? 0 : -1, std::min<int64_t>(x, s > 0 ? size : size - 1));
         };
         int64_t start = clamp(lower, s > 0 ? 0 : size - 1);
         int64_t stop = clamp(upper, s > 0 ? size : -1);
@@ -335,9 +423,9 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
         return error(indices[0]->getLoc(), "tuple index cannot be None");
       int64_t wrapped = *i < 0 ? *i + size : *i;
       if (wrapped < 0 || wrapped >= size)
-        return error(indices[0]->getLoc(),
-                     "index " + std::to_string(*i) + " is out of range for " +
-                         base->describe());
+        return error(indices[0]->getLoc(), "index " + std::to_string(*i) +
+                                               " is out of range for " +
+                                               base->describe());
       return element(wrapped);
     }
 
@@ -375,9 +463,9 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
     }
     int64_t rank = static_cast<int64_t>(base->getShape().size());
     if (kept > rank)
-      return error(subscript->getOpLoc(),
-                   "too many ':' indices for " + base->describe() +
-                       " (rank " + std::to_string(rank) + ")");
+      return error(subscript->getOpLoc(), "too many ':' indices for " +
+                                              base->describe() + " (rank " +
+                                              std::to_string(rank) + ")");
     return result;
   }
   case Node::Kind::Tuple:
@@ -477,8 +565,8 @@ FailureOr<CallArgs> CodeGen::evalCallArgs(const CallExpr *call,
       }
       for (const CallArg &previous : args.keywords)
         if (previous.keyword == arg.keyword) {
-          error(arg.loc, "keyword argument '" + arg.keyword +
-                             "' is given twice");
+          error(arg.loc,
+                "keyword argument '" + arg.keyword + "' is given twice");
           ok = false;
         }
       args.keywords.push_back(
@@ -525,8 +613,8 @@ FailureOr<CGValue> CodeGen::callValue(const CGValue &callee, CallArgs &args) {
     StringRef method = callee.getName();
     if (receiver.isDType()) {
       if (!args.positional.empty() || !args.keywords.empty())
-        return error(args.loc, "dtype method '" + method +
-                                   "' takes no arguments");
+        return error(args.loc,
+                     "dtype method '" + method + "' takes no arguments");
       DType d = receiver.getDType();
       if (method == "is_floating")
         return CGValue::boolean(d.isFloat());

@@ -71,23 +71,22 @@ CodeGen::reduce(llvm::ArrayRef<CGValue> srcsIn, std::optional<int64_t> axisIn,
   bool ok = true;
   {
     mlir::OpBuilder::InsertionGuard guard(builder);
-    mlir::Block *block = builder.createBlock(&op.getCombineOp(), {}, argTypes,
-                                             argLocs);
+    mlir::Block *block =
+        builder.createBlock(&op.getCombineOp(), {}, argTypes, argLocs);
     size_t n = srcs.size();
     llvm::SmallVector<CGValue> lhs, rhs;
     for (size_t i = 0; i < n; ++i) {
-      lhs.push_back(CGValue::runtime(block->getArgument(i),
-                                     srcs[i].getDType()));
-      rhs.push_back(CGValue::runtime(block->getArgument(n + i),
-                                     srcs[i].getDType()));
+      lhs.push_back(
+          CGValue::runtime(block->getArgument(i), srcs[i].getDType()));
+      rhs.push_back(
+          CGValue::runtime(block->getArgument(n + i), srcs[i].getDType()));
     }
     FailureOr<llvm::SmallVector<CGValue>> combined = combine(lhs, rhs);
     llvm::SmallVector<mlir::Value> yields;
     if (succeeded(combined) && combined->size() != n) {
       error(errLoc, "the combine function of this reduction must return " +
                         std::to_string(n) + " value" + (n == 1 ? "" : "s") +
-                        ", but it returns " +
-                        std::to_string(combined->size()));
+                        ", but it returns " + std::to_string(combined->size()));
       combined = failure();
     }
     if (succeeded(combined)) {

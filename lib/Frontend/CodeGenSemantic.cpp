@@ -59,10 +59,9 @@ mlir::Value CodeGen::makeScalarConstant(DType dtype, double floatValue,
 }
 
 CGValue CodeGen::makeConstant(const CGValue &number, DType dtype) {
-  mlir::Value value =
-      makeScalarConstant(dtype, number.getNumber(),
-                         number.isFloat() ? 0 : number.getInt(),
-                         number.isFloat());
+  mlir::Value value = makeScalarConstant(dtype, number.getNumber(),
+                                         number.isFloat() ? 0 : number.getInt(),
+                                         number.isFloat());
   return CGValue::runtime(value, dtype);
 }
 
@@ -86,8 +85,8 @@ FailureOr<CGValue> CodeGen::toRuntime(const CGValue &value, SMLoc loc) {
 CGValue CodeGen::splat(const CGValue &scalar, llvm::ArrayRef<int64_t> shape) {
   if (shape.empty())
     return scalar;
-  auto type = mlir::cast<mlir::RankedTensorType>(
-      getType(scalar.getDType(), shape));
+  auto type =
+      mlir::cast<mlir::RankedTensorType>(getType(scalar.getDType(), shape));
   mlir::Value result =
       tile::SplatOp::create(builder, loc(), type, scalar.getValue());
   return CGValue::runtime(result, scalar.getDType());
@@ -110,9 +109,9 @@ CGValue CodeGen::reshape(const CGValue &value, llvm::ArrayRef<int64_t> shape,
     return value;
   if (!value.isTile())
     return splat(value, shape);
-  mlir::Value result = tile::ReshapeOp::create(
-      builder, loc(), getType(value.getDType(), shape), value.getValue(),
-      allowReorder);
+  mlir::Value result =
+      tile::ReshapeOp::create(builder, loc(), getType(value.getDType(), shape),
+                              value.getValue(), allowReorder);
   return CGValue::runtime(result, value.getDType());
 }
 
@@ -202,8 +201,8 @@ FailureOr<CGValue> CodeGen::cast(const CGValue &value, DType dst, SMLoc errLoc,
                                  bool bitcast) {
   DType src = value.getDType();
   if (value.isBlockPointer() || dst.isBlockPointer())
-    return error(errLoc, "cannot convert " + value.describe() + " to " +
-                             dst.str());
+    return error(errLoc,
+                 "cannot convert " + value.describe() + " to " + dst.str());
   llvm::SmallVector<int64_t> shape = value.getShape();
   mlir::Type dstType = getType(dst, shape);
   mlir::Value v = value.getValue();
@@ -213,8 +212,8 @@ FailureOr<CGValue> CodeGen::cast(const CGValue &value, DType dst, SMLoc errLoc,
     if (src == dst)
       return value;
     if (src.getBitWidth() != dst.getBitWidth())
-      return error(errLoc, "cannot bitcast " + src.str() + " to " +
-                               dst.str() + ": they have different sizes (" +
+      return error(errLoc, "cannot bitcast " + src.str() + " to " + dst.str() +
+                               ": they have different sizes (" +
                                std::to_string(src.getBitWidth()) + " and " +
                                std::to_string(dst.getBitWidth()) + " bits)");
     if (v.getType() == dstType)
@@ -246,12 +245,10 @@ FailureOr<CGValue> CodeGen::cast(const CGValue &value, DType dst, SMLoc errLoc,
   // Integer to integer.
   if (src.isInt() && dst.isInt()) {
     if (dst.isBool()) {
-      mlir::Value zero =
-          makeScalarConstant(src, 0, 0, false);
+      mlir::Value zero = makeScalarConstant(src, 0, 0, false);
       CGValue z = splat(CGValue::runtime(zero, src), shape);
-      return result(arith::CmpIOp::create(builder, loc(),
-                                          arith::CmpIPredicate::ne, v,
-                                          z.getValue()));
+      return result(arith::CmpIOp::create(
+          builder, loc(), arith::CmpIPredicate::ne, v, z.getValue()));
     }
     unsigned sw = src.getBitWidth(), dw = dst.getBitWidth();
     if (sw == dw)
@@ -269,9 +266,8 @@ FailureOr<CGValue> CodeGen::cast(const CGValue &value, DType dst, SMLoc errLoc,
     if (dst.isBool()) {
       mlir::Value zero = makeScalarConstant(src, 0.0, 0, true);
       CGValue z = splat(CGValue::runtime(zero, src), shape);
-      return result(arith::CmpFOp::create(builder, loc(),
-                                          arith::CmpFPredicate::UNE, v,
-                                          z.getValue()));
+      return result(arith::CmpFOp::create(
+          builder, loc(), arith::CmpFPredicate::UNE, v, z.getValue()));
     }
     if (dst.isSigned())
       return result(arith::FPToSIOp::create(builder, loc(), dstType, v));
@@ -291,21 +287,22 @@ FailureOr<CGValue> CodeGen::cast(const CGValue &value, DType dst, SMLoc errLoc,
     if (dst.getBitWidth() == 64)
       return result(tile::PtrToIntOp::create(builder, loc(), dstType, v));
     if (dst.isBool()) {
-      CGValue asInt = CGValue::runtime(
-          tile::PtrToIntOp::create(builder, loc(), i64, v),
-          DType::get(ScalarKind::Int64));
+      CGValue asInt =
+          CGValue::runtime(tile::PtrToIntOp::create(builder, loc(), i64, v),
+                           DType::get(ScalarKind::Int64));
       return cast(asInt, dst, errLoc);
     }
     return error(errLoc, "cannot convert " + value.describe() + " to " +
-                             dst.str() + " (pointers convert to int64 or "
-                                         "int1 only)");
+                             dst.str() +
+                             " (pointers convert to int64 or "
+                             "int1 only)");
   }
   if (src.isInt() && dst.isPointer())
     return result(tile::IntToPtrOp::create(builder, loc(), dstType, v));
   if (src.isPointer() && dst.isPointer())
     return result(tile::BitcastOp::create(builder, loc(), dstType, v));
-  return error(errLoc, "cannot convert " + value.describe() + " to " +
-                           dst.str());
+  return error(errLoc,
+               "cannot convert " + value.describe() + " to " + dst.str());
 }
 
 FailureOr<CGValue> CodeGen::convertTo(const CGValue &value, DType dtype,
@@ -370,7 +367,8 @@ static bool fitsIn(int64_t value, DType dtype) {
   if (dtype.isSigned()) {
     if (width >= 64)
       return true;
-    int64_t min = -(int64_t(1) << (width - 1)), max = (int64_t(1) << (width - 1)) - 1;
+    int64_t min = -(int64_t(1) << (width - 1)),
+            max = (int64_t(1) << (width - 1)) - 1;
     return value >= min && value <= max;
   }
   if (value < 0)
@@ -390,9 +388,8 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
   LocationScope scope(*this, opLoc);
   std::string opName = getSpelling(op).str();
   auto unsupported = [&]() {
-    return error(opLoc, "unsupported operand types for '" + opName +
-                            "': " + lhsIn.describe() + " and " +
-                            rhsIn.describe());
+    return error(opLoc, "unsupported operand types for '" + opName + "': " +
+                            lhsIn.describe() + " and " + rhsIn.describe());
   };
   if ((lhsIn.isConstexpr() && !lhsIn.isNumber()) ||
       (rhsIn.isConstexpr() && !rhsIn.isNumber()))
@@ -424,8 +421,9 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
       op == BinaryOp::BitXor || op == BinaryOp::LShift ||
       op == BinaryOp::RShift) {
     if (!lt.isInt() || !rt.isInt())
-      return error(opLoc, "'" + opName + "' needs integer (or int1) "
-                                         "operands, got " +
+      return error(opLoc, "'" + opName +
+                              "' needs integer (or int1) "
+                              "operands, got " +
                               lhsIn.describe() + " and " + rhsIn.describe());
     DType ret = integerPromote(lt, rt);
     FailureOr<CGValue> lhs = convertTo(lhsIn, ret, lhsLoc, "left operand");
@@ -465,10 +463,11 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
               (op == BinaryOp::Sub && lt.isPointer() && !rt.isPointer());
     if (!ok) {
       if (lt.isPointer() && rt.isPointer())
-        return error(opLoc, "'" + opName + "' is not defined between two "
-                                           "pointers (" +
-                                lhsIn.describe() + " and " +
-                                rhsIn.describe() + ")");
+        return error(opLoc, "'" + opName +
+                                "' is not defined between two "
+                                "pointers (" +
+                                lhsIn.describe() + " and " + rhsIn.describe() +
+                                ")");
       return unsupported();
     }
     bool ptrOnLeft = lt.isPointer();
@@ -498,18 +497,18 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
       }
       offset = makeConstant(CGValue::integer(v), pythonIntType(v));
       if (!offset.getDType().isSigned())
-        offset = makeConstant(CGValue::integer(v),
-                              DType::get(ScalarKind::Int64));
+        offset =
+            makeConstant(CGValue::integer(v), DType::get(ScalarKind::Int64));
     } else {
       offset = offIn;
       if (op == BinaryOp::Sub) {
         mlir::Value zero = makeScalarConstant(offset.getDType(), 0, 0, false);
-        CGValue z = splat(CGValue::runtime(zero, offset.getDType()),
-                          offset.getShape());
-        offset = CGValue::runtime(arith::SubIOp::create(builder, loc(),
-                                                        z.getValue(),
-                                                        offset.getValue()),
-                                  offset.getDType());
+        CGValue z =
+            splat(CGValue::runtime(zero, offset.getDType()), offset.getShape());
+        offset =
+            CGValue::runtime(arith::SubIOp::create(builder, loc(), z.getValue(),
+                                                   offset.getValue()),
+                             offset.getDType());
       }
       // addptr sign-extends: zero-extend narrow unsigned offsets first.
       if (offset.getDType().isUnsigned() &&
@@ -526,15 +525,15 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
     if (failed(broadcastPair(ptr, offset, opLoc, ptrOnLeft ? lhsLoc : rhsLoc,
                              offLoc)))
       return failure();
-    mlir::Value r = tile::AddPtrOp::create(builder, loc(),
-                                           ptr.getValue().getType(),
-                                           ptr.getValue(), offset.getValue());
+    mlir::Value r =
+        tile::AddPtrOp::create(builder, loc(), ptr.getValue().getType(),
+                               ptr.getValue(), offset.getValue());
     return CGValue::runtime(r, ptr.getDType());
   }
 
   // Arithmetic.
-  bool divOrMod = op == BinaryOp::Div || op == BinaryOp::FloorDiv ||
-                  op == BinaryOp::Mod;
+  bool divOrMod =
+      op == BinaryOp::Div || op == BinaryOp::FloorDiv || op == BinaryOp::Mod;
   std::string reason;
   std::optional<DType> ret =
       computationType(lt, lhsPy, rt, rhsPy, divOrMod, reason);
@@ -550,9 +549,8 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
                                value->repr() + " with an unsigned " +
                                ret->str() +
                                " value; convert one of them explicitly");
-      return error(vloc, "the constant " + value->repr() +
-                             " does not fit in " + ret->str() +
-                             ", the type of the other operand");
+      return error(vloc, "the constant " + value->repr() + " does not fit in " +
+                             ret->str() + ", the type of the other operand");
     }
   }
   FailureOr<CGValue> lhs = convertTo(lhsIn, *ret, lhsLoc, "left operand");
@@ -587,10 +585,9 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
       FailureOr<CGValue> fb = cast(*rhs, fp32, rhsLoc);
       if (failed(fa) || failed(fb))
         return failure();
-      return CGValue::runtime(arith::DivFOp::create(builder, loc(),
-                                                    fa->getValue(),
-                                                    fb->getValue()),
-                              fp32);
+      return CGValue::runtime(
+          arith::DivFOp::create(builder, loc(), fa->getValue(), fb->getValue()),
+          fp32);
     }
     return CGValue::runtime(arith::DivFOp::create(builder, loc(), a, b), *ret);
   }
@@ -645,18 +642,17 @@ FailureOr<CGValue> CodeGen::compareOp(CmpOp op, const CGValue &lhsIn,
   if ((lhsIn.isConstexpr() && !lhsIn.isNumber()) ||
       (rhsIn.isConstexpr() && !rhsIn.isNumber()) || lhsIn.isBlockPointer() ||
       rhsIn.isBlockPointer())
-    return error(opLoc, "unsupported operand types for '" + opName +
-                            "': " + lhsIn.describe() + " and " +
-                            rhsIn.describe());
+    return error(opLoc, "unsupported operand types for '" + opName + "': " +
+                            lhsIn.describe() + " and " + rhsIn.describe());
   if (failed(checkBroadcastable(*this, lhsIn, rhsIn, opLoc, lhsLoc, rhsLoc)))
     return failure();
   bool lhsPy = lhsIn.isConstexpr(), rhsPy = rhsIn.isConstexpr();
   DType lt = lhsPy ? pythonNumberType(lhsIn) : lhsIn.getDType();
   DType rt = rhsPy ? pythonNumberType(rhsIn) : rhsIn.getDType();
   if (lt.isPointer() || rt.isPointer())
-    return error(opLoc, "pointers cannot be compared with '" + opName +
-                            "' (" + lhsIn.describe() + " and " +
-                            rhsIn.describe() + ")");
+    return error(opLoc, "pointers cannot be compared with '" + opName + "' (" +
+                            lhsIn.describe() + " and " + rhsIn.describe() +
+                            ")");
   std::string reason;
   std::optional<DType> ret =
       computationType(lt, lhsPy, rt, rhsPy, /*divOrMod=*/false, reason);

@@ -70,8 +70,8 @@ llvm::StringSet<> CodeGen::liveAfterCurrent() {
   llvm::StringSet<> reads, assigned;
   for (int c = static_cast<int>(fn->cursors.size()) - 1; c >= 0; --c) {
     const FunctionState::Cursor &cursor = fn->cursors[c];
-    collectExposedReads(cursor.stmts.drop_front(std::min(
-                            cursor.index + 1, cursor.stmts.size())),
+    collectExposedReads(cursor.stmts.drop_front(
+                            std::min(cursor.index + 1, cursor.stmts.size())),
                         assigned, reads);
     if (!cursor.loop)
       continue;
@@ -141,8 +141,8 @@ LogicalResult CodeGen::assignTarget(const Expr *target, const CGValue &value,
                           " variables");
   LogicalResult result = success();
   for (size_t i = 0; i < elements.size(); ++i)
-    if (failed(assignTarget(elements[i], value.getElements()[i], loc,
-                            sanitize)))
+    if (failed(
+            assignTarget(elements[i], value.getElements()[i], loc, sanitize)))
       result = failure();
   return result;
 }
@@ -345,8 +345,8 @@ LogicalResult IfCompiler::compileMerging(mlir::Value cond) {
   NameSet assigned;
   collectAssignedNames(stmt->getThenBody(), assigned);
   collectAssignedNames(stmt->getElseBody(), assigned);
-  std::string where = "the 'if' at line " +
-                      std::to_string(lineOf(cg.srcMgr, stmt->getLoc()));
+  std::string where =
+      "the 'if' at line " + std::to_string(lineOf(cg.srcMgr, stmt->getLoc()));
 
   llvm::SmallVector<MergeSlot, 4> slots;
   llvm::SmallVector<mlir::Type> types;
@@ -362,11 +362,11 @@ LogicalResult IfCompiler::compileMerging(mlir::Value cond) {
         continue;
       }
       frame.vars.erase(name);
-      frame.undefined[name] = {
-          "it is assigned only in the " +
-              std::string(inThen ? "then" : "else") + " branch of " + where,
-          inThen ? t->second.loc : e->second.loc,
-          "'" + name.str() + "' is assigned here"};
+      frame.undefined[name] = {"it is assigned only in the " +
+                                   std::string(inThen ? "then" : "else") +
+                                   " branch of " + where,
+                               inThen ? t->second.loc : e->second.loc,
+                               "'" + name.str() + "' is assigned here"};
       continue;
     }
     const CGValue &tv = t->second.value, &ev = e->second.value;
@@ -378,18 +378,17 @@ LogicalResult IfCompiler::compileMerging(mlir::Value cond) {
     flattenValue(tv, tl);
     flattenValue(ev, el);
     bool same = sameStructure(tv, ev) && tl.size() == el.size() &&
-                llvm::all_of(llvm::seq<size_t>(0, tl.size()), [&](size_t i) {
-                  return sameLeaf(tl[i], el[i]);
-                });
+                llvm::all_of(llvm::seq<size_t>(0, tl.size()),
+                             [&](size_t i) { return sameLeaf(tl[i], el[i]); });
     if (same) {
       frame.vars[name] = t->second;
       continue;
     }
     if (!live.contains(name)) {
       frame.vars.erase(name);
-      frame.undefined[name] = {"it is assigned differently by the branches of " +
-                                   where,
-                               stmt->getLoc(), "the 'if' is here"};
+      frame.undefined[name] = {
+          "it is assigned differently by the branches of " + where,
+          stmt->getLoc(), "the 'if' is here"};
       continue;
     }
     auto mismatch = [&](const std::string &thenDesc,
@@ -399,10 +398,12 @@ LogicalResult IfCompiler::compileMerging(mlir::Value cond) {
                                    " after the else branch; both branches "
                                    "of a run-time 'if' must leave it with "
                                    "the same type")
-          .note(t->second.loc, "'" + name + "' is assigned here in the then "
-                                            "branch")
-          .note(e->second.loc, "'" + name + "' is assigned here in the else "
-                                            "branch");
+          .note(t->second.loc, "'" + name +
+                                   "' is assigned here in the then "
+                                   "branch")
+          .note(e->second.loc, "'" + name +
+                                   "' is assigned here in the else "
+                                   "branch");
       ok = false;
       frame.vars[name] = Binding{CGValue::poison(), stmt->getLoc()};
     };
@@ -457,9 +458,8 @@ LogicalResult IfCompiler::compileMerging(mlir::Value cond) {
       if (slot.resultIndex[i] < 0)
         leaves.push_back(slot.thenLeaves[i]);
       else
-        leaves.push_back(CGValue::runtime(
-            result.getResult(slot.resultIndex[i]),
-            slot.thenLeaves[i].getDType()));
+        leaves.push_back(CGValue::runtime(result.getResult(slot.resultIndex[i]),
+                                          slot.thenLeaves[i].getDType()));
     }
     size_t index = 0;
     frame.vars[slot.name] =
@@ -485,8 +485,7 @@ LogicalResult IfCompiler::compileReturning(mlir::Value cond) {
                                 /*withElseRegion=*/true);
   mlir::Block *blocks[2] = {&ifOp.getThenRegion().front(),
                             &ifOp.getElseRegion().front()};
-  llvm::ArrayRef<Stmt *> bodies[2] = {stmt->getThenBody(),
-                                      stmt->getElseBody()};
+  llvm::ArrayRef<Stmt *> bodies[2] = {stmt->getThenBody(), stmt->getElseBody()};
   CGValue returned[2];
   SMLoc returnLocs[2];
   for (int branch = 0; branch < 2; ++branch) {
@@ -524,8 +523,9 @@ LogicalResult IfCompiler::compileReturning(mlir::Value cond) {
         .note(returnLocs[1], "the else branch returns here");
     return failure();
   };
-  bool poisoned = llvm::any_of(tl, [](const CGValue &v) { return v.isPoison(); }) ||
-                  llvm::any_of(el, [](const CGValue &v) { return v.isPoison(); });
+  bool poisoned =
+      llvm::any_of(tl, [](const CGValue &v) { return v.isPoison(); }) ||
+      llvm::any_of(el, [](const CGValue &v) { return v.isPoison(); });
   if (poisoned) {
     state.returned = true;
     state.returnValue = CGValue::poison();
@@ -562,10 +562,11 @@ LogicalResult IfCompiler::compileReturning(mlir::Value cond) {
   cg.builder.setInsertionPointAfter(result);
   llvm::SmallVector<CGValue> leaves;
   for (size_t i = 0; i < slot.resultIndex.size(); ++i)
-    leaves.push_back(slot.resultIndex[i] < 0
-                         ? slot.thenLeaves[i]
-                         : CGValue::runtime(result.getResult(slot.resultIndex[i]),
-                                            slot.thenLeaves[i].getDType()));
+    leaves.push_back(
+        slot.resultIndex[i] < 0
+            ? slot.thenLeaves[i]
+            : CGValue::runtime(result.getResult(slot.resultIndex[i]),
+                               slot.thenLeaves[i].getDType()));
   size_t index = 0;
   state.returned = true;
   state.returnValue = unflattenValue(slot.templ, leaves, index);
@@ -681,7 +682,8 @@ void LoopCompiler::bindArgs(mlir::ValueRange args) {
   }
 }
 
-llvm::SmallVector<mlir::Value> LoopCompiler::collectYields(mlir::ValueRange args) {
+llvm::SmallVector<mlir::Value>
+LoopCompiler::collectYields(mlir::ValueRange args) {
   Frame &frame = *cg.fn->frame;
   llvm::SmallVector<mlir::Value> yields(args.begin(), args.end());
   for (CarriedVar &var : carried) {
@@ -697,11 +699,11 @@ llvm::SmallVector<mlir::Value> LoopCompiler::collectYields(mlir::ValueRange args
     auto changeError = [&](const std::string &now) {
       cg.error(assignLoc, "loop-carried variable '" + var.name +
                               "' changes type in the loop: it is " +
-                              var.templ.describe() +
-                              " before the loop but " + now +
-                              " after this assignment")
-          .note(var.defLoc, "'" + var.name + "' is defined here before the "
-                                             "loop");
+                              var.templ.describe() + " before the loop but " +
+                              now + " after this assignment")
+          .note(var.defLoc, "'" + var.name +
+                                "' is defined here before the "
+                                "loop");
       failedVars.insert(var.name);
     };
     if (!sameStructure(var.templ, current) ||
@@ -716,7 +718,8 @@ llvm::SmallVector<mlir::Value> LoopCompiler::collectYields(mlir::ValueRange args
       CGValue leaf = leaves[i];
       if (var.argIndex[i] < 0) {
         if (!(leaf.isConstexpr() && leaf.constexprEquals(init))) {
-          cg.error(assignLoc, "variable '" + var.name + "' is the "
+          cg.error(assignLoc, "variable '" + var.name +
+                                  "' is the "
                                   "compile-time " +
                                   init.describe() +
                                   " before the loop and cannot be "
@@ -730,8 +733,8 @@ llvm::SmallVector<mlir::Value> LoopCompiler::collectYields(mlir::ValueRange args
       }
       if (leaf.isConstexpr() && leaf.isNumber() &&
           !init.getDType().isPointer() && !init.isBlockPointer())
-        leaf = cg.splat(cg.makeConstant(leaf, init.getDType()),
-                        init.getShape());
+        leaf =
+            cg.splat(cg.makeConstant(leaf, init.getDType()), init.getShape());
       if (!leaf.isRuntime() || leaf.getDType() != init.getDType() ||
           leaf.getValue().getType() != init.getValue().getType()) {
         changeError(leaf.describe());
@@ -776,8 +779,9 @@ void LoopCompiler::bindResults(mlir::ValueRange results,
                   " (variables first assigned in a loop body do not exist "
                   "after the loop)"
             : "it is reassigned inside the '" + loopName + "' loop at line " +
-                  std::to_string(line) + " and its value after the loop was "
-                                         "not kept",
+                  std::to_string(line) +
+                  " and its value after the loop was "
+                  "not kept",
         stmt->getLoc(), "the loop is here"};
   }
   for (StringRef name : targetNames) {
@@ -832,9 +836,8 @@ static FailureOr<ForIterable> evalIterable(CodeGen &cg, const ForStmt *stmt) {
       FailureOr<CallArgs> args = cg.evalCallArgs(call, name);
       if (failed(args))
         return failure();
-      llvm::SmallVector<ParamSpec> params = {{"arg1", true},
-                                             {"arg2", false},
-                                             {"step", false}};
+      llvm::SmallVector<ParamSpec> params = {
+          {"arg1", true}, {"arg2", false}, {"step", false}};
       if (callee->isBuiltin("tl.range"))
         for (StringRef extra :
              {"num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer",
@@ -843,8 +846,8 @@ static FailureOr<ForIterable> evalIterable(CodeGen &cg, const ForStmt *stmt) {
       llvm::SmallVector<const CallArg *> bound;
       if (failed(cg.bindArgs(*args, params, bound)))
         return failure();
-      result.kind = isStatic ? ForIterable::Kind::StaticRange
-                             : ForIterable::Kind::Range;
+      result.kind =
+          isStatic ? ForIterable::Kind::StaticRange : ForIterable::Kind::Range;
       if (bound[1]) {
         result.start = bound[0]->value;
         result.startLoc = bound[0]->loc;
@@ -929,13 +932,13 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
   } bounds[] = {{&iterable->start, iterable->startLoc, "start"},
                 {&iterable->stop, iterable->stopLoc, "end"},
                 {&iterable->step, iterable->stepLoc, "step"}};
-  std::string rangeName =
-      iterable->kind == ForIterable::Kind::StaticRange ? "tl.static_range"
-                                                       : "range";
+  std::string rangeName = iterable->kind == ForIterable::Kind::StaticRange
+                              ? "tl.static_range"
+                              : "range";
   for (Bound &bound : bounds) {
     const CGValue &v = *bound.value;
-    bool ok = v.isIntLike() ||
-              (v.isRuntime() && !v.isTile() && v.getDType().isInt());
+    bool ok =
+        v.isIntLike() || (v.isRuntime() && !v.isTile() && v.getDType().isInt());
     if (!ok)
       return cg.error(bound.loc, "the " + std::string(bound.what) + " of " +
                                      rangeName + "() must be an integer, got " +
@@ -989,9 +992,9 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
   DType ivType = integerPromote(integerPromote(lb->getDType(), ub->getDType()),
                                 step->getDType());
   if (ivType.getBitWidth() < 32)
-    ivType = DType::get(ivType.isSigned() || ivType.isBool()
-                            ? ScalarKind::Int32
-                            : ScalarKind::UInt32);
+    ivType =
+        DType::get(ivType.isSigned() || ivType.isBool() ? ScalarKind::Int32
+                                                        : ScalarKind::UInt32);
   lb = cg.cast(*lb, ivType, iterable->startLoc);
   ub = cg.cast(*ub, ivType, iterable->stopLoc);
   step = cg.cast(*step, ivType, iterable->stepLoc);
@@ -1004,10 +1007,10 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
   loop.collectCarried();
   auto before = frame.vars;
 
-  auto forOp = scf::ForOp::create(cg.builder, cg.loc(), lb->getValue(),
-                                  ub->getValue(), step->getValue(),
-                                  loop.initValues, nullptr,
-                                  /*unsignedCmp=*/!ivType.isSigned());
+  auto forOp =
+      scf::ForOp::create(cg.builder, cg.loc(), lb->getValue(), ub->getValue(),
+                         step->getValue(), loop.initValues, nullptr,
+                         /*unsignedCmp=*/!ivType.isSigned());
   if (iterable->numStages)
     forOp->setAttr("tile.num_stages",
                    cg.builder.getI32IntegerAttr(*iterable->numStages));
@@ -1062,8 +1065,8 @@ static LogicalResult compileWhile(CodeGen &cg, const WhileStmt *stmt) {
   auto whileOp = scf::WhileOp::create(cg.builder, cg.loc(), loop.argTypes,
                                       loop.initValues);
   llvm::SmallVector<mlir::Location> locs(loop.argTypes.size(), cg.loc());
-  mlir::Block *beforeBlock = cg.builder.createBlock(
-      &whileOp.getBefore(), {}, loop.argTypes, locs);
+  mlir::Block *beforeBlock =
+      cg.builder.createBlock(&whileOp.getBefore(), {}, loop.argTypes, locs);
   loop.bindArgs(beforeBlock->getArguments());
   bool ok = true;
   mlir::Value flag;
@@ -1082,9 +1085,9 @@ static LogicalResult compileWhile(CodeGen &cg, const WhileStmt *stmt) {
       flag = b->getValue();
     } else {
       ok = false;
-      flag = cg.makeConstant(CGValue::boolean(false),
-                             DType::get(ScalarKind::Int1))
-                 .getValue();
+      flag =
+          cg.makeConstant(CGValue::boolean(false), DType::get(ScalarKind::Int1))
+              .getValue();
     }
   }
   {
@@ -1092,8 +1095,8 @@ static LogicalResult compileWhile(CodeGen &cg, const WhileStmt *stmt) {
     scf::ConditionOp::create(cg.builder, cg.loc(), flag,
                              beforeBlock->getArguments());
   }
-  mlir::Block *afterBlock = cg.builder.createBlock(
-      &whileOp.getAfter(), {}, loop.argTypes, locs);
+  mlir::Block *afterBlock =
+      cg.builder.createBlock(&whileOp.getAfter(), {}, loop.argTypes, locs);
   frame.vars = before;
   loop.bindArgs(afterBlock->getArguments());
   ++cg.fn->loopDepth;
@@ -1148,8 +1151,8 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
     if (failed(current) || failed(rhs))
       return failure();
     FailureOr<CGValue> result =
-        binaryOp(aug->getOp(), *current, *rhs, aug->getOpLoc(),
-                 name->getLoc(), aug->getValue()->getLoc());
+        binaryOp(aug->getOp(), *current, *rhs, aug->getOpLoc(), name->getLoc(),
+                 aug->getValue()->getLoc());
     if (failed(result))
       return failure();
     return assignTarget(name, *result, aug->getOpLoc(), /*sanitize=*/true);

@@ -45,13 +45,14 @@ void assignTargetsInto(const Expr *target, llvm::StringSet<> &assigned);
 /// Adds to `reads` the names `stmts` read before they are certainly
 /// assigned. `assigned` holds the names certainly assigned before `stmts`
 /// and is updated with those certainly assigned after them.
-void collectExposedReads(llvm::ArrayRef<Stmt *> stmts, llvm::StringSet<> &assigned,
-                         llvm::StringSet<> &reads);
+void collectExposedReads(llvm::ArrayRef<Stmt *> stmts,
+                         llvm::StringSet<> &assigned, llvm::StringSet<> &reads);
 /// Adds every name an expression reads (including lambda bodies).
 void collectReads(const Expr *expr, llvm::StringSet<> &reads);
 /// Adds every name read anywhere in nested `def` bodies and lambdas found in
 /// `stmts` (these may run at any later call).
-void collectClosureReads(llvm::ArrayRef<Stmt *> stmts, llvm::StringSet<> &reads);
+void collectClosureReads(llvm::ArrayRef<Stmt *> stmts,
+                         llvm::StringSet<> &reads);
 
 /// Whether `stmts` contain a `return` (outside nested functions).
 bool containsReturn(llvm::ArrayRef<Stmt *> stmts);

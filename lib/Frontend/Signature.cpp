@@ -18,8 +18,8 @@ using namespace tilec::frontend;
 using llvm::StringRef;
 
 static constexpr StringRef kTypeNames[] = {
-    "i1",   "i8",   "i16",  "i32",  "i64",     "u8",   "u16", "u32",
-    "u64",  "fp16", "bf16", "fp32", "fp64",    "fp8e4nv", "fp8e5"};
+    "i1",  "i8",   "i16",  "i32",  "i64",  "u8",      "u16",  "u32",
+    "u64", "fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5"};
 
 bool tilec::frontend::isSignatureTypeName(StringRef name) {
   return llvm::is_contained(kTypeNames, name);
@@ -110,7 +110,8 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
   SignatureEntry entry;
   // A quoted string keeps its spaces.
   StringRef trimmed = rawText.trim();
-  if (trimmed.size() >= 2 && (trimmed.front() == '\'' || trimmed.front() == '"')) {
+  if (trimmed.size() >= 2 &&
+      (trimmed.front() == '\'' || trimmed.front() == '"')) {
     if (trimmed.back() != trimmed.front())
       return makeError("unterminated string literal " + trimmed);
     entry.kind = SignatureEntry::Kind::Constexpr;
@@ -146,8 +147,8 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
       entry.kind = SignatureEntry::Kind::Constexpr;
       entry.literalKind = SignatureEntry::LiteralKind::Int;
       entry.intValue = intValue;
-      entry.type = (intValue >= INT32_MIN && intValue <= INT32_MAX) ? "i32"
-                                                                    : "i64";
+      entry.type =
+          (intValue >= INT32_MIN && intValue <= INT32_MAX) ? "i32" : "i64";
       return entry;
     }
     double floatValue;
@@ -155,8 +156,8 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
     for (char c : text)
       if (c != '_')
         noUnderscores.push_back(c);
-    bool looksFloat = StringRef(noUnderscores).find_first_of(".eE") !=
-                      StringRef::npos;
+    bool looksFloat =
+        StringRef(noUnderscores).find_first_of(".eE") != StringRef::npos;
     if (looksFloat && !StringRef(noUnderscores).getAsDouble(floatValue) &&
         std::isfinite(floatValue)) {
       entry.kind = SignatureEntry::Kind::Constexpr;
@@ -209,8 +210,7 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
                        "specialize the parameter to the value 1");
     if (divisibility == 0 || (divisibility & (divisibility - 1)) != 0 ||
         divisibility > (uint64_t(1) << 32))
-      return makeError("divisibility " + hint +
-                       " is not a power of two >= 2");
+      return makeError("divisibility " + hint + " is not a power of two >= 2");
     if (entry.kind == SignatureEntry::Kind::Scalar &&
         !StringRef(entry.type).starts_with("i") &&
         !StringRef(entry.type).starts_with("u"))

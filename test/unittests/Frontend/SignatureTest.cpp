@@ -99,9 +99,9 @@ TEST(SignatureTest, Errors) {
 }
 
 TEST(SignatureTest, TypeNames) {
-  for (llvm::StringRef name : {"i1", "i8", "i16", "i32", "i64", "u8", "u16",
-                               "u32", "u64", "fp16", "bf16", "fp32", "fp64",
-                               "fp8e4nv", "fp8e5"})
+  for (llvm::StringRef name :
+       {"i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "fp16",
+        "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5"})
     EXPECT_TRUE(isSignatureTypeName(name)) << name.str();
   EXPECT_FALSE(isSignatureTypeName("f32"));
   EXPECT_FALSE(isSignatureTypeName("int32"));
