@@ -139,7 +139,7 @@ public:
       return cg.error(loc(i), name(i) +
                                   " must be a compile-time integer "
                                   "(tl.constexpr), but it is a run-time " +
-                                  v.describe());
+                                  v.describe() + getAssignedNumberHint(v));
     return cg.error(loc(i),
                     name(i) + " must be an integer, got " + v.describe());
   }
@@ -190,7 +190,7 @@ public:
                           " must be a compile-time integer "
                           "(tl.constexpr), but it is " +
                           (element.isRuntime() ? "a run-time " : "") +
-                          element.describe());
+                          element.describe() + getAssignedNumberHint(element));
         result.push_back(element.getInt());
       }
       return result;
@@ -240,7 +240,7 @@ public:
                                "() must be compile-time integers "
                                "(tl.constexpr), got " +
                                (v.isRuntime() ? "a run-time " : "") +
-                               v.describe());
+                               v.describe() + getAssignedNumberHint(v));
       result.push_back(v.getInt());
     }
     return result;
@@ -1944,7 +1944,8 @@ static FailureOr<CGValue> builtinStaticAssert(CodeGen &cg, CallArgs &call) {
   if (cond.isRuntime())
     return cg.error(a.loc(0), "tl.static_assert() needs a compile-time "
                               "condition, got a run-time " +
-                                  cond.describe());
+                                  cond.describe() +
+                                  getAssignedNumberHint(cond));
   if (cond.isTruthy())
     return CGValue::none();
   std::string message = "static assertion failed";

@@ -106,7 +106,7 @@ LogicalResult CodeGen::assignTarget(const Expr *target, const CGValue &value,
     // `x: tl.constexpr = ...` to keep a constant.
     if (sanitize && v.isNumber()) {
       LocationScope scope(*this, target);
-      v = *toRuntime(v, target->getLoc());
+      v = CGValue::assignedNumber(*toRuntime(v, target->getLoc()), v);
     }
     setVar(name->getName(), std::move(v), target->getLoc());
     return success();
@@ -952,7 +952,8 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
                         "the " + std::string(bound.what) +
                             " of tl.static_range() must be a compile-time "
                             "constant, got a run-time " +
-                            bound.value->describe());
+                            bound.value->describe() +
+                            getAssignedNumberHint(*bound.value));
     int64_t start = iterable->start.getInt(), stop = iterable->stop.getInt(),
             step = iterable->step.getInt();
     if (step == 0)

@@ -27,6 +27,14 @@ std::string tilec::frontend::shapeToString(llvm::ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
+std::string tilec::frontend::getAssignedNumberHint(const CGValue &value) {
+  if (!value.isAssignedNumber())
+    return "";
+  return " (assigning the number " + value.getAssignedNumber().str() +
+         " to a variable makes a run-time scalar, as in Triton; annotate the "
+         "assignment with ': tl.constexpr' to keep a constant)";
+}
+
 bool CGValue::isTile() const {
   return isRuntime() && llvm::isa<mlir::RankedTensorType>(value.getType());
 }

@@ -135,6 +135,14 @@ public:
     v.dtype = dtype;
     return v;
   }
+  /// A run-time scalar made from a Python number by a plain assignment
+  /// (`n = 16` in a kernel is a run-time int32, as in Triton); remembers
+  /// the number for messages.
+  static CGValue assignedNumber(CGValue scalar, const CGValue &number) {
+    scalar.text = number.repr();
+    scalar.assignedFromNumber = true;
+    return scalar;
+  }
 
   Kind getKind() const { return kind; }
   bool isPoison() const { return kind == Kind::Poison; }
@@ -154,6 +162,10 @@ public:
   bool isClosure() const { return kind == Kind::Closure; }
   bool isBoundMethod() const { return kind == Kind::BoundMethod; }
   bool isRuntime() const { return kind == Kind::Runtime; }
+  /// For a run-time value: whether a plain assignment made it from a
+  /// Python number, and that number's spelling.
+  bool isAssignedNumber() const { return isRuntime() && assignedFromNumber; }
+  llvm::StringRef getAssignedNumber() const { return text; }
   bool isConstexpr() const { return !isRuntime() && !isPoison(); }
   /// A Python number: bool, int or float.
   bool isNumber() const { return isBool() || isInt() || isFloat(); }
@@ -215,7 +227,13 @@ private:
   const Node *node = nullptr;
   std::shared_ptr<Frame> frame;
   mlir::Value value;
+  bool assignedFromNumber = false;
 };
+
+/// For a run-time value a plain assignment made from a Python number, a
+/// parenthesized explanation for messages that needed a constant; "" for
+/// anything else.
+std::string getAssignedNumberHint(const CGValue &value);
 
 /// Prints a shape as `[64, 32]`.
 std::string shapeToString(llvm::ArrayRef<int64_t> shape);
