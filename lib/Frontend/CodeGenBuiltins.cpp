@@ -204,6 +204,9 @@ public:
   /// A run-time tile argument (numbers are materialized as scalars).
   FailureOr<CGValue> getRuntime(size_t i) {
     const CGValue &v = value(i);
+    if (v.isBlockPointer())
+      return cg.error(loc(i), name(i) + " cannot be a block pointer; load "
+                                        "the block with tl.load first");
     if (v.isRuntime())
       return v;
     if (v.isNumber())
@@ -683,12 +686,10 @@ static FailureOr<CGValue> builtinStore(CodeGen &cg, CallArgs &call) {
   FailureOr<tile::EvictionPolicy> evict = parseEviction(cg, a, kEviction);
   if (failed(cache) || failed(evict))
     return failure();
-  if (!value.isNumber() && (!value.isRuntime() || value.isBlockPointer() ||
-                            value.getDType().isPointer() != false))
-    if (!(value.isRuntime() && value.getDType().isPointer()))
-      return cg.error(a.loc(kValue), "the value to store must be a tile or "
-                                     "a number, got " +
-                                         value.describe());
+  if (!value.isNumber() && (!value.isRuntime() || value.isBlockPointer()))
+    return cg.error(a.loc(kValue), "the value to store must be a tile or a "
+                                   "number, got " +
+                                       value.describe());
 
   if (ptr.isBlockPointer()) {
     if (a.has(kMask))
@@ -1275,6 +1276,9 @@ static FailureOr<CGValue> argMaxMin(CodeGen &cg, CallArgs &call, bool isMax) {
   FailureOr<bool> keepDims = a.getBool(3, false);
   if (failed(input) || failed(axis) || failed(tieLeft) || failed(keepDims))
     return failure();
+  if (input->getDType().isPointer())
+    return cg.error(a.loc(0), call.calleeName + "() of pointers is not "
+                                                "supported");
   FailureOr<llvm::SmallVector<CGValue>> results = reduceWithIndices(
       cg, call, *input, *axis, *keepDims, a.loc(1), isMax, *tieLeft);
   if (failed(results))
@@ -1514,8 +1518,10 @@ static LogicalResult promotePair(CodeGen &cg, CGValue &x, CGValue &y, SMLoc loc,
                              x.describe() + " and " + y.describe());
   DType xt = typeOf(x), yt = typeOf(y);
   DType ret;
-  if (xt.isPointer() || yt.isPointer() || x.isBlockPointer() ||
-      y.isBlockPointer()) {
+  if (x.isBlockPointer() || y.isBlockPointer())
+    return cg.error(loc, what.str() + " does not take block pointers (" +
+                             x.describe() + " and " + y.describe() + ")");
+  if (xt.isPointer() || yt.isPointer()) {
     if (xt != yt)
       return cg.error(loc, what.str() + ": incompatible operands " +
                                x.describe() + " and " + y.describe());
