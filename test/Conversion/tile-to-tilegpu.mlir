@@ -88,3 +88,31 @@ func.func @loaded_both_ways(%x: !tile.ptr<f32>) -> (tensor<32x32xf32>, tensor<32
   %bb = tile.broadcast %b : tensor<1x32xf32> -> tensor<32x32xf32>
   return %ab, %bb : tensor<32x32xf32>, tensor<32x32xf32>
 }
+
+// -----
+
+// A dot accumulator is blocked for register reuse in the FMA loop: each
+// thread holds 4 rows x 8 columns of the 64x64 tile.
+// CHECK: #[[$ACC:.*]] = #tilegpu.blocked<sizePerThread = [4, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @dot_accumulator
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #[[$ACC]]>
+func.func @dot_accumulator(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+  return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// Without memory accesses, a tile reduced along an axis keeps that axis in
+// registers: whole rows per thread, no shuffles needed.
+// CHECK: #[[$R:.*]] = #tilegpu.blocked<sizePerThread = [1, 32], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @reduced_rows
+// CHECK: tile.reduce {{.*}} (tensor<256x32xf32, #[[$R]]>)
+func.func @reduced_rows(%x: tensor<256x32xf32>) -> tensor<256xf32> {
+  %r = tile.reduce %x {axis = 1 : i32} : (tensor<256x32xf32>) -> tensor<256xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.reduce.return %s : f32
+  }
+  return %r : tensor<256xf32>
+}

@@ -15,6 +15,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 #define DEBUG_TYPE "convert-tile-to-tilegpu"
 
 using namespace mlir;
@@ -202,20 +204,15 @@ static int64_t pointeeBytes(Type ptrTile) {
              : 8;
 }
 
-/// Builds a blocked layout (Triton's default-blocked rule): `vec` elements
-/// per thread along order[0], then lanes and warps spread along `order`
-/// while the tile has room, the rest along order[0].
+/// Builds a blocked layout with `spt` elements per thread (Triton's
+/// default-blocked rule for the rest): lanes, then warps, spread along
+/// `order` while the tile has room, the remainder along order[0].
 static BlockedEncodingAttr buildBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                                        ArrayRef<unsigned> order, int64_t vec,
+                                        ArrayRef<unsigned> order,
+                                        ArrayRef<unsigned> spt,
                                         unsigned numWarps) {
   unsigned rank = shape.size();
-  int64_t numel = 1;
-  for (int64_t s : shape)
-    numel *= s;
-  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
-  int64_t threads = int64_t(kThreadsPerWarp) * numWarps;
-  spt[order[0]] = std::max<int64_t>(
-      1, std::min({vec, shape[order[0]], std::max<int64_t>(1, numel / threads)}));
+  SmallVector<unsigned> tpw(rank, 1), wpc(rank, 1);
   unsigned lanes = kThreadsPerWarp;
   for (unsigned d : order) {
     int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
@@ -233,10 +230,45 @@ static BlockedEncodingAttr buildBlocked(MLIRContext *ctx, ArrayRef<int64_t> shap
   return BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order);
 }
 
+/// Elements each thread holds when `shape` is spread over `numWarps` warps
+/// without replication (at least 1).
+static int64_t elementsPerThread(ArrayRef<int64_t> shape, unsigned numWarps) {
+  int64_t numel = 1;
+  for (int64_t s : shape)
+    numel *= s;
+  return std::max<int64_t>(1, numel / (int64_t(kThreadsPerWarp) * numWarps));
+}
+
+static SmallVector<unsigned> rowMajorOrder(unsigned rank) {
+  return llvm::to_vector(llvm::reverse(llvm::seq<unsigned>(0, rank)));
+}
+
+/// The layout of a `tile.dot` accumulator for the FMA path: each thread
+/// holds a near-square block of rows x columns (register blocking), so
+/// every operand element it reads from shared memory feeds several FMAs.
+static BlockedEncodingAttr buildDotAccumulatorLayout(MLIRContext *ctx,
+                                                     ArrayRef<int64_t> shape,
+                                                     unsigned numWarps) {
+  unsigned rank = shape.size(), m = rank - 2, n = rank - 1;
+  int64_t perThread = elementsPerThread(shape, numWarps);
+  int64_t cols = std::min<int64_t>(
+      shape[n], int64_t(1) << llvm::Log2_64_Ceil(
+                    static_cast<uint64_t>(std::ceil(std::sqrt(double(perThread))))));
+  int64_t rows = std::min<int64_t>(shape[m], std::max<int64_t>(1, perThread / cols));
+  SmallVector<unsigned> spt(rank, 1);
+  spt[n] = cols;
+  spt[m] = rows;
+  return buildBlocked(ctx, shape, rowMajorOrder(rank), spt, numWarps);
+}
+
 Attribute LayoutInference::chooseBlocked(unsigned root) {
-  // The largest tile of the class, and the best-vectorizable pointer tile
-  // that a load or store of the class accesses.
+  MLIRContext *ctx = func->getContext();
+  // What the class does: its largest tile, whether it accumulates a dot,
+  // which axis it is reduced along, and the best-vectorizable pointer tile
+  // that one of its loads or stores accesses.
   RankedTensorType largest;
+  bool accumulatesDot = false;
+  std::optional<unsigned> reducedAxis;
   SmallVector<unsigned> order;
   int64_t bestVec = 0, bestContiguity = 0;
   for (auto [id, value] : llvm::enumerate(values)) {
@@ -245,6 +277,10 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
     auto type = cast<RankedTensorType>(value.getType());
     if (!largest || type.getNumElements() > largest.getNumElements())
       largest = type;
+    accumulatesDot |= isa_and_present<tile::DotOp>(value.getDefiningOp());
+    for (Operation *user : value.getUsers())
+      if (auto reduce = dyn_cast<tile::ReduceOp>(user); reduce && !reducedAxis)
+        reducedAxis = reduce.getAxis();
     if (!isa<tile::PointerType>(type.getElementType()))
       continue;
     bool accessed = llvm::any_of(value.getUsers(), [&](Operation *user) {
@@ -256,8 +292,7 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
     AxisInfo info = axisInfo.lookup(value);
     if (info.getRank() != type.getRank())
       continue;
-    SmallVector<unsigned> dims = llvm::to_vector(
-        llvm::reverse(llvm::seq<unsigned>(0, type.getRank())));
+    SmallVector<unsigned> dims = rowMajorOrder(type.getRank());
     llvm::stable_sort(dims, [&](unsigned a, unsigned b) {
       return info.getContiguity(a) > info.getContiguity(b);
     });
@@ -272,12 +307,29 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
       order = dims;
     }
   }
-  if (order.empty()) {
-    order = llvm::to_vector(llvm::reverse(llvm::seq<unsigned>(0, largest.getRank())));
-    bestVec = 1;
+  ArrayRef<int64_t> shape = largest.getShape();
+  unsigned rank = shape.size();
+  // 1. The dot's FMA loop dominates: block the accumulator for reuse.
+  if (accumulatesDot && rank >= 2)
+    return buildDotAccumulatorLayout(ctx, shape, numWarps);
+  int64_t perThread = elementsPerThread(shape, numWarps);
+  SmallVector<unsigned> spt(rank, 1);
+  // 2. Memory accesses: coalesced, as wide as their contiguity allows.
+  if (!order.empty()) {
+    spt[order[0]] = std::min({bestVec, shape[order[0]], perThread});
+    return buildBlocked(ctx, shape, order, spt, numWarps);
   }
-  return buildBlocked(func->getContext(), largest.getShape(), order, bestVec,
-                      numWarps);
+  // 3. Reductions: as much of the reduced axis per thread as the tile
+  // allows, so that most of the combining happens in registers.
+  if (reducedAxis) {
+    SmallVector<unsigned> reducedFirst{*reducedAxis};
+    for (unsigned d : rowMajorOrder(rank))
+      if (d != *reducedAxis)
+        reducedFirst.push_back(d);
+    spt[*reducedAxis] = std::min(shape[*reducedAxis], perThread);
+    return buildBlocked(ctx, shape, reducedFirst, spt, numWarps);
+  }
+  return buildBlocked(ctx, shape, rowMajorOrder(rank), spt, numWarps);
 }
 
 Attribute LayoutInference::layoutOfClass(unsigned root) {

@@ -79,7 +79,7 @@ void applyLayouts(func::FuncOp func, LayoutInference &inference) {
         cst.setValueAttr(dense.reshape(cast<ShapedType>(cst.getType())));
   });
   // Function signatures (tiles only appear in non-kernel test functions).
-  SmallVector<Type> inputs(func.getArgumentTypes());
+  SmallVector<Type> inputs(func.getBody().getArgumentTypes());
   SmallVector<Type> outputs;
   func.walk([&](func::ReturnOp ret) {
     outputs.assign(ret.getOperandTypes().begin(), ret.getOperandTypes().end());
