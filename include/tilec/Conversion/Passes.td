@@ -30,13 +30,22 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
     constants and arithmetic on them are cloned per use); only what remains
     gets a `tilegpu.convert_layout`.
 
+    A `tile.dot` that wgmma can take (f16/bf16 operands, f32 accumulator,
+    M ≥ 64, whole warpgroups) gets the `#tilegpu.wgmma` accumulator layout,
+    which its elementwise users and loop-carried values then share; other
+    dots get a register-blocked layout for the FMA path, with a remark
+    saying why.
+
     Example: in a row softmax the row maximum is
     `#tilegpu.slice<{dim = 1, parent = #blocked}>` of the tile's layout, so
     `x - m[:, None]` needs no data movement.
   }];
   let options = [
     Option<"numWarps", "num-warps", "unsigned", "4",
-           "Warps per CTA (one program instance runs on one CTA)">
+           "Warps per CTA (one program instance runs on one CTA)">,
+    Option<"useWgmma", "use-wgmma", "bool", "true",
+           "Give eligible tl.dot accumulators the Hopper wgmma layout "
+           "(tensor cores); false keeps every dot on the FMA path">
   ];
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }

@@ -25,9 +25,10 @@ using namespace tilec::tilegpu;
 
 static bool isTile(Value value) { return isa<RankedTensorType>(value.getType()); }
 
-LayoutInference::LayoutInference(Operation *func, unsigned numWarps,
+LayoutInference::LayoutInference(Operation *func, const LayoutOptions &options,
                                  const ModuleAxisInfo &axisInfo)
-    : func(func), numWarps(numWarps), axisInfo(axisInfo) {}
+    : func(func), options(options), numWarps(options.numWarps),
+      axisInfo(axisInfo) {}
 
 //===----------------------------------------------------------------------===//
 // Union-find
@@ -97,7 +98,8 @@ LogicalResult LayoutInference::collect(Operation *op) {
       op->hasTrait<OpTrait::IsTerminator>())
     return success();
   if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
-    unite(bcast.getSrc(), bcast.getResult());
+    classOf(bcast.getSrc());
+    broadcasts.push_back(bcast);
     return success();
   }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
@@ -168,6 +170,28 @@ LogicalResult LayoutInference::collect(Operation *op) {
   return success();
 }
 
+void LayoutInference::resolveBroadcasts() {
+  // A broadcast source shares its result's layout. When one source is
+  // broadcast into tiles of two classes (rows of A and rows of C in a
+  // matmul), joining them would force one layout on both: the first
+  // broadcast joins, the others are conflicts (the source is then recomputed
+  // per use, or converted).
+  DenseMap<unsigned, unsigned> boundTo;
+  for (tile::BroadcastOp bcast : broadcasts) {
+    unsigned src = find(classOf(bcast.getSrc()));
+    unsigned dst = find(classOf(bcast.getResult()));
+    if (src == dst)
+      continue;
+    auto it = boundTo.find(src);
+    if (it != boundTo.end() && find(it->second) != dst) {
+      conflicts.push_back(bcast);
+      continue;
+    }
+    unite(bcast.getSrc(), bcast.getResult());
+    boundTo[find(src)] = find(dst);
+  }
+}
+
 void LayoutInference::resolveSlices() {
   for (const SliceRequest &req : requests) {
     unsigned child = find(req.child), parent = find(req.parent);
@@ -187,6 +211,7 @@ LogicalResult LayoutInference::run() {
   });
   if (walk.wasInterrupted())
     return failure();
+  resolveBroadcasts();
   resolveSlices();
   return success();
 }
@@ -261,6 +286,41 @@ static BlockedEncodingAttr buildDotAccumulatorLayout(MLIRContext *ctx,
   return buildBlocked(ctx, shape, rowMajorOrder(rank), spt, numWarps);
 }
 
+std::optional<WarpgroupMMAEncodingAttr>
+tilec::getWarpgroupMMALayout(tile::DotOp dot, unsigned numWarps,
+                             std::string *whyNot) {
+  auto fail = [&](const Twine &reason) -> std::optional<WarpgroupMMAEncodingAttr> {
+    if (whyNot)
+      *whyNot = reason.str();
+    return std::nullopt;
+  };
+  auto aType = dot.getA().getType();
+  auto cType = dot.getC().getType();
+  if (cType.getRank() != 2)
+    return fail("batched (3-d) dot");
+  Type elt = aType.getElementType();
+  if (!elt.isF16() && !elt.isBF16())
+    return fail("operands are not f16/bf16");
+  if (!cType.getElementType().isF32())
+    return fail("the accumulator is not f32");
+  if (numWarps % 4 != 0)
+    return fail("num_warps is not a multiple of 4 (whole warpgroups)");
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = aType.getDimSize(1);
+  if (m < 64)
+    return fail("M < 64");
+  if (k % 16 != 0 || n < 8)
+    return fail("K is not a multiple of 16 or N < 8");
+  unsigned groups = numWarps / 4;
+  unsigned groupsM = std::min<int64_t>(groups, m / 64);
+  unsigned groupsN = groups / groupsM;
+  if (n / groupsN < 8)
+    return fail("N too small for the warpgroups");
+  unsigned instrN = std::min<int64_t>(256, n / groupsN);
+  return WarpgroupMMAEncodingAttr::get(dot.getContext(), {4 * groupsM, groupsN},
+                                       instrN);
+}
+
 Attribute LayoutInference::chooseBlocked(unsigned root) {
   MLIRContext *ctx = func->getContext();
   // What the class does: its largest tile, whether it accumulates a dot,
@@ -268,6 +328,7 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
   // that one of its loads or stores accesses.
   RankedTensorType largest;
   bool accumulatesDot = false;
+  tile::DotOp dotOp;
   std::optional<unsigned> reducedAxis;
   SmallVector<unsigned> order;
   int64_t bestVec = 0, bestContiguity = 0;
@@ -277,7 +338,10 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
     auto type = cast<RankedTensorType>(value.getType());
     if (!largest || type.getNumElements() > largest.getNumElements())
       largest = type;
-    accumulatesDot |= isa_and_present<tile::DotOp>(value.getDefiningOp());
+    if (auto dot = dyn_cast_if_present<tile::DotOp>(value.getDefiningOp())) {
+      accumulatesDot = true;
+      dotOp = dot;
+    }
     for (Operation *user : value.getUsers())
       if (auto reduce = dyn_cast<tile::ReduceOp>(user); reduce && !reducedAxis)
         reducedAxis = reduce.getAxis();
@@ -309,9 +373,18 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
   }
   ArrayRef<int64_t> shape = largest.getShape();
   unsigned rank = shape.size();
-  // 1. The dot's FMA loop dominates: block the accumulator for reuse.
-  if (accumulatesDot && rank >= 2)
+  // 1. A dot decides: the tensor cores' accumulator layout when wgmma can
+  // take the dot, else a register-blocked layout for the FMA loop.
+  if (accumulatesDot && rank >= 2) {
+    std::string whyNot = "disabled (--disable-wgmma)";
+    if (options.useWarpgroupMMA)
+      if (auto mma = getWarpgroupMMALayout(dotOp, numWarps, &whyNot);
+          mma && largest.getShape() == dotOp.getType().getShape())
+        return *mma;
+    dotOp.emitRemark() << "tl.dot runs on CUDA cores (FMA), not wgmma: "
+                       << whyNot;
     return buildDotAccumulatorLayout(ctx, shape, numWarps);
+  }
   int64_t perThread = elementsPerThread(shape, numWarps);
   SmallVector<unsigned> spt(rank, 1);
   // 2. Memory accesses: coalesced, as wide as their contiguity allows.

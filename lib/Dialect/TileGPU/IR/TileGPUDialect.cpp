@@ -29,6 +29,10 @@ struct TileGPUOpAsmInterface : OpAsmDialectInterface {
       os << "slice";
       return AliasResult::FinalAlias;
     }
+    if (isa<WarpgroupMMAEncodingAttr>(attr)) {
+      os << "wgmma";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
