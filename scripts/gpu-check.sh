@@ -32,18 +32,24 @@ status=0
 echo "== memcheck (small cases)"
 if command -v compute-sanitizer >/dev/null; then
   "$work/bin/tilec-e2e" --tilec "$work/bin/tilec" --artifacts "$work/memcheck" \
-    --filter small --no-run > "$out/memcheck-compile.log" 2>&1
+    --filter 'small|matmul_ragged' --no-run > "$out/memcheck-compile.log" 2>&1
   timeout 300 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
-    "$work/bin/tilec-e2e" --no-compile --artifacts "$work/memcheck" --filter small \
-    > "$out/memcheck.log" 2>&1
+    "$work/bin/tilec-e2e" --no-compile --artifacts "$work/memcheck" \
+    --filter 'small|matmul_ragged' > "$out/memcheck.log" 2>&1
   rc=$?
   tail -n 3 "$out/memcheck.log"
   [ $rc -eq 0 ] || { echo "memcheck: exit $rc (see memcheck.log)"; status=1; }
 fi
 
+echo "== GEMM benchmark (tilec vs cuBLAS vs Triton, bench/gemm.py)"
+timeout 900 python3 "$root/bench/gemm.py" --tilec "$work/bin/tilec" ${GEMM_ARGS:-} \
+  --json "$out/gemm.json" > "$out/gemm.log" 2>&1 || status=1
+sed -n '/^| dtype/,$p' "$out/gemm.log"
+grep -i "error" "$out/gemm.log" | head -5
+
 echo "== e2e"
 OUT="$out" "$root/test/e2e/gpu_check.sh" "$work" "$work/bin/tilec" "$work/artifacts" "$@" || status=1
 
-cp "$out/gpu.txt" "$out/e2e.log" "$out/e2e.json" "$final/" 2>/dev/null
+cp "$out/gpu.txt" "$out/e2e.log" "$out/e2e.json" "$out/gemm.json" "$final/" 2>/dev/null
 tar czf "$final/logs.tgz" -C "$work" logs artifacts 2>/dev/null
 exit $status

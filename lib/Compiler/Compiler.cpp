@@ -94,6 +94,8 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     pm.addInstrumentation(std::make_unique<DumpAfterEachPass>(dumps));
   if (options.printIRAfterAll || !options.printIRAfter.empty() ||
       !options.printIRBefore.empty()) {
+    // Module-scope printing needs the passes to run on one thread.
+    module->getContext()->disableMultithreading();
     auto before = [&](mlir::Pass *pass, mlir::Operation *) {
       return isPassIn(pass, options.printIRBefore);
     };

@@ -58,6 +58,7 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
   ConvertTileToTileGPUOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
+  layoutOptions.useWgmma = options.useWgmma;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   addCleanups(pm);
   if (stop == EmitKind::TileGPU)

@@ -28,6 +28,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -71,9 +72,11 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
 static cl::opt<std::string> arch("arch", cl::init("sm_90a"),
                                  cl::desc("GPU architecture"),
                                  cl::cat(tilecCategory));
-static cl::opt<unsigned> ptxVersion("ptx-version", cl::init(80),
-                                    cl::desc("PTX ISA version times 10 (80 = 8.0)"),
-                                    cl::cat(tilecCategory));
+static cl::opt<unsigned> ptxVersion(
+    "ptx-version",
+    cl::desc("PTX ISA version times 10 (default: the lowest the --arch needs, "
+             "80 for sm_90a)"),
+    cl::cat(tilecCategory));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
     cl::desc("Write the IR after every pass, the LLVM IR, PTX and ptxas "
@@ -90,6 +93,11 @@ static cl::list<std::string>
     printIRBefore("print-ir-before", cl::CommaSeparated,
                   cl::desc("Print the IR before these passes"),
                   cl::value_desc("pass"), cl::cat(tilecCategory));
+static cl::opt<bool> disableWgmma(
+    "disable-wgmma",
+    cl::desc("Run every tl.dot on CUDA cores (FMA) instead of the Hopper "
+             "tensor cores (for experiments)"),
+    cl::cat(tilecCategory));
 static cl::opt<bool> timing("mlir-timing",
                             cl::desc("Report the time of every pass"),
                             cl::cat(tilecCategory));
@@ -178,6 +186,10 @@ static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tilec " << getTilecVersion() << " (LLVM/MLIR " LLVM_VERSION_STRING
+       << ", NVPTX backend, target sm_90a by default)\n";
+  });
   cl::HideUnrelatedOptions(tilecCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "tilec: compile a tile kernel for NVIDIA Hopper\n");
@@ -191,6 +203,34 @@ int main(int argc, char **argv) {
                 llvm::Twine(numWarps));
   if (numStages == 0)
     return fail("--num-stages must be at least 1");
+  {
+    llvm::StringRef chip = arch;
+    unsigned smVersion = 0;
+    bool known = chip.consume_front("sm_");
+    chip.consume_back("a");
+    known = known && !chip.getAsInteger(10, smVersion) && smVersion >= 70;
+    if (!known)
+      return fail("unknown --arch '" + arch +
+                  "' (expected sm_NN or sm_NNa, e.g. sm_90a)");
+    // The first PTX ISA version that knows the architecture.
+    unsigned required = smVersion >= 120 ? 87
+                        : smVersion >= 100 ? 86
+                        : smVersion >= 90  ? 80
+                        : smVersion >= 80  ? 70
+                                           : 60;
+    if (ptxVersion.getNumOccurrences() == 0)
+      ptxVersion = required;
+    else if (ptxVersion < required)
+      return fail("--ptx-version " + llvm::Twine(ptxVersion) + " is too old for " +
+                  arch + " (needs " + llvm::Twine(required) + " or newer)");
+    // PTX ISA versions LLVM 22 knows (PTX ISA "Release Notes").
+    static const unsigned knownPtx[] = {60, 61, 62, 63, 64, 65, 70, 71, 72, 73,
+                                        74, 75, 76, 77, 78, 80, 81, 82, 83, 84,
+                                        85, 86, 87, 88};
+    if (!llvm::is_contained(knownPtx, unsigned(ptxVersion)))
+      return fail("unknown --ptx-version " + llvm::Twine(ptxVersion) +
+                  " (expected the PTX ISA version times 10, 60 to 88, e.g. 80)");
+  }
 
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
   if (!buffer)
@@ -218,7 +258,9 @@ int main(int argc, char **argv) {
     if (mlir::failed(derived))
       return 1;
     interface = *derived;
-    interface.signature = signature;
+    if (!signature.empty())
+      return fail("--signature applies to .tile and .py input; a .mlir module "
+                  "already gives the kernel's argument types");
   } else {
     frontend::SourceMgrDiagnosticSink diags(srcMgr, llvm::errs());
     auto kernel = frontend::emitKernel(srcMgr, bufferId, kernelName, signature,
@@ -234,6 +276,7 @@ int main(int argc, char **argv) {
   CompileOptions options;
   options.pipeline.numWarps = numWarps;
   options.pipeline.numStages = numStages;
+  options.pipeline.useWgmma = !disableWgmma;
   options.target.chip = arch;
   options.target.features = "+ptx" + std::to_string(ptxVersion);
   options.emit = *emit;
@@ -268,6 +311,14 @@ int main(int argc, char **argv) {
   }
   llvm::SmallString<256> base(out);
   llvm::sys::path::replace_extension(base, "");
+  // The metadata (and a cubin's PTX) go next to OUT: they must not be OUT.
+  llvm::StringRef ext = llvm::sys::path::extension(out);
+  if (ext == ".json" || (*emit == EmitKind::Cubin && ext == ".ptx"))
+    return fail("-o '" + out + "' would be overwritten by the " +
+                (ext == ".json" ? "metadata (.json)" : "PTX written beside the cubin") +
+                "; name the " + (*emit == EmitKind::Cubin ? "cubin" : "PTX") +
+                " file with its own extension (e.g. " +
+                (*emit == EmitKind::Cubin ? "k.cubin" : "k.ptx") + ")");
   std::vector<std::pair<std::string, std::string>> artifacts;
   std::string ptxPath = (base + ".ptx").str();
   if (*emit == EmitKind::PTX) {

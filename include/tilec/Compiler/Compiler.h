@@ -47,6 +47,9 @@ struct PipelineOptions {
   unsigned numWarps = 4;
   /// Software-pipelining depth (used by tilegpu-pipeline; 1 = none).
   unsigned numStages = 3;
+  /// Run eligible tl.dot on the Hopper tensor cores (wgmma); false keeps
+  /// every dot on the FMA path (`--disable-wgmma`).
+  bool useWgmma = true;
 };
 
 /// Adds the passes from the frontend's `tile` IR to the end of `stop`'s
