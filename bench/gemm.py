@@ -88,9 +88,14 @@ def main():
     parser.add_argument("--tilec-args", default="", help="extra tilec flags (ablations)")
     args = parser.parse_args()
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
-    triton_module = triton_compile.load_module(EXAMPLE)
-    triton_kernel = triton_module.matmul_kernel
     outdir = tempfile.mkdtemp(prefix="gemm-")
+    # Triton runs the same source, with tilec's spellings rewritten
+    # (test/e2e/triton_compile.py).
+    triton_source = os.path.join(outdir, "matmul_triton.py")
+    with open(EXAMPLE) as f, open(triton_source, "w") as out:
+        out.write(triton_compile.rewrite_module(f.read()))
+    triton_compile.install_tilec_alias()
+    triton_kernel = triton_compile.load_module(triton_source).matmul_kernel
     rows = []
     failed = False
     for dtype in args.dtypes.split(","):
