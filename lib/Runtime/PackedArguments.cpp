@@ -83,13 +83,37 @@ Status checkArgument(const KernelMetadata &md, std::size_t index,
 
 } // namespace
 
+std::size_t PackedArguments::parameterBankOffset(const std::string &target) {
+  // Measured with ptxas (CUDA 13.0): the offset of a parameter aligned to
+  // 1024 bytes after one 8-byte parameter is 672 on sm_80 and sm_89, 496 on
+  // sm_90a and 1024 on sm_100a and sm_120a.
+  unsigned sm = 90;
+  if (target.rfind("sm_", 0) == 0) {
+    std::size_t end = 3;
+    unsigned value = 0;
+    while (end < target.size() && target[end] >= '0' && target[end] <= '9' &&
+           value < 10000)
+      value = value * 10 + static_cast<unsigned>(target[end++] - '0');
+    std::string suffix = target.substr(end);
+    if (end > 3 && (suffix.empty() || suffix == "a" || suffix == "f"))
+      sm = value;
+  }
+  if (sm >= 100)
+    return 0;
+  if (sm >= 90)
+    return 0x210;
+  return 0x160;
+}
+
 std::vector<ArgumentSlot>
 PackedArguments::layout(const KernelMetadata &metadata) {
   std::vector<ArgumentSlot> slots;
+  // Offsets are aligned as constant-bank addresses: base + offset.
+  const std::size_t base = parameterBankOffset(metadata.target);
   std::size_t offset = 0;
   auto addSlot = [&](const std::string &name, bool hidden, std::size_t size,
                      std::size_t align) {
-    offset = alignTo(offset, align);
+    offset = alignTo(base + offset, align) - base;
     slots.push_back({name, hidden, offset, size, align});
     offset += size;
   };
