@@ -145,6 +145,8 @@ Expected<std::unique_ptr<Kernel>> Kernel::load(const Device &device,
 
   TILEC_RETURN_IF_ERROR(kernel->configureSharedMemory());
   TILEC_RETURN_IF_ERROR(kernel->checkParameterLayout());
+  TILEC_RETURN_IF_ERROR(kernel->checkTensorMapSupport());
+  kernel->tensorMaps_.resize(metadata.hiddenParameters.size());
   return kernel;
 }
 
@@ -247,9 +249,57 @@ Status Kernel::checkParameterLayout() const {
   return Status::success();
 }
 
-Status Kernel::buildHiddenArguments(LaunchGrid grid, PackedArguments &packed) {
+Status Kernel::checkTensorMapSupport() const {
+  std::string first;
+  for (const HiddenParameterInfo &hidden : metadata_.hiddenParameters)
+    if (hidden.recipe.kind == "tma_descriptor" && first.empty())
+      first = hidden.name;
+  if (first.empty())
+    return Status::success();
+  const DeviceInfo &info = device_->info();
+  if (info.computeMajor < 9)
+    return Status::error(
+        ErrorCode::Unsupported,
+        "kernel '" + metadata_.name + "' takes TMA descriptors ('" + first +
+            "'), which need a device of compute capability 9.0 or newer; " +
+            info.name + " is " + std::to_string(info.computeMajor) + "." +
+            std::to_string(info.computeMinor));
+  if (!device_->driver().api().tensorMapEncodeTiled)
+    return Status::error(ErrorCode::Unsupported,
+                         "kernel '" + metadata_.name +
+                             "' takes TMA descriptors ('" + first +
+                             "'), which need cuTensorMapEncodeTiled; this "
+                             "driver lacks it (CUDA 12.0 or newer needed)");
+  return Status::success();
+}
+
+std::uint64_t Kernel::tensorMapEncodes() const {
+  std::uint64_t total = 0;
+  for (const TensorMapCache &cache : tensorMaps_)
+    total += cache.encodes();
+  return total;
+}
+
+Status Kernel::buildHiddenArguments(LaunchGrid grid, KernelArgs args,
+                                    PackedArguments &packed) {
   for (std::size_t i = 0; i < metadata_.hiddenParameters.size(); ++i) {
     const HiddenParameterInfo &hidden = metadata_.hiddenParameters[i];
+    if (hidden.recipe.kind == "tma_descriptor") {
+      Expected<TensorMapRequest> request =
+          resolveTensorMap(metadata_, hidden, args);
+      if (!request)
+        return request.status();
+      Expected<const TensorMapBytes *> map = tensorMaps_[i].get(
+          *request, [&](const TensorMapRequest &toEncode) {
+            return encodeTensorMap(device_->driver(), metadata_, hidden,
+                                   toEncode);
+          });
+      if (!map)
+        return map.status();
+      TILEC_RETURN_IF_ERROR(
+          packed.setHidden(i, (*map)->bytes, sizeof((*map)->bytes)));
+      continue;
+    }
     if (hidden.recipe.kind != "global_scratch")
       return Status::error(ErrorCode::Unsupported,
                            "hidden parameter '" + hidden.name +
@@ -292,7 +342,7 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, const Stream *stream) {
   Expected<PackedArguments> packed = PackedArguments::pack(metadata_, args);
   if (!packed)
     return packed.status();
-  TILEC_RETURN_IF_ERROR(buildHiddenArguments(grid, *packed));
+  TILEC_RETURN_IF_ERROR(buildHiddenArguments(grid, args, *packed));
 
   unsigned block = static_cast<unsigned>(metadata_.numThreads);
   unsigned sharedBytes = static_cast<unsigned>(metadata_.dynamicSharedBytes);
