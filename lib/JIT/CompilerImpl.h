@@ -50,6 +50,8 @@ struct LoadedSpecialization {
   llvm::SmallVector<std::uint64_t, 16> words;
   std::vector<std::string> strings;
   std::shared_ptr<const CompiledKernel> compiled;
+  /// The device it is loaded on (owned by the CompilerImpl).
+  runtime::Device *device = nullptr;
   std::unique_ptr<runtime::Kernel> kernel;
   /// The launch arguments the compiled kernel takes (the others were
   /// specialized away), as indices into the launch's argument list.

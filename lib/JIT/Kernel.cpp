@@ -120,6 +120,7 @@ CompilerImpl::getLoaded(KernelState &state, llvm::ArrayRef<Arg> args,
   for (std::string_view text : key.strings)
     spec->strings.emplace_back(text);
   spec->compiled = *compiledKernel;
+  spec->device = *dev;
   spec->kernel = loadedKernel.take();
 
   std::lock_guard<std::mutex> lock(state.mutex);
@@ -178,10 +179,7 @@ llvm::Error Kernel::launchArgs(Grid grid, Stream stream,
   }
 
   // A thread that never used CUDA has no current context.
-  llvm::Expected<runtime::Device *> dev = compiler->getDevice();
-  if (!dev)
-    return dev.takeError();
-  if (runtime::Status current = (*dev)->ensureCurrent(); !current.ok())
+  if (runtime::Status current = spec->device->ensureCurrent(); !current.ok())
     return toError(current);
 
   llvm::SmallVector<runtime::KernelArg, 16> passed;
