@@ -89,8 +89,9 @@ static cl::opt<unsigned> ptxVersion("ptx-version", cl::init(80),
                                     cl::cat(tilecCategory));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
-    cl::desc("Write the IR after every pass, the LLVM IR, PTX and ptxas "
-             "report to this directory (default: $TILEC_DUMP_DIR)"),
+    cl::desc("Write the IR after every pass, the LLVM IR, PTX, ptxas "
+             "report, cubin and metadata to this directory, numbered in "
+             "pipeline order (default: $TILEC_DUMP_DIR)"),
     cl::value_desc("dir"), cl::cat(tilecCategory));
 static cl::opt<bool> printIRAfterAll("print-ir-after-all",
                                      cl::desc("Print the IR after every pass"),
