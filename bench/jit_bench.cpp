@@ -40,12 +40,12 @@
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
-#include <sys/resource.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 using namespace tilec;
@@ -218,14 +218,15 @@ void launchOverhead(int launches) {
     llvm::Error err =
         kernel.launch(jit::Grid(1), stream->handle(), px, py, pout, n, 1024);
     if (err) {
-      std::fprintf(stderr, "error: %s\n", llvm::toString(std::move(err)).c_str());
+      std::fprintf(stderr, "error: %s\n",
+                   llvm::toString(std::move(err)).c_str());
       std::exit(1);
     }
   });
 
   // The same launch through the runtime alone (no specialization lookup).
-  auto compiled =
-      check(kernel.compile("*fp32:16, *fp32:16, *fp32:16, i32, 1024"), "compile");
+  auto compiled = check(
+      kernel.compile("*fp32:16, *fp32:16, *fp32:16, i32, 1024"), "compile");
   auto md = runtime::KernelMetadata::parse(compiled->metadata);
   const std::string &image =
       compiled->cubin.empty() ? compiled->ptx : compiled->cubin;
@@ -337,8 +338,8 @@ int main(int argc, char **argv) {
   }
   if (compiles > 0) {
     StageTimes mean = sum;
-    for (double *t : {&mean.frontend, &mean.passes, &mean.llvm, &mean.ptx,
-                      &mean.ptxas})
+    for (double *t :
+         {&mean.frontend, &mean.passes, &mean.llvm, &mean.ptx, &mean.ptxas})
       *t /= compiles;
     printStages("   mean (wall, cpu: medians)", mean, median(walls),
                 median(cpus));

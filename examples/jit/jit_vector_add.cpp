@@ -75,12 +75,11 @@ int main() {
     // No GPU: still compile what the launches would (16-byte aligned
     // buffers, n a multiple of 16), so CI runs the API (it has ptxas).
     float *aligned = nullptr;
-    auto signature =
-        kernel->specialize({aligned, aligned, aligned, n, block});
-    auto compiled = signature ? kernel->compile(*signature)
-                              : llvm::Expected<std::shared_ptr<
-                                    const jit::CompiledKernel>>(
-                                    signature.takeError());
+    auto signature = kernel->specialize({aligned, aligned, aligned, n, block});
+    auto compiled =
+        signature ? kernel->compile(*signature)
+                  : llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>(
+                        signature.takeError());
     if (!compiled) {
       std::fprintf(stderr, "error: %s\n",
                    llvm::toString(compiled.takeError()).c_str());
@@ -129,7 +128,8 @@ int main() {
         kernel->launch(grid, stream->handle(), px, py, pout, n, block);
     double us = microsecondsSince(start);
     if (err) {
-      std::fprintf(stderr, "error: %s\n", llvm::toString(std::move(err)).c_str());
+      std::fprintf(stderr, "error: %s\n",
+                   llvm::toString(std::move(err)).c_str());
       return 1;
     }
     if (!stream->synchronize().ok() ||

@@ -1,4 +1,4 @@
-/*===- tilec.h - The C API of tilec ---------------------------------*- C -*-===*
+/*===- tilec.h - The C API of tilec --------------------------------*- C -*-===*
  *
  * Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
  *
@@ -14,7 +14,7 @@
  *   if (tilec_compiler_create(&opts, &c) != TILEC_SUCCESS)
  *     fprintf(stderr, "%s\n", tilec_last_error());
  *   tilec_kernel *k;
- *   tilec_kernel_from_source(c, src, strlen(src), "add_kernel", "add.tile", &k);
+ *   tilec_kernel_from_source(c, src, strlen(src), "add_kernel", "a.tile", &k);
  *   tilec_arg args[] = {tilec_arg_pointer(x, TILEC_FP32), ...,
  *                       tilec_arg_i32(n), tilec_arg_i32(1024)};
  *   tilec_kernel_launch(k, blocks, 1, 1, stream, args, 5);  (JIT: compile once)

@@ -55,9 +55,9 @@ bool toArgs(const tilec_arg *args, size_t count, std::vector<jit::Arg> &out) {
   for (size_t i = 0; i < count; ++i) {
     const tilec_arg &a = args[i];
     if (a.type < TILEC_I1 || a.type > TILEC_FP8E5) {
-      fail(TILEC_ERROR_INVALID_ARGUMENT,
-           "argument " + std::to_string(i + 1) + ": unknown type " +
-               std::to_string(a.type));
+      fail(TILEC_ERROR_INVALID_ARGUMENT, "argument " + std::to_string(i + 1) +
+                                             ": unknown type " +
+                                             std::to_string(a.type));
       return false;
     }
     auto type = static_cast<runtime::ScalarType>(a.type);
@@ -215,8 +215,8 @@ tilec_status tilec_compiler_create(const tilec_options *options,
   llvm::Expected<jit::Compiler> created = jit::Compiler::create(cpp);
   if (!created)
     return fail(TILEC_ERROR_INVALID_ARGUMENT, created.takeError());
-  *compiler = new tilec_compiler{
-      std::make_shared<CompilerState>(std::move(*created))};
+  *compiler =
+      new tilec_compiler{std::make_shared<CompilerState>(std::move(*created))};
   return TILEC_SUCCESS;
 }
 
@@ -322,9 +322,8 @@ tilec_status tilec_kernel_specialize(const tilec_kernel *kernel,
 void tilec_string_destroy(char *string) { std::free(string); }
 
 tilec_status tilec_kernel_launch(const tilec_kernel *kernel, uint32_t grid_x,
-                                 uint32_t grid_y, uint32_t grid_z,
-                                 void *stream, const tilec_arg *args,
-                                 size_t num_args) {
+                                 uint32_t grid_y, uint32_t grid_z, void *stream,
+                                 const tilec_arg *args, size_t num_args) {
   TILEC_CHECK_NOT_NULL(kernel);
   if (num_args && !args)
     return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_kernel_launch: 'args' "
@@ -332,9 +331,9 @@ tilec_status tilec_kernel_launch(const tilec_kernel *kernel, uint32_t grid_x,
   std::vector<jit::Arg> cppArgs;
   if (!toArgs(args, num_args, cppArgs))
     return TILEC_ERROR_INVALID_ARGUMENT;
-  llvm::Error err = kernel->kernel.launchArgs(
-      jit::Grid(grid_x, grid_y, grid_z), static_cast<jit::Stream>(stream),
-      cppArgs);
+  llvm::Error err =
+      kernel->kernel.launchArgs(jit::Grid(grid_x, grid_y, grid_z),
+                                static_cast<jit::Stream>(stream), cppArgs);
   if (!err)
     return TILEC_SUCCESS;
   // Classify the failure (costs nothing on success).
@@ -437,8 +436,7 @@ tilec_status tilec_binary_load(tilec_compiler *compiler,
   {
     std::lock_guard<std::mutex> lock(state.mutex);
     if (!state.device && !state.deviceError) {
-      auto opened =
-          runtime::Device::open(state.compiler.getOptions().device);
+      auto opened = runtime::Device::open(state.compiler.getOptions().device);
       if (opened)
         state.device = opened.take();
       else
@@ -464,9 +462,8 @@ tilec_status tilec_binary_load(tilec_compiler *compiler,
 }
 
 tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
-                                 uint32_t grid_y, uint32_t grid_z,
-                                 void *stream, const tilec_arg *args,
-                                 size_t num_args) {
+                                 uint32_t grid_y, uint32_t grid_z, void *stream,
+                                 const tilec_arg *args, size_t num_args) {
   TILEC_CHECK_NOT_NULL(module);
   if (num_args && !args)
     return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_module_launch: 'args' "
@@ -475,9 +472,8 @@ tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
   if (num_args != md.parameters.size())
     return fail(TILEC_ERROR_INVALID_ARGUMENT,
                 "kernel '" + md.name + "' has " +
-                    std::to_string(md.parameters.size()) +
-                    " parameters, got " + std::to_string(num_args) +
-                    " arguments");
+                    std::to_string(md.parameters.size()) + " parameters, got " +
+                    std::to_string(num_args) + " arguments");
   std::vector<jit::Arg> cppArgs;
   if (!toArgs(args, num_args, cppArgs))
     return TILEC_ERROR_INVALID_ARGUMENT;
@@ -488,17 +484,18 @@ tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
     if (cppArgs[i].kind() == jit::Arg::Kind::String)
       return fail(TILEC_ERROR_INVALID_ARGUMENT,
                   "argument " + std::to_string(i + 1) + " ('" +
-                      md.parameters[i].name + "'): a string for a run-time "
-                                              "parameter");
+                      md.parameters[i].name +
+                      "'): a string for a run-time "
+                      "parameter");
     passed.push_back(cppArgs[i].toRuntimeArg());
   }
   if (runtime::Status current = module->state->device->ensureCurrent();
       !current.ok())
     return fail(TILEC_ERROR_CUDA, current.message());
-  runtime::Status launched = module->kernel->launch(
-      runtime::LaunchGrid{grid_x, grid_y, grid_z},
-      runtime::KernelArgs(passed.data(), passed.size()),
-      static_cast<CUstream_st *>(stream));
+  runtime::Status launched =
+      module->kernel->launch(runtime::LaunchGrid{grid_x, grid_y, grid_z},
+                             runtime::KernelArgs(passed.data(), passed.size()),
+                             static_cast<CUstream_st *>(stream));
   if (!launched.ok())
     return fail(launched.code() == runtime::ErrorCode::InvalidArgument
                     ? TILEC_ERROR_INVALID_ARGUMENT

@@ -23,15 +23,13 @@ bool tilec::isCIdentifier(llvm::StringRef name) {
 /// C (and C++) keywords a Python parameter may be named after.
 static bool isCKeyword(llvm::StringRef name) {
   static constexpr llvm::StringLiteral keywords[] = {
-      "auto",     "bool",     "break",    "case",     "char",     "const",
-      "continue", "default",  "do",       "double",   "else",     "enum",
-      "extern",   "float",    "for",      "goto",     "if",       "inline",
-      "int",      "long",     "register", "restrict", "return",   "short",
-      "signed",   "sizeof",   "static",   "struct",   "switch",   "typedef",
-      "union",    "unsigned", "void",     "volatile", "while",    "class",
-      "delete",   "new",      "namespace", "operator", "private", "public",
-      "template", "this",     "true",     "false",    "try",      "catch",
-      "throw",    "virtual",
+      "auto", "bool", "break", "case", "char", "const", "continue", "default",
+      "do", "double", "else", "enum", "extern", "float", "for", "goto", "if",
+      "inline", "int", "long", "register", "restrict", "return", "short",
+      "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+      "unsigned", "void", "volatile", "while", "class", "delete", "new",
+      "namespace", "operator", "private", "public", "template", "this", "true",
+      "false", "try", "catch", "throw", "virtual",
       // Names the launch function itself uses.
       "k", "stream", "grid_x", "grid_y", "grid_z", "params"};
   return llvm::is_contained(keywords, name);
@@ -103,8 +101,8 @@ llvm::Expected<std::string> tilec::emitCHeader(const KernelInterface &kernel,
     if (param.kind == KernelParameter::Kind::Pointer) {
       out.decl = "CUdeviceptr " + out.cName;
       if (param.divisibility > 1)
-        out.check = llvm::formatv("{0} % {1}u != 0", out.cName,
-                                  param.divisibility);
+        out.check =
+            llvm::formatv("{0} % {1}u != 0", out.cName, param.divisibility);
     } else {
       std::optional<llvm::StringRef> type = cScalarType(param.type);
       if (!type)
@@ -113,11 +111,11 @@ llvm::Expected<std::string> tilec::emitCHeader(const KernelInterface &kernel,
                                        "'");
       out.decl = (*type + " " + out.cName).str();
       if (param.divisibility > 1 && type->starts_with("int"))
-        out.check = llvm::formatv("{0} % {1} != 0", out.cName,
-                                  param.divisibility);
+        out.check =
+            llvm::formatv("{0} % {1} != 0", out.cName, param.divisibility);
       else if (param.divisibility > 1 && type->starts_with("uint"))
-        out.check = llvm::formatv("{0} % {1}u != 0", out.cName,
-                                  param.divisibility);
+        out.check =
+            llvm::formatv("{0} % {1}u != 0", out.cName, param.divisibility);
     }
     params.push_back(std::move(out));
   }
@@ -156,7 +154,8 @@ llvm::Expected<std::string> tilec::emitCHeader(const KernelInterface &kernel,
   for (size_t i = 0; i < info.cubin.size(); i += 8) {
     uint64_t word = 0;
     for (size_t b = 0; b < 8 && i + b < info.cubin.size(); ++b)
-      word |= uint64_t(static_cast<unsigned char>(info.cubin[i + b])) << (8 * b);
+      word |= uint64_t(static_cast<unsigned char>(info.cubin[i + b]))
+              << (8 * b);
     os << (i % 32 == 0 ? "\n    " : " ") << llvm::formatv("{0:x16}", word)
        << "ull,";
   }
@@ -200,7 +199,8 @@ llvm::Expected<std::string> tilec::emitCHeader(const KernelInterface &kernel,
   os << ") {\n";
   for (const Param &param : params)
     if (!param.check.empty())
-      os << "  if (" << param.check << ")\n    return CUDA_ERROR_INVALID_VALUE;\n";
+      os << "  if (" << param.check
+         << ")\n    return CUDA_ERROR_INVALID_VALUE;\n";
   if (params.empty()) {
     os << "  void **params = NULL;\n";
   } else {

@@ -81,9 +81,10 @@ public:
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
     if (!llvm::isa<mlir::ModuleOp>(op))
       return;
-    dumps.write((pass->getArgument() + ".mlir").str(), [&](llvm::raw_ostream &os) {
-      op->print(os, getDumpPrintingFlags());
-    });
+    dumps.write((pass->getArgument() + ".mlir").str(),
+                [&](llvm::raw_ostream &os) {
+                  op->print(os, getDumpPrintingFlags());
+                });
   }
 
 private:

@@ -76,9 +76,8 @@ std::string describeList(llvm::ArrayRef<FunctionDef *> defs) {
 }
 
 /// The kernel emitKernel would compile for `name`, or an error message.
-llvm::Expected<const FunctionDef *> selectKernel(const ModuleAST &module,
-                                                 StringRef name,
-                                                 StringRef file) {
+llvm::Expected<const FunctionDef *>
+selectKernel(const ModuleAST &module, StringRef name, StringRef file) {
   llvm::SmallVector<FunctionDef *> functions = module.getFunctions();
   if (functions.empty())
     return llvm::createStringError(
@@ -87,9 +86,9 @@ llvm::Expected<const FunctionDef *> selectKernel(const ModuleAST &module,
   if (!name.empty()) {
     if (const FunctionDef *def = module.lookupFunction(name))
       return def;
-    return llvm::createStringError(file + ": no @jit function named '" + name +
-                                   "' in this file; it defines: " +
-                                   describeList(functions));
+    return llvm::createStringError(
+        file + ": no @jit function named '" + name +
+        "' in this file; it defines: " + describeList(functions));
   }
   if (functions.size() == 1)
     return functions.front();
@@ -103,11 +102,9 @@ llvm::Expected<const FunctionDef *> selectKernel(const ModuleAST &module,
 
 } // namespace
 
-llvm::Expected<KernelSource>
-tilec::frontend::describeKernelSource(const llvm::SourceMgr &srcMgr,
-                                      unsigned bufferId,
-                                      const ModuleAST &module,
-                                      StringRef kernelName) {
+llvm::Expected<KernelSource> tilec::frontend::describeKernelSource(
+    const llvm::SourceMgr &srcMgr, unsigned bufferId, const ModuleAST &module,
+    StringRef kernelName) {
   StringRef file = srcMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
   llvm::Expected<const FunctionDef *> kernel =
       selectKernel(module, kernelName, file);
@@ -210,8 +207,8 @@ tilec::frontend::describeKernelSource(const llvm::SourceMgr &srcMgr,
       continue;
     if (auto *def = llvm::dyn_cast<FunctionDef>(stmt))
       result.functions.push_back(def->getName().str());
-    update(std::to_string(srcMgr.getLineAndColumn(stmt->getLoc(), bufferId)
-                              .first));
+    update(std::to_string(
+        srcMgr.getLineAndColumn(stmt->getLoc(), bufferId).first));
     update(textOf(stmt->getRange()));
   }
   std::array<uint8_t, 32> digest = hasher.final();

@@ -80,9 +80,9 @@ llvm::Expected<std::shared_ptr<KernelState>>
 CompilerImpl::getKernel(llvm::StringRef source, llvm::StringRef kernelName,
                         llvm::StringRef fileName) {
   // The exact text, name and file identify the kernel: a hit needs no parse.
-  std::string id = llvm::utohexstr(
-      llvm::xxh3_64bits(source) ^
-      llvm::xxh3_64bits((fileName + "\n" + kernelName).str()));
+  std::string id =
+      llvm::utohexstr(llvm::xxh3_64bits(source) ^
+                      llvm::xxh3_64bits((fileName + "\n" + kernelName).str()));
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = sources.find(id);
@@ -152,9 +152,9 @@ CompilerImpl::compile(const KernelState &state, llvm::StringRef signature) {
   llvm::Expected<frontend::Signature> parsed =
       frontend::parseSignature(signature);
   if (!parsed)
-    return llvm::createStringError("kernel '" + state.info.name +
-                                   "': invalid signature: " +
-                                   llvm::toString(parsed.takeError()));
+    return llvm::createStringError(
+        "kernel '" + state.info.name +
+        "': invalid signature: " + llvm::toString(parsed.takeError()));
   CacheKeyInputs inputs;
   inputs.compiler = getCompilerIdentity();
   inputs.kernelName = state.info.name;
@@ -340,7 +340,8 @@ llvm::Expected<runtime::Device *> CompilerImpl::getDevice() {
 // Compiler
 //===----------------------------------------------------------------------===//
 
-Compiler::Compiler(std::shared_ptr<CompilerImpl> impl) : impl(std::move(impl)) {}
+Compiler::Compiler(std::shared_ptr<CompilerImpl> impl)
+    : impl(std::move(impl)) {}
 Compiler::Compiler(Compiler &&) noexcept = default;
 Compiler &Compiler::operator=(Compiler &&) noexcept = default;
 Compiler::~Compiler() = default;
@@ -371,8 +372,8 @@ llvm::Expected<Kernel> Compiler::compileFile(llvm::StringRef path,
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
     return llvm::createStringError(buffer.getError(),
-                                   "cannot read '" + path + "': " +
-                                       buffer.getError().message());
+                                   "cannot read '" + path +
+                                       "': " + buffer.getError().message());
   llvm::SmallString<256> absolute(path);
   llvm::sys::fs::make_absolute(absolute);
   return compileSource((*buffer)->getBuffer(), kernelName, absolute);

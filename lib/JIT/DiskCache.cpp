@@ -8,8 +8,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/Support/EndianStream.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -120,8 +120,7 @@ llvm::Expected<CacheEntry> DiskCache::deserialize(llvm::StringRef bytes) {
     return llvm::createStringError("truncated: no header");
   if (version != kFormatVersion)
     return llvm::createStringError("format version " + llvm::Twine(version) +
-                                   ", expected " +
-                                   llvm::Twine(kFormatVersion));
+                                   ", expected " + llvm::Twine(kFormatVersion));
   if (count != std::size(kSections))
     return llvm::createStringError(llvm::Twine(count) + " sections, expected " +
                                    llvm::Twine(std::size(kSections)));
@@ -147,9 +146,9 @@ llvm::Expected<CacheEntry> DiskCache::deserialize(llvm::StringRef bytes) {
   if (checksum != llvm::xxh3_64bits(bytes.take_front(checked)))
     return llvm::createStringError("checksum mismatch");
   if (reader.getOffset() != bytes.size())
-    return llvm::createStringError(llvm::Twine(bytes.size() -
-                                               reader.getOffset()) +
-                                   " bytes after the checksum");
+    return llvm::createStringError(
+        llvm::Twine(bytes.size() - reader.getOffset()) +
+        " bytes after the checksum");
   return entry;
 }
 

@@ -27,10 +27,9 @@ namespace {
 
 /// What specializeArgument looks at, packed in one word.
 std::uint64_t argumentWord(const Arg &arg, bool isConstexpr) {
-  std::uint64_t word = std::uint64_t(arg.kind()) |
-                       std::uint64_t(arg.type()) << 4 |
-                       std::uint64_t(arg.hasRawBits()) << 9 |
-                       std::uint64_t(isConstexpr) << 10;
+  std::uint64_t word =
+      std::uint64_t(arg.kind()) | std::uint64_t(arg.type()) << 4 |
+      std::uint64_t(arg.hasRawBits()) << 9 | std::uint64_t(isConstexpr) << 10;
   if (isConstexpr)
     return word;
   std::uint64_t spec = 0;
@@ -87,8 +86,7 @@ bool LoadedSpecialization::matches(const SpecializationKey &key) const {
 llvm::Expected<LoadedSpecialization *>
 CompilerImpl::getLoaded(KernelState &state, llvm::ArrayRef<Arg> args,
                         const SpecializationKey &key) {
-  llvm::Expected<std::string> signature =
-      specializeSignature(state.info, args);
+  llvm::Expected<std::string> signature = specializeSignature(state.info, args);
   if (!signature)
     return signature.takeError();
   llvm::Expected<std::shared_ptr<const CompiledKernel>> compiledKernel =
@@ -106,8 +104,7 @@ CompilerImpl::getLoaded(KernelState &state, llvm::ArrayRef<Arg> args,
     return toError(metadata.status());
   auto spec = std::make_unique<LoadedSpecialization>();
   for (size_t i = 0; i < metadata->parameters.size(); ++i)
-    if (metadata->parameters[i].kind !=
-        runtime::ParameterInfo::Kind::Constexpr)
+    if (metadata->parameters[i].kind != runtime::ParameterInfo::Kind::Constexpr)
       spec->passed.push_back(static_cast<std::uint32_t>(i));
   const std::string &image = ck.cubin.empty() ? ck.ptx : ck.cubin;
   if (runtime::Status current = (*dev)->ensureCurrent(); !current.ok())

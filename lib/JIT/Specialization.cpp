@@ -94,7 +94,10 @@ tilec::jit::specializeArgument(const Arg &arg, bool isConstexprParameter) {
 static std::string ordinal(size_t n) {
   const char *suffix = "th";
   if (n % 100 < 11 || n % 100 > 13)
-    suffix = n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+    suffix = n % 10 == 1   ? "st"
+             : n % 10 == 2 ? "nd"
+             : n % 10 == 3 ? "rd"
+                           : "th";
   return std::to_string(n) + suffix;
 }
 
@@ -103,10 +106,10 @@ tilec::jit::specializeSignature(const frontend::KernelSource &kernel,
                                 llvm::ArrayRef<Arg> args) {
   const auto &params = kernel.parameters;
   if (args.size() > params.size())
-    return llvm::createStringError(
-        "kernel '" + kernel.name + "' takes " + std::to_string(params.size()) +
-        " argument" + (params.size() == 1 ? "" : "s") + ", got " +
-        std::to_string(args.size()));
+    return llvm::createStringError("kernel '" + kernel.name + "' takes " +
+                                   std::to_string(params.size()) + " argument" +
+                                   (params.size() == 1 ? "" : "s") + ", got " +
+                                   std::to_string(args.size()));
   std::string signature;
   for (size_t i = 0; i < params.size(); ++i) {
     const frontend::KernelSourceParameter &param = params[i];
@@ -119,9 +122,9 @@ tilec::jit::specializeSignature(const frontend::KernelSource &kernel,
       llvm::Expected<std::string> specialized =
           specializeArgument(args[i], param.isConstexpr);
       if (!specialized)
-        return llvm::createStringError(
-            where() + llvm::toString(specialized.takeError()) + " (" +
-            args[i].describe() + ")");
+        return llvm::createStringError(where() +
+                                       llvm::toString(specialized.takeError()) +
+                                       " (" + args[i].describe() + ")");
       entry = std::move(*specialized);
     } else {
       if (param.defaultText.empty())

@@ -313,9 +313,9 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
   const auto &cluster = metadata_.clusterDims;
   bool clustered = cluster[0] * cluster[1] * cluster[2] != 1;
   if (!clustered) {
-    CUresult result =
-        api.launchKernel(function_, grid.x, grid.y, grid.z, block, 1, 1,
-                         sharedBytes, cuStream, packed->kernelParams(), nullptr);
+    CUresult result = api.launchKernel(function_, grid.x, grid.y, grid.z,
+                                       block, 1, 1, sharedBytes, cuStream,
+                                       packed->kernelParams(), nullptr);
     if (result == CUDA_SUCCESS)
       return Status::success();
     return driver.check(result, "cuLaunchKernel").withContext(what());

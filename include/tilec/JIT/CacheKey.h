@@ -10,7 +10,7 @@
 //   tilec-cache-key 1
 //   compiler   0.1.0 source 5be0... llvm 22.1.8   (tilec's sources, its LLVM)
 //   kernel     add_kernel
-//   source     <KernelSource::hash: the kernel, its callees, constants, imports>
+//   source     <KernelSource::hash: kernel, callees, constants, imports>
 //   signature  *fp32:16, *fp32:16, *fp32:16, i32:16, 1024
 //   arch       sm_90a
 //   ptx        80

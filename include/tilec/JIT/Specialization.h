@@ -9,10 +9,10 @@
 //
 //   pointer, address % 16 == 0       *T:16      (else *T)
 //   integer == 1                     1          (a constexpr: specialized away)
-//   integer % 16 == 0                T:16       (else T; 0 counts as a multiple)
+//   integer % 16 == 0                T:16       (else T; 0 is a multiple)
 //   bool                             i1
 //   float / double                   fp32 / fp64
-//   parameter annotated constexpr    the value's literal: 1024, 1.5, True, 'str'
+//   parameter annotated constexpr    its literal: 1024, 1.5, True, 'str'
 //
 // A parameter without an argument takes its default (a literal) as a
 // constexpr. The signature string is what the frontend compiles and what the

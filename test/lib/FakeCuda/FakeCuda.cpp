@@ -77,9 +77,9 @@ bool parsePtxParams(const std::string &ptx, const std::string &name,
   return true;
 }
 
-void record(FakeFunction *f, unsigned gx, unsigned gy, unsigned gz,
-            unsigned bx, unsigned by, unsigned bz, unsigned shared,
-            CUstream stream, void **params) {
+void record(FakeFunction *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+            unsigned by, unsigned bz, unsigned shared, CUstream stream,
+            void **params) {
   std::lock_guard<std::mutex> lock(mutex);
   ++stats.launches;
   TilecFakeCudaLaunch &l = lastLaunch;
@@ -221,7 +221,10 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int,
     return r;
   auto *m = new FakeModule();
   const char *bytes = static_cast<const char *>(image);
-  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
+  if (std::memcmp(bytes,
+                  "\x7f"
+                  "ELF",
+                  4) == 0) {
     // The section headers end the image (they follow the sections in
     // cubins ptxas writes): e_shoff + e_shnum * e_shentsize.
     uint64_t shoff;

@@ -1,4 +1,4 @@
-//===- FakeCuda.h - A CUDA driver stand-in for tests without a GPU -*- C++ -*-===//
+//===- FakeCuda.h - A CUDA driver stand-in for tests ------------*- C++ -*-===//
 //
 // Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -74,10 +74,9 @@ Compiler makeCompiler(const std::string &cacheDir,
   return std::move(*compiler);
 }
 
-std::shared_ptr<const CompiledKernel> compile(Compiler &compiler,
-                                              llvm::StringRef source,
-                                              llvm::StringRef signature =
-                                                  kSignature) {
+std::shared_ptr<const CompiledKernel>
+compile(Compiler &compiler, llvm::StringRef source,
+        llvm::StringRef signature = kSignature) {
   llvm::Expected<Kernel> kernel =
       compiler.compileSource(source, "kernel", "test.tile");
   EXPECT_TRUE(!!kernel);
@@ -223,9 +222,9 @@ TEST(CompilerTest, ConcurrentProcessesCompilingOneKernel) {
   const int kProcesses = 4;
   std::vector<llvm::sys::ProcessInfo> workers;
   for (int i = 0; i < kProcesses; ++i)
-    workers.push_back(startWorker({"compile", cache, source, "kernel",
-                                   kSignature},
-                                  dir.file("out" + std::to_string(i))));
+    workers.push_back(
+        startWorker({"compile", cache, source, "kernel", kSignature},
+                    dir.file("out" + std::to_string(i))));
   std::string key;
   for (int i = 0; i < kProcesses; ++i) {
     EXPECT_EQ(waitWorker(workers[i]), 0);

@@ -26,7 +26,9 @@ CacheEntry sampleEntry() {
   entry.keyText = "tilec-cache-key 1\nkernel k\n";
   entry.metadata = R"({"format": "tilec-kernel-metadata"})";
   entry.ptx = ".version 8.0\n.target sm_90a\n";
-  entry.cubin = std::string("\x7f" "ELF\0\1\2", 7);
+  entry.cubin = std::string("\x7f"
+                            "ELF\0\1\2",
+                            7);
   entry.ptxasLog = "ptxas info: Used 10 registers";
   return entry;
 }
@@ -65,8 +67,7 @@ TEST(DiskCacheTest, EveryTruncationAndCorruptionIsDetected) {
   }
   llvm::Expected<CacheEntry> longer = DiskCache::deserialize(bytes + "x");
   ASSERT_FALSE(!!longer);
-  EXPECT_EQ(llvm::toString(longer.takeError()),
-            "1 bytes after the checksum");
+  EXPECT_EQ(llvm::toString(longer.takeError()), "1 bytes after the checksum");
   llvm::Expected<CacheEntry> other = DiskCache::deserialize("hello");
   ASSERT_FALSE(!!other);
   EXPECT_EQ(llvm::toString(other.takeError()), "not a tilec cache entry");
@@ -96,8 +97,7 @@ TEST(DiskCacheTest, StoreAndLookup) {
   EXPECT_EQ(cut.reason, "truncated: section 0 ('key') is cut off");
   // Storing again repairs it; no temporary file is left behind.
   ASSERT_FALSE(!!cache.store(kKey, entry));
-  EXPECT_EQ(cache.lookup(kKey, entry.keyText).status,
-            CacheLookup::Status::Hit);
+  EXPECT_EQ(cache.lookup(kKey, entry.keyText).status, CacheLookup::Status::Hit);
   EXPECT_EQ(listFiles(dir.str()),
             std::vector<std::string>{"v1/01/" + std::string(kKey) + ".tkc"});
 }
@@ -108,9 +108,9 @@ TEST(DiskCacheTest, ConcurrentWritersNeverTearAnEntry) {
   const int kWriters = 4, kStores = 150;
   std::vector<llvm::sys::ProcessInfo> workers;
   for (int w = 0; w < kWriters; ++w)
-    workers.push_back(startWorker({"store", dir.str(), kKey,
-                                   std::to_string(kStores), std::to_string(w)},
-                                  "/dev/null"));
+    workers.push_back(startWorker(
+        {"store", dir.str(), kKey, std::to_string(kStores), std::to_string(w)},
+        "/dev/null"));
   // Read while they write: every entry seen must be one a writer wrote.
   int hits = 0, reads = 0;
   bool writing = true;
@@ -121,8 +121,8 @@ TEST(DiskCacheTest, ConcurrentWritersNeverTearAnEntry) {
       ++hits;
       unsigned seed = 0, i = 0;
       size_t size = 0;
-      ASSERT_EQ(std::sscanf(seen.entry.metadata.c_str(), "%u %u %zu", &seed,
-                            &i, &size),
+      ASSERT_EQ(std::sscanf(seen.entry.metadata.c_str(), "%u %u %zu", &seed, &i,
+                            &size),
                 3);
       ASSERT_EQ(seen.entry.cubin.size(), size);
       ASSERT_EQ(seen.entry.cubin,

@@ -16,8 +16,8 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
-#include <unistd.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace tilec::jit::testing {
@@ -74,9 +74,8 @@ inline llvm::sys::ProcessInfo startWorker(std::vector<std::string> args,
   std::vector<llvm::StringRef> argv = {TILEC_TEST_WORKER};
   for (const std::string &arg : args)
     argv.push_back(arg);
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
-                                                llvm::StringRef(output),
-                                                std::nullopt};
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(output), std::nullopt};
   std::string error;
   llvm::sys::ProcessInfo info = llvm::sys::ExecuteNoWait(
       TILEC_TEST_WORKER, argv, std::nullopt, redirects, 0, &error);

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/JIT/JIT.h"
 #include "tilec/JIT/DiskCache.h"
+#include "tilec/JIT/JIT.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -42,7 +42,8 @@ int main(int argc, char **argv) {
     options.cacheDir = argv[2];
     auto compiler = Compiler::create(options);
     if (!compiler) {
-      std::fprintf(stderr, "%s\n", llvm::toString(compiler.takeError()).c_str());
+      std::fprintf(stderr, "%s\n",
+                   llvm::toString(compiler.takeError()).c_str());
       return 1;
     }
     auto kernel = compiler->compileFile(argv[3], argv[4]);
@@ -52,7 +53,8 @@ int main(int argc, char **argv) {
     }
     auto compiled = kernel->compile(argv[5]);
     if (!compiled) {
-      std::fprintf(stderr, "%s\n", llvm::toString(compiled.takeError()).c_str());
+      std::fprintf(stderr, "%s\n",
+                   llvm::toString(compiled.takeError()).c_str());
       return 1;
     }
     if (compiler->getStats().diskStoreErrors) {
