@@ -36,8 +36,10 @@ status=0
   echo "== 3. launch overhead against Triton"
   timeout 600 python3 bench/launch_overhead.py --tilec-bench "$work/tilec-jit-bench" || status=1
   echo "== 4. line tables in the SASS"
+  nvdisasm=$(command -v nvdisasm || echo /usr/local/cuda/bin/nvdisasm)
   "$work/tilec" examples/vector_add.tile \
     --signature "*fp32:16, *fp32:16, *fp32:16, i32, 1024" -o "$work/va.cubin" &&
-    nvdisasm --print-line-info "$work/va.cubin" | grep -m 12 -E "line [0-9]+|LDG|STG" || status=1
+    "$nvdisasm" --print-line-info "$work/va.cubin" |
+    grep -m 12 -E "line [0-9]+|LDG|STG" || status=1
 } 2>&1 | tee "$out/jit-gpu.log"
 exit $status

@@ -42,7 +42,9 @@ struct KernelState;
 
 /// A handle to one kernel of one source. Cheap to copy: copies share the
 /// kernel's loaded specializations, and keep the Compiler's state alive.
-/// Launching one Kernel from several threads is safe.
+/// Launching one Kernel from several threads is safe, except for kernels
+/// with a global-scratch hidden parameter (docs/metadata.md; none yet),
+/// whose launches share one scratch buffer.
 class Kernel {
 public:
   /// An empty handle (from a default-constructed Kernel only).
