@@ -26,3 +26,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+
+# C compilations of generated headers (test/Compiler/c-header.tile).
+config.substitutions.append(("%cc", config.cc))
+config.substitutions.append(("%cuda_include", os.path.join(config.cuda_path, "include")))
+config.substitutions.append(("%cuda_stubs", os.path.join(config.cuda_path, "lib64", "stubs")))
+if os.path.exists(os.path.join(config.cuda_path, "include", "cuda.h")):
+    config.available_features.add("cuda-headers")

@@ -20,6 +20,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+
 using namespace tilec;
 
 llvm::StringRef tilec::getTilecVersion() { return "0.1.0"; }
@@ -36,23 +38,41 @@ public:
       return llvm::createStringError(ec, "cannot create dump directory " + dir);
     return llvm::Error::success();
   }
-  void write(llvm::StringRef name, llvm::function_ref<void(llvm::raw_ostream &)> fn) {
+  /// Writes `NN-<name>` and returns that file name ("" if it failed).
+  std::string write(llvm::StringRef name,
+                    llvm::function_ref<void(llvm::raw_ostream &)> fn) {
+    std::string file = llvm::formatv("{0:2}-{1}", counter++, name).str();
     llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, llvm::formatv("{0:2}-{1}", counter++, name).str());
+    llvm::sys::path::append(path, file);
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     if (ec) {
       llvm::errs() << "tilec: warning: cannot write " << path << ": "
                    << ec.message() << "\n";
-      return;
+      return "";
     }
     fn(os);
+    return file;
   }
 
 private:
   std::string dir;
   unsigned counter = 0;
 };
+
+/// How dumps and printed IR show ops: with their locations (`loc(#locN)`
+/// aliases to `"k.tile":12:5`), so that every IR maps back to the source
+/// and can be parsed again by tilec-opt.
+mlir::OpPrintingFlags getDumpPrintingFlags() {
+  return mlir::OpPrintingFlags().enableDebugInfo(/*enable=*/true,
+                                                 /*prettyForm=*/false);
+}
+
+/// Seconds since `start`.
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
 
 /// Dumps the module after every pass (`NN-<pass-argument>.mlir`).
 class DumpAfterEachPass : public mlir::PassInstrumentation {
@@ -62,7 +82,9 @@ public:
     if (!llvm::isa<mlir::ModuleOp>(op))
       return;
     dumps.write((pass->getArgument() + ".mlir").str(),
-                [&](llvm::raw_ostream &os) { op->print(os); });
+                [&](llvm::raw_ostream &os) {
+                  op->print(os, getDumpPrintingFlags());
+                });
   }
 
 private:
@@ -84,7 +106,9 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
   if (dumps.enabled()) {
     if (auto err = dumps.create())
       return std::move(err);
-    dumps.write("input.mlir", [&](llvm::raw_ostream &os) { module->print(os); });
+    dumps.write("input.mlir", [&](llvm::raw_ostream &os) {
+      module->print(os, getDumpPrintingFlags());
+    });
   }
 
   mlir::PassManager pm(module->getContext());
@@ -102,14 +126,35 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     auto after = [&](mlir::Pass *pass, mlir::Operation *) {
       return options.printIRAfterAll || isPassIn(pass, options.printIRAfter);
     };
+    // Printing the whole module around a pass needs a single-threaded pass
+    // manager.
+    module->getContext()->disableMultithreading();
     pm.enableIRPrinting(before, after, /*printModuleScope=*/true,
-                        /*printAfterOnlyOnChange=*/false);
+                        /*printAfterOnlyOnChange=*/false,
+                        /*printAfterOnlyOnFailure=*/false, llvm::errs(),
+                        getDumpPrintingFlags());
   }
   if (options.timing)
     pm.enableTiming();
-  if (mlir::failed(pm.run(module)))
-    return llvm::createStringError("compilation of '" + kernel.name +
-                                   "' failed (see the errors above)");
+  if (!options.reproducerFile.empty()) {
+    // A local reproducer (the IR before the failing pass, and that pass
+    // alone) needs the pass manager to run on one thread.
+    module->getContext()->disableMultithreading();
+    pm.enableCrashReproducerGeneration(options.reproducerFile,
+                                       /*genLocalReproducer=*/true);
+  }
+  auto passesStart = std::chrono::steady_clock::now();
+  mlir::LogicalResult passed = pm.run(module);
+  result.times.passes = secondsSince(passesStart);
+  if (mlir::failed(passed)) {
+    std::string message =
+        "compilation of '" + kernel.name + "' failed (see the errors above)";
+    if (!options.reproducerFile.empty())
+      message += "; reproducer written to " + options.reproducerFile +
+                 " (run: tilec-opt --run-reproducer " + options.reproducerFile +
+                 ")";
+    return llvm::createStringError(message);
+  }
   if (auto smem = module->getAttrOfType<mlir::IntegerAttr>(
           tilegpu::TileGPUDialect::getSharedMemoryAttrName()))
     result.sharedMemoryBytes = smem.getInt();
@@ -119,6 +164,7 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     return result;
   }
 
+  auto llvmStart = std::chrono::steady_clock::now();
   llvm::LLVMContext llvmContext;
   auto llvmModule = translateToLLVMIR(module, llvmContext, options.target);
   if (!llvmModule)
@@ -129,23 +175,45 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     return std::move(err);
   if (auto err = optimizeLLVMIR(**llvmModule, options.target))
     return std::move(err);
-  {
+  result.times.llvm = secondsSince(llvmStart);
+  // Printing a large kernel's IR costs tens of milliseconds: only when asked.
+  if (options.emit == EmitKind::LLVM) {
     llvm::raw_string_ostream os(result.llvmIR);
     (*llvmModule)->print(os, nullptr);
   }
   if (dumps.enabled())
-    dumps.write("llvm-ir-opt.ll", [&](llvm::raw_ostream &os) { os << result.llvmIR; });
+    dumps.write("llvm-ir-opt.ll", [&](llvm::raw_ostream &os) {
+      (*llvmModule)->print(os, nullptr);
+    });
   if (options.emit == EmitKind::LLVM)
     return result;
 
+  auto ptxStart = std::chrono::steady_clock::now();
   auto ptx = emitPTX(**llvmModule, options.target);
   if (!ptx)
     return ptx.takeError();
   result.ptx = std::move(*ptx);
+  result.times.ptx = secondsSince(ptxStart);
+  std::string ptxDump;
   if (dumps.enabled())
-    dumps.write("kernel.ptx", [&](llvm::raw_ostream &os) { os << result.ptx; });
-  if (options.emit == EmitKind::PTX)
+    ptxDump = dumps.write("kernel.ptx",
+                          [&](llvm::raw_ostream &os) { os << result.ptx; });
+  auto dumpMetadata = [&](llvm::StringRef cubinDump) {
+    std::vector<std::pair<std::string, std::string>> artifacts = {
+        {"ptx", ptxDump}};
+    if (!cubinDump.empty())
+      artifacts.push_back({"cubin", cubinDump.str()});
+    dumps.write("kernel.json", [&](llvm::raw_ostream &os) {
+      os << llvm::formatv("{0:2}", llvm::json::Value(buildKernelMetadata(
+                                       kernel, options, result, artifacts)))
+         << "\n";
+    });
+  };
+  if (options.emit == EmitKind::PTX) {
+    if (dumps.enabled())
+      dumpMetadata("");
     return result;
+  }
 
   std::string ptxas = options.ptxas;
   if (ptxas.empty()) {
@@ -160,12 +228,21 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     result.ptxasVersion = *version;
   else
     llvm::consumeError(version.takeError());
-  auto assembled = runPtxas(ptxas, result.ptx, options.target.chip);
+  auto ptxasStart = std::chrono::steady_clock::now();
+  auto assembled = runPtxas(ptxas, result.ptx, options.target.chip,
+                            options.pipeline.lineInfo);
+  result.times.ptxas = secondsSince(ptxasStart);
   if (!assembled)
     return assembled.takeError();
   result.ptxas = std::move(*assembled);
-  if (dumps.enabled())
+  if (dumps.enabled()) {
     dumps.write("ptxas.log", [&](llvm::raw_ostream &os) { os << result.ptxas->log; });
+    std::string cubinDump =
+        dumps.write("kernel.cubin", [&](llvm::raw_ostream &os) {
+          os.write(result.ptxas->cubin.data(), result.ptxas->cubin.size());
+        });
+    dumpMetadata(cubinDump);
+  }
   return result;
 }
 

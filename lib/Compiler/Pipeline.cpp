@@ -10,6 +10,7 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -22,6 +23,7 @@ std::optional<EmitKind> tilec::parseEmitKind(llvm::StringRef text) {
       .Case("llvm", EmitKind::LLVM)
       .Case("ptx", EmitKind::PTX)
       .Case("cubin", EmitKind::Cubin)
+      .Case("c-header", EmitKind::CHeader)
       .Default(std::nullopt);
 }
 
@@ -36,6 +38,8 @@ llvm::StringRef tilec::getArtifactExtension(EmitKind kind) {
     return ".ptx";
   case EmitKind::Cubin:
     return ".cubin";
+  case EmitKind::CHeader:
+    return ".h";
   }
   return "";
 }
@@ -69,4 +73,14 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   pm.addPass(mlir::createConvertToLLVMPass());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
   addCleanups(pm);
+  // Line tables: a DISubprogram on every function turns the ops' source
+  // locations into `.loc` directives. DebugDirectivesOnly, like nvcc
+  // -lineinfo: LineTablesOnly would also make the NVPTX backend mark the
+  // module `.target sm_90a, debug`, which ptxas compiles without
+  // optimization.
+  if (options.lineInfo) {
+    mlir::LLVM::DIScopeForLLVMFuncOpPassOptions diOptions;
+    diOptions.emissionKind = mlir::LLVM::DIEmissionKind::DebugDirectivesOnly;
+    pm.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass(diOptions));
+  }
 }

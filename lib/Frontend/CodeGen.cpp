@@ -515,22 +515,7 @@ FailureOr<const FunctionDef *> CodeGen::selectKernel(StringRef name) {
   if (functions.size() == 1)
     return static_cast<const FunctionDef *>(functions.front());
   // Several @jit functions: the kernel is the one no other calls.
-  llvm::SmallVector<FunctionDef *> roots;
-  for (FunctionDef *candidate : functions) {
-    bool called = false;
-    for (FunctionDef *other : functions) {
-      if (other == candidate)
-        continue;
-      llvm::StringSet<> reads;
-      llvm::StringSet<> assigned;
-      collectExposedReads(other->getBody(), assigned, reads);
-      collectClosureReads(other->getBody(), reads);
-      if (reads.contains(candidate->getName()))
-        called = true;
-    }
-    if (!called)
-      roots.push_back(candidate);
-  }
+  llvm::SmallVector<FunctionDef *> roots = findUncalledFunctions(functions);
   if (roots.size() == 1)
     return static_cast<const FunctionDef *>(roots.front());
   return error(fileStart, "this file defines several @jit functions (" +
@@ -907,6 +892,8 @@ FailureOr<KernelModule> CodeGen::emit(StringRef kernelName,
   KernelModule result;
   result.module = std::move(moduleOp);
   result.interface = interface;
+  for (StringRef name : inlinedFunctions)
+    result.inlinedFunctions.push_back(name.str());
   return result;
 }
 

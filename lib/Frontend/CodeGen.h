@@ -47,6 +47,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
@@ -389,6 +390,8 @@ public:
 
   /// The kernel's parameters as compiled (filled by emit).
   KernelInterface interface;
+  /// Module-level @jit functions inlined so far, in first-call order.
+  llvm::SetVector<llvm::StringRef> inlinedFunctions;
 
 private:
   /// Records the module's imports, constants and @jit functions.

@@ -483,6 +483,27 @@ void tilec::frontend::collectClosureReads(ArrayRef<Stmt *> stmts,
 // Returns
 //===----------------------------------------------------------------------===//
 
+llvm::SmallVector<FunctionDef *>
+tilec::frontend::findUncalledFunctions(ArrayRef<FunctionDef *> functions) {
+  llvm::SmallVector<FunctionDef *> roots;
+  for (FunctionDef *candidate : functions) {
+    bool called = false;
+    for (FunctionDef *other : functions) {
+      if (other == candidate)
+        continue;
+      llvm::StringSet<> reads;
+      llvm::StringSet<> assigned;
+      collectExposedReads(other->getBody(), assigned, reads);
+      collectClosureReads(other->getBody(), reads);
+      if (reads.contains(candidate->getName()))
+        called = true;
+    }
+    if (!called)
+      roots.push_back(candidate);
+  }
+  return roots;
+}
+
 bool tilec::frontend::containsReturn(ArrayRef<Stmt *> stmts) {
   for (const Stmt *stmt : stmts) {
     if (llvm::isa<ReturnStmt>(stmt))

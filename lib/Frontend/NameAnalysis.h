@@ -54,6 +54,12 @@ void collectReads(const Expr *expr, llvm::StringSet<> &reads);
 void collectClosureReads(llvm::ArrayRef<Stmt *> stmts,
                          llvm::StringSet<> &reads);
 
+/// The functions of `functions` that no other one of them reads (calls) by
+/// name, in order: the candidates for the kernel of a file that defines
+/// several `@jit` functions.
+llvm::SmallVector<FunctionDef *>
+findUncalledFunctions(llvm::ArrayRef<FunctionDef *> functions);
+
 /// Whether `stmts` contain a `return` (outside nested functions).
 bool containsReturn(llvm::ArrayRef<Stmt *> stmts);
 /// Whether every path through `stmts` ends in a `return` (syntactically).

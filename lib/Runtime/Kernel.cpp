@@ -327,44 +327,53 @@ Status Kernel::buildHiddenArguments(LaunchGrid grid, KernelArgs args,
 }
 
 Status Kernel::launch(LaunchGrid grid, KernelArgs args, const Stream *stream) {
+  return launch(grid, args, stream ? stream->handle() : nullptr);
+}
+
+Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
+  // This is the hot path of every launch: messages are built only on error.
   const Driver &driver = device_->driver();
   const DriverApi &api = driver.api();
-  const std::string gridText = "(" + std::to_string(grid.x) + ", " +
-                               std::to_string(grid.y) + ", " +
-                               std::to_string(grid.z) + ")";
+  auto gridText = [&] {
+    return "(" + std::to_string(grid.x) + ", " + std::to_string(grid.y) +
+           ", " + std::to_string(grid.z) + ")";
+  };
   if (grid.x < 1 || grid.x > 0x7fffffffu || grid.y < 1 || grid.y > 65535 ||
       grid.z < 1 || grid.z > 65535)
     return Status::error(ErrorCode::InvalidArgument,
-                         "kernel '" + metadata_.name + "': grid " + gridText +
+                         "kernel '" + metadata_.name + "': grid " + gridText() +
                              " out of range (x in [1, 2^31-1], y and z in "
                              "[1, 65535])");
 
   Expected<PackedArguments> packed = PackedArguments::pack(metadata_, args);
   if (!packed)
     return packed.status();
-  TILEC_RETURN_IF_ERROR(buildHiddenArguments(grid, args, *packed));
+  if (!metadata_.hiddenParameters.empty())
+    TILEC_RETURN_IF_ERROR(buildHiddenArguments(grid, args, *packed));
 
   unsigned block = static_cast<unsigned>(metadata_.numThreads);
   unsigned sharedBytes = static_cast<unsigned>(metadata_.dynamicSharedBytes);
-  CUstream cuStream = stream ? stream->handle() : nullptr;
-  std::string what = "launching '" + metadata_.name + "' with grid " +
-                     gridText + ", block (" + std::to_string(block) +
-                     ", 1, 1), " + std::to_string(sharedBytes) +
-                     " bytes of dynamic shared memory";
+  CUstream cuStream = stream;
+  auto what = [&] {
+    return "launching '" + metadata_.name + "' with grid " + gridText() +
+           ", block (" + std::to_string(block) + ", 1, 1), " +
+           std::to_string(sharedBytes) + " bytes of dynamic shared memory";
+  };
 
   const auto &cluster = metadata_.clusterDims;
   bool clustered = cluster[0] * cluster[1] * cluster[2] != 1;
-  if (!clustered)
-    return driver
-        .check(api.launchKernel(function_, grid.x, grid.y, grid.z, block, 1, 1,
-                                sharedBytes, cuStream,
-                                packed->kernelParams(), nullptr),
-               "cuLaunchKernel")
-        .withContext(what);
+  if (!clustered) {
+    CUresult result = api.launchKernel(function_, grid.x, grid.y, grid.z,
+                                       block, 1, 1, sharedBytes, cuStream,
+                                       packed->kernelParams(), nullptr);
+    if (result == CUDA_SUCCESS)
+      return Status::success();
+    return driver.check(result, "cuLaunchKernel").withContext(what());
+  }
 
   if (grid.x % cluster[0] || grid.y % cluster[1] || grid.z % cluster[2])
     return Status::error(ErrorCode::InvalidArgument,
-                         "kernel '" + metadata_.name + "': grid " + gridText +
+                         "kernel '" + metadata_.name + "': grid " + gridText() +
                              " is not a multiple of its cluster dims (" +
                              std::to_string(cluster[0]) + ", " +
                              std::to_string(cluster[1]) + ", " +
@@ -390,11 +399,11 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, const Stream *stream) {
   config.hStream = cuStream;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  return driver
-      .check(api.launchKernelEx(&config, function_, packed->kernelParams(),
-                                nullptr),
-             "cuLaunchKernelEx")
-      .withContext(what);
+  CUresult result = api.launchKernelEx(&config, function_,
+                                       packed->kernelParams(), nullptr);
+  if (result == CUDA_SUCCESS)
+    return Status::success();
+  return driver.check(result, "cuLaunchKernelEx").withContext(what());
 }
 
 } // namespace tilec::runtime

@@ -33,14 +33,16 @@ std::string listParameters(const std::vector<const ParameterInfo *> &params) {
 
 Status checkArgument(const KernelMetadata &md, std::size_t index,
                      const ParameterInfo &param, const KernelArg &arg) {
-  std::string prefix = "kernel '" + md.name + "': argument " +
-                       std::to_string(index + 1) + " for parameter " +
-                       describeParameter(param) + " ";
+  // Messages are built only for a failure: this runs on every launch.
+  auto prefix = [&] {
+    return "kernel '" + md.name + "': argument " + std::to_string(index + 1) +
+           " for parameter " + describeParameter(param) + " ";
+  };
   bool wantPointer = param.kind == ParameterInfo::Kind::Pointer;
   bool isPointer = arg.kind() == KernelArg::Kind::Pointer;
   if (wantPointer != isPointer)
     return Status::error(ErrorCode::InvalidArgument,
-                         prefix + "got " + arg.describe() + " (a " +
+                         prefix() + "got " + arg.describe() + " (a " +
                              (isPointer ? "pointer" : "scalar") +
                              ", expected a " +
                              (wantPointer ? "pointer" : "scalar") + ")");
@@ -49,14 +51,14 @@ Status checkArgument(const KernelMetadata &md, std::size_t index,
     std::size_t want = scalarTypeSize(param.type);
     if (arg.size() != want)
       return Status::error(ErrorCode::InvalidArgument,
-                           prefix + "got " + arg.describe() + " (" +
+                           prefix() + "got " + arg.describe() + " (" +
                                std::to_string(arg.size()) + " bytes)");
     bool sameClass = isFloatType(param.type) == isFloatType(arg.type());
     // fp16 vs bf16 (or the two fp8 kinds) have one size but differ.
     bool sameFloat = !isFloatType(param.type) || param.type == arg.type();
     if (!sameClass || !sameFloat)
       return Status::error(ErrorCode::InvalidArgument,
-                           prefix + "got " + arg.describe() +
+                           prefix() + "got " + arg.describe() +
                                " (wrong type: expected " +
                                scalarTypeName(param.type) + ")");
   }
@@ -73,7 +75,8 @@ Status checkArgument(const KernelMetadata &md, std::size_t index,
     if (value % param.divisibility != 0)
       return Status::error(
           ErrorCode::InvalidArgument,
-          prefix + "got " + arg.describe() + ", which is not a multiple of " +
+          prefix() + "got " + arg.describe() +
+              ", which is not a multiple of " +
               std::to_string(param.divisibility) +
               " as the kernel was compiled to assume (divisibility " +
               std::to_string(param.divisibility) + ")");

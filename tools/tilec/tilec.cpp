@@ -5,23 +5,29 @@
 //===----------------------------------------------------------------------===//
 //
 // tilec FILE [--kernel NAME] [--signature SIG] [--num-warps N]
-//       [--num-stages N] [--emit tile|tilegpu|llvm|ptx|cubin] [-o OUT]
+//       [--num-stages N] [--emit tile|tilegpu|llvm|ptx|cubin|c-header]
+//       [-o OUT]
 //
 // Compiles one kernel of a .tile file (or a Triton .py module, or a module
 // already in the tile dialect, .mlir) like Triton's AOT compiler: writes the
 // artifact to OUT and, for PTX and cubins, the kernel metadata to OUT with
 // the extension replaced by .json (a cubin also gets its .ptx beside it).
+// `--emit c-header` writes a C header with the cubin embedded and a typed
+// launch function instead (docs/cli.md).
 // IR debugging: --dump-ir DIR (or TILEC_DUMP_DIR), --print-ir-after-all,
-// --print-ir-after=PASS, --print-ir-before=PASS, --mlir-timing.
+// --print-ir-after=PASS, --print-ir-before=PASS, --mlir-timing,
+// --reproducer FILE.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Compiler/CHeader.h"
 #include "tilec/Compiler/Compiler.h"
 #include "tilec/Compiler/Registration.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Frontend/Frontend.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -30,6 +36,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -39,6 +46,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <chrono>
 #include <cstdlib>
 
 using namespace tilec;
@@ -62,10 +70,15 @@ static cl::opt<unsigned> numWarps("num-warps", cl::init(4),
 static cl::opt<unsigned> numStages("num-stages", cl::init(3),
                                    cl::desc("Software-pipelining depth"),
                                    cl::cat(tilecCategory));
+static cl::opt<std::string> emitKind(
+    "emit", cl::init("cubin"),
+    cl::desc("What to produce: tile, tilegpu, llvm, ptx, cubin or c-header"),
+    cl::cat(tilecCategory));
 static cl::opt<std::string>
-    emitKind("emit", cl::init("cubin"),
-             cl::desc("What to produce: tile, tilegpu, llvm, ptx or cubin"),
-             cl::cat(tilecCategory));
+    cName("c-name",
+          cl::desc("Prefix of the names in a c-header (default: the kernel's "
+                   "name)"),
+          cl::value_desc("identifier"), cl::cat(tilecCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("file"),
                                        cl::cat(tilecCategory));
@@ -79,8 +92,9 @@ static cl::opt<unsigned> ptxVersion(
     cl::cat(tilecCategory));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
-    cl::desc("Write the IR after every pass, the LLVM IR, PTX and ptxas "
-             "report to this directory (default: $TILEC_DUMP_DIR)"),
+    cl::desc("Write the IR after every pass, the LLVM IR, PTX, ptxas "
+             "report, cubin and metadata to this directory, numbered in "
+             "pipeline order (default: $TILEC_DUMP_DIR)"),
     cl::value_desc("dir"), cl::cat(tilecCategory));
 static cl::opt<bool> printIRAfterAll("print-ir-after-all",
                                      cl::desc("Print the IR after every pass"),
@@ -98,9 +112,20 @@ static cl::opt<bool> disableWgmma(
     cl::desc("Run every tl.dot on CUDA cores (FMA) instead of the Hopper "
              "tensor cores (for experiments)"),
     cl::cat(tilecCategory));
-static cl::opt<bool> timing("mlir-timing",
-                            cl::desc("Report the time of every pass"),
-                            cl::cat(tilecCategory));
+static cl::opt<bool> timing(
+    "mlir-timing",
+    cl::desc("Report the time of every pass, then of every stage"),
+    cl::cat(tilecCategory));
+static cl::opt<std::string> reproducer(
+    "reproducer",
+    cl::desc("When a pass fails, write a tilec-opt reproducer to this file "
+             "(run it with: tilec-opt --run-reproducer FILE)"),
+    cl::value_desc("file"), cl::cat(tilecCategory));
+static cl::opt<bool> lineInfo(
+    "line-info", cl::init(true),
+    cl::desc("Map PTX and SASS to source lines (.loc, ptxas -lineinfo); "
+             "--line-info=false turns it off"),
+    cl::cat(tilecCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tilec") << message << "\n";
@@ -190,6 +215,9 @@ int main(int argc, char **argv) {
     os << "tilec " << getTilecVersion() << " (LLVM/MLIR " LLVM_VERSION_STRING
        << ", NVPTX backend, target sm_90a by default)\n";
   });
+  // --mlir-print-debuginfo and friends: the reproducer is printed with the
+  // default printing flags, which read them.
+  mlir::registerAsmPrinterCLOptions();
   cl::HideUnrelatedOptions(tilecCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "tilec: compile a tile kernel for NVIDIA Hopper\n");
@@ -197,7 +225,7 @@ int main(int argc, char **argv) {
   std::optional<EmitKind> emit = parseEmitKind(emitKind);
   if (!emit)
     return fail("unknown --emit '" + emitKind +
-                "' (expected tile, tilegpu, llvm, ptx or cubin)");
+                "' (expected tile, tilegpu, llvm, ptx, cubin or c-header)");
   if (!llvm::isPowerOf2_32(numWarps) || numWarps > 32)
     return fail("--num-warps must be a power of two between 1 and 32, got " +
                 llvm::Twine(numWarps));
@@ -244,12 +272,14 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
+  // One kernel per run: a thread pool would only cost its start-up.
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
   mlir::SourceMgrDiagnosticHandler diagHandler(srcMgr, &context);
 
   mlir::OwningOpRef<mlir::ModuleOp> module;
   KernelInterface interface;
+  auto frontendStart = std::chrono::steady_clock::now();
   if (llvm::StringRef(inputFile).ends_with(".mlir")) {
     module = mlir::parseSourceFile<mlir::ModuleOp>(srcMgr, &context);
     if (!module)
@@ -272,6 +302,10 @@ int main(int argc, char **argv) {
   }
   interface.sourcePath = inputFile;
   interface.sourceHash = sourceHash;
+  double frontendSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                    frontendStart)
+          .count();
 
   CompileOptions options;
   options.pipeline.numWarps = numWarps;
@@ -288,10 +322,28 @@ int main(int argc, char **argv) {
   options.printIRAfter.assign(printIRAfter.begin(), printIRAfter.end());
   options.printIRBefore.assign(printIRBefore.begin(), printIRBefore.end());
   options.timing = timing;
+  options.reproducerFile = reproducer;
+  if (!reproducer.empty()) {
+    // Keep the .tile locations in the reproducer, as in every dump.
+    if (auto *printDebugInfo = static_cast<cl::opt<bool> *>(
+            cl::getRegisteredOptions().lookup("mlir-print-debuginfo")))
+      if (printDebugInfo->getNumOccurrences() == 0)
+        printDebugInfo->setValue(true);
+  }
+  options.pipeline.lineInfo = lineInfo;
 
   auto result = compileModule(*module, interface, options);
   if (!result)
     return fail(llvm::toString(result.takeError()));
+  if (timing) {
+    StageTimes times = result->times;
+    times.frontend = frontendSeconds;
+    llvm::errs() << llvm::formatv(
+        "tilec stage times (ms): frontend {0:f2}, passes {1:f2}, llvm {2:f2}, "
+        "ptx {3:f2}, ptxas {4:f2}, total {5:f2}\n",
+        1e3 * times.frontend, 1e3 * times.passes, 1e3 * times.llvm,
+        1e3 * times.ptx, 1e3 * times.ptxas, 1e3 * times.total());
+  }
 
   // Where the artifact goes: -o, else stdout for text, else <kernel>.cubin.
   std::string out = outputFile;
@@ -308,6 +360,27 @@ int main(int argc, char **argv) {
   if (*emit == EmitKind::PTX && (out.empty() || out == "-")) {
     llvm::outs() << result->ptx;
     return 0;
+  }
+  if (*emit == EmitKind::CHeader) {
+    CHeaderKernel info;
+    info.prefix = cName.empty() ? interface.name : std::string(cName);
+    info.cubin = result->ptxas->cubin;
+    info.numThreads = result->numThreads;
+    info.dynamicSharedBytes = result->sharedMemoryBytes;
+    info.target = options.target.chip;
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(buildKernelMetadata(interface, options, *result,
+                                                /*artifacts=*/{}));
+    info.metadataJSON = json;
+    auto header = emitCHeader(interface, info);
+    if (!header)
+      return fail(llvm::toString(header.takeError()));
+    if (out.empty() || out == "-") {
+      llvm::outs() << *header;
+      return 0;
+    }
+    return writeFile(out, *header) ? 0 : 1;
   }
   llvm::SmallString<256> base(out);
   llvm::sys::path::replace_extension(base, "");

@@ -15,6 +15,7 @@
 #define TILEC_COMPILER_COMPILER_H
 
 #include "tilec/Compiler/KernelInterface.h"
+#include "tilec/Compiler/StageTimes.h"
 #include "tilec/Target/PTX.h"
 #include "tilec/Target/Ptxas.h"
 
@@ -33,12 +34,14 @@ class PassManager;
 
 namespace tilec {
 
-/// How far to compile.
-enum class EmitKind { Tile, TileGPU, LLVM, PTX, Cubin };
+/// How far to compile. CHeader compiles to a cubin (compileModule treats it
+/// as Cubin); the CLI then wraps the cubin in a C header (CHeader.h).
+enum class EmitKind { Tile, TileGPU, LLVM, PTX, Cubin, CHeader };
 
-/// Parses `tile`, `tilegpu`, `llvm`, `ptx`, `cubin`.
+/// Parses `tile`, `tilegpu`, `llvm`, `ptx`, `cubin`, `c-header`.
 std::optional<EmitKind> parseEmitKind(llvm::StringRef text);
-/// The file extension of an artifact (`.mlir`, `.ll`, `.ptx`, `.cubin`).
+/// The file extension of an artifact (`.mlir`, `.ll`, `.ptx`, `.cubin`,
+/// `.h`).
 llvm::StringRef getArtifactExtension(EmitKind kind);
 
 /// Options of the passes (DESIGN.md §3).
@@ -50,6 +53,11 @@ struct PipelineOptions {
   /// Run eligible tl.dot on the Hopper tensor cores (wgmma); false keeps
   /// every dot on the FMA path (`--disable-wgmma`).
   bool useWgmma = true;
+  /// Give every LLVM function a debug-info scope (line tables only, no
+  /// variables) so that the PTX carries `.file`/`.loc` directives mapping
+  /// instructions to `.tile` lines, and ptxas keeps them (`-lineinfo`) for
+  /// cuobjdump, Nsight Compute and compute-sanitizer. Changes no code.
+  bool lineInfo = true;
 };
 
 /// Adds the passes from the frontend's `tile` IR to the end of `stop`'s
@@ -71,14 +79,20 @@ struct CompileOptions {
   std::vector<std::string> printIRAfter, printIRBefore;
   /// Print MLIR's pass timing report to stderr.
   bool timing = false;
+  /// When set and a pass fails (or crashes), write a self-contained
+  /// reproducer to this file: the IR right before the failing pass and, in
+  /// its `mlir_reproducer` resource, that pass with its options, for
+  /// `tilec-opt --run-reproducer FILE`. Needs the module's context to run
+  /// without multithreading (compileModule turns it off).
+  std::string reproducerFile;
   /// ptxas to use; empty = findPtxas().
   std::string ptxas;
 };
 
 /// The artifacts of one compilation, up to `CompileOptions::emit`.
 struct CompileResult {
-  /// Textual IR at the stop stage (for Tile/TileGPU/LLVM: the MLIR module;
-  /// LLVM also fills `llvmIR`).
+  /// Textual IR at the stop stage (for Tile/TileGPU: the MLIR module; for
+  /// LLVM: `llvmIR`, the optimized LLVM IR, left empty for later stages).
   std::string mlir;
   std::string llvmIR;
   std::string ptx;
@@ -87,11 +101,17 @@ struct CompileResult {
   int64_t sharedMemoryBytes = 0;
   unsigned numThreads = 0;
   std::string ptxasVersion;
+  /// Where the time went (frontend left at 0).
+  StageTimes times;
 };
 
 /// Compiles `module` (one kernel in the `tile` dialect, described by
 /// `kernel`). MLIR diagnostics go to the context's handler; the error says
-/// which stage failed.
+/// which stage failed. With `options.dumpDir`, the directory gets
+/// `00-input.mlir`, one `NN-<pass>.mlir` per pass (printed with their
+/// locations), `NN-llvm-ir.ll`, `NN-llvm-ir-opt.ll`, `NN-kernel.ptx`,
+/// `NN-ptxas.log`, `NN-kernel.cubin` and `NN-kernel.json` (the metadata,
+/// naming the numbered PTX and cubin), each as soon as its stage is done.
 llvm::Expected<CompileResult> compileModule(mlir::ModuleOp module,
                                             const KernelInterface &kernel,
                                             const CompileOptions &options);

@@ -32,6 +32,7 @@
 
 struct CUmod_st;
 struct CUfunc_st;
+struct CUstream_st;
 
 namespace tilec::runtime {
 
@@ -108,6 +109,11 @@ public:
   /// same Kernel (they share the global scratch buffer).
   Status launch(LaunchGrid grid, KernelArgs args,
                 const Stream *stream = nullptr);
+
+  /// The same on a raw `CUstream` (or `cudaStream_t`, the same type) that
+  /// the caller owns; null is the legacy default stream. The context the
+  /// kernel was loaded in must be current on the calling thread.
+  Status launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream);
 
   const KernelMetadata &metadata() const { return metadata_; }
   const KernelAttributes &attributes() const { return attributes_; }
