@@ -52,6 +52,9 @@ static unsigned lineOf(const llvm::SourceMgr &srcMgr, SMLoc loc) {
 void CodeGen::compileBlock(llvm::ArrayRef<Stmt *> stmts, const Stmt *loopStmt) {
   fn->cursors.push_back({stmts, 0, loopStmt});
   for (size_t i = 0; i < stmts.size() && !fn->returned; ++i) {
+    // Past the error limit nothing more is reported: stop compiling.
+    if (diags.hasReachedErrorLimit())
+      break;
     fn->cursors.back().index = i;
     const Stmt *stmt = stmts[i];
     if (failed(compileStmt(stmt))) {

@@ -234,6 +234,15 @@ Token Lexer::emitError(const char *start, const llvm::Twine &msg) {
 }
 
 Token Lexer::lex() {
+  // Past the error limit nothing more is reported: end the buffer here
+  // (closing the open lines and blocks, so that layout tokens balance).
+  if (!stopped && diags.hasReachedErrorLimit()) {
+    stopped = true;
+    curPtr = bufEnd;
+    brackets.clear();
+    pendingNewlineAfterError = false;
+    atLineStart = false;
+  }
   if (pendingDedents > 0) {
     --pendingDedents;
     return Token(TokenKind::dedent, StringRef(pendingDedentLoc, 0));

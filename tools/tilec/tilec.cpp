@@ -6,6 +6,7 @@
 //
 // tilec FILE [--kernel NAME] [--signature SIG] [--num-warps N]
 //       [--num-stages N] [--emit tile|tilegpu|llvm|ptx|cubin] [-o OUT]
+//       [--error-limit N]
 //
 // Compiles one kernel of a .tile file (or a Triton .py module, or a module
 // already in the tile dialect, .mlir) like Triton's AOT compiler: writes the
@@ -90,6 +91,10 @@ static cl::list<std::string>
     printIRBefore("print-ir-before", cl::CommaSeparated,
                   cl::desc("Print the IR before these passes"),
                   cl::value_desc("pass"), cl::cat(tilecCategory));
+static cl::opt<unsigned> errorLimit(
+    "error-limit", cl::init(frontend::DiagnosticSink::kDefaultErrorLimit),
+    cl::desc("Stop after this many errors in the source (0: no limit)"),
+    cl::value_desc("N"), cl::cat(tilecCategory));
 static cl::opt<bool> timing("mlir-timing",
                             cl::desc("Report the time of every pass"),
                             cl::cat(tilecCategory));
@@ -221,6 +226,7 @@ int main(int argc, char **argv) {
     interface.signature = signature;
   } else {
     frontend::SourceMgrDiagnosticSink diags(srcMgr, llvm::errs());
+    diags.setErrorLimit(errorLimit);
     auto kernel = frontend::emitKernel(srcMgr, bufferId, kernelName, signature,
                                        context, diags);
     if (mlir::failed(kernel))

@@ -217,6 +217,9 @@ private:
   bool dryRun = false;
   bool probeFoundStatement = false;
   unsigned probeLines = 0;
+  /// The diagnostic sink's error limit was reached: the rest of the buffer
+  /// is skipped.
+  bool stopped = false;
 };
 
 //===----------------------------------------------------------------------===//
