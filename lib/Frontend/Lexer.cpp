@@ -397,11 +397,8 @@ std::optional<Token> Lexer::lexLineStart() {
     return std::nullopt;
   }
   if (col > top.col) {
-    if (indents.size() > kMaxIndentLevels) {
-      // Treat the line as part of the current level.
-      top.aliasCol = col;
-      return emitError(first, "too many levels of indentation");
-    }
+    // No limit here: the parser bounds how deeply statements nest, and
+    // reports it once.
     checkTabs(top.altCol, /*deeper=*/true);
     indents.push_back({col, altCol, ~0u});
     lineHasTokens = true;

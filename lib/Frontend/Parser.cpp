@@ -60,11 +60,21 @@ SMLoc TokenStream::getPrevEndLoc(SMLoc fallback) const {
 // Diagnostics
 //===----------------------------------------------------------------------===//
 
-NestingGuard::NestingGuard(Parser &parser, SMLoc loc) : parser(parser) {
-  ok = ++parser.nestingDepth <= kMaxNestingDepth;
-  if (!ok)
+NestingGuard::NestingGuard(Parser &parser, SMLoc loc, bool statement)
+    : depth(statement ? parser.statementDepth : parser.nestingDepth) {
+  ok = ++depth <= kMaxNestingDepth;
+  if (ok)
+    return;
+  if (!statement) {
     parser.emitError(loc, "expression is nested too deeply (more than " +
                               llvm::Twine(kMaxNestingDepth) + " levels)");
+    return;
+  }
+  if (parser.reportedDeepStatements)
+    return;
+  parser.reportedDeepStatements = true;
+  parser.emitError(loc, "statements are nested too deeply (limit " +
+                            llvm::Twine(kMaxNestingDepth) + ")");
 }
 
 Parser::Parser(const llvm::SourceMgr &srcMgr, unsigned bufferId,

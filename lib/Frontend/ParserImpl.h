@@ -247,7 +247,13 @@ private:
   ASTContext &ctx;
   TokenStream tokens;
 
+  /// Nesting of the expression being parsed, and of statements (blocks and
+  /// elif chains); each is bounded by kMaxNestingDepth.
   unsigned nestingDepth = 0;
+  unsigned statementDepth = 0;
+  /// Whether "statements are nested too deeply" was reported (it is
+  /// reported once).
+  bool reportedDeepStatements = false;
   /// Loops enclosing the current statement in the current function.
   unsigned loopDepth = 0;
   /// Speculative parsing: errors are recorded, not reported.
@@ -256,17 +262,19 @@ private:
 };
 
 /// Bounds the parser's recursion: reports once and fails when the nesting
-/// exceeds kMaxNestingDepth.
+/// exceeds kMaxNestingDepth. A `statement` guard (an indented block, an elif)
+/// reports "statements are nested too deeply", once per parse.
 class NestingGuard {
 public:
-  NestingGuard(Parser &parser, llvm::SMLoc loc);
-  ~NestingGuard() { --parser.nestingDepth; }
+  NestingGuard(Parser &parser, llvm::SMLoc loc, bool statement = false);
+  ~NestingGuard() { --depth; }
   NestingGuard(const NestingGuard &) = delete;
   NestingGuard &operator=(const NestingGuard &) = delete;
   explicit operator bool() const { return ok; }
 
 private:
-  Parser &parser;
+  /// The parser's counter this guard increments.
+  unsigned &depth;
   bool ok;
 };
 

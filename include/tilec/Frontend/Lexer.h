@@ -101,8 +101,6 @@ private:
 /// layout rules and error handling.
 class Lexer {
 public:
-  /// Deepest indentation the lexer accepts (as CPython).
-  static constexpr unsigned kMaxIndentLevels = 100;
   /// Deepest nesting of f-string replacement fields the lexer follows.
   static constexpr unsigned kMaxFStringNesting = 32;
   /// How many lines the lexer looks ahead to decide whether a bracket that
