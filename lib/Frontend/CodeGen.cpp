@@ -400,14 +400,71 @@ CodeGen::Diag &CodeGen::Diag::note(SMLoc noteLoc, const llvm::Twine &text) {
   return *this;
 }
 
+/// Call-stack notes shown in full; a longer stack shows its innermost and
+/// outermost notes around a count of the others.
+static constexpr size_t kMaxCallNotes = 10;
+/// The longest cycle of calls (mutual recursion) collapsed into one.
+static constexpr size_t kMaxCallCycle = 8;
+
 CodeGen::Diag::~Diag() {
   if (!cg)
     return;
   cg->diags.error(loc, message);
   for (auto &[noteLoc, text] : notes)
     cg->diags.note(noteLoc, text);
+
+  // "in call from here" per inlined call, innermost first. Runaway recursion
+  // repeats a cycle of call sites: it is shown once, with a count.
+  llvm::SmallVector<SMLoc> sites;
   for (auto &frame : llvm::reverse(cg->callStack))
-    cg->diags.note(frame.first, "in call from here");
+    sites.push_back(frame.first);
+  llvm::SmallVector<std::pair<SMLoc, std::string>> lines;
+  for (size_t i = 0; i < sites.size();) {
+    size_t period = 0, repeats = 0;
+    for (size_t p = 1; p <= kMaxCallCycle && i + 2 * p <= sites.size(); ++p) {
+      size_t r = 0;
+      while (i + (r + 2) * p <= sites.size() &&
+             std::equal(sites.begin() + i, sites.begin() + i + p,
+                        sites.begin() + i + (r + 1) * p))
+        ++r;
+      if (r > 0) {
+        period = p;
+        repeats = r;
+        break;
+      }
+    }
+    if (period == 0) {
+      lines.push_back({sites[i], "in call from here"});
+      ++i;
+      continue;
+    }
+    if (period == 1) {
+      lines.push_back({sites[i], "in call from here (repeated " +
+                                     std::to_string(repeats) +
+                                     " more times)"});
+    } else {
+      for (size_t k = 0; k < period; ++k)
+        lines.push_back({sites[i + k], "in call from here"});
+      lines.push_back({SMLoc(), "... the " + std::to_string(period) +
+                                    " calls above repeated " +
+                                    std::to_string(repeats) + " more times"});
+    }
+    i += period * (repeats + 1);
+  }
+  size_t head = lines.size(), tail = 0;
+  if (lines.size() > kMaxCallNotes) {
+    head = kMaxCallNotes / 2;
+    tail = kMaxCallNotes - head;
+  }
+  for (size_t i = 0; i < head; ++i)
+    cg->diags.note(lines[i].first, lines[i].second);
+  if (tail) {
+    cg->diags.note(SMLoc(), "... " +
+                                llvm::Twine(lines.size() - head - tail) +
+                                " more notes not shown ...");
+    for (size_t i = lines.size() - tail; i < lines.size(); ++i)
+      cg->diags.note(lines[i].first, lines[i].second);
+  }
 }
 
 CodeGen::Diag CodeGen::error(SMLoc loc, const llvm::Twine &message) {
