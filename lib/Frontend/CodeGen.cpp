@@ -400,6 +400,15 @@ CodeGen::Diag &CodeGen::Diag::note(SMLoc noteLoc, const llvm::Twine &text) {
   return *this;
 }
 
+CodeGen::Diag &CodeGen::Diag::constexprHint(const CGValue &value) {
+  if (const auto *param =
+          llvm::dyn_cast_or_null<Parameter>(value.getKernelParameter()))
+    note(param->getLoc(), "declare it `" + param->getName() +
+                              ": tl.constexpr` to make it a compile-time "
+                              "constant");
+  return *this;
+}
+
 /// Call-stack notes shown in full; a longer stack shows its innermost and
 /// outermost notes around a count of the others.
 static constexpr size_t kMaxCallNotes = 10;
@@ -895,7 +904,9 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
       funcOp.setArgAttr(argIndex, tile::kDivisibilityAttrName,
                         builder.getI32IntegerAttr(info.divisibility));
     kernelFrame->vars[param->getName()] =
-        Binding{CGValue::runtime(arg, info.dtype), param->getLoc()};
+        Binding{CGValue::kernelParameter(CGValue::runtime(arg, info.dtype),
+                                         param),
+                param->getLoc()};
     ++argIndex;
   }
 

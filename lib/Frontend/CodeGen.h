@@ -154,6 +154,10 @@ public:
     ~Diag();
     /// Adds a note at `loc`.
     Diag &note(llvm::SMLoc loc, const llvm::Twine &message);
+    /// For a run-time `value` used where a compile-time constant is needed:
+    /// if it is a kernel parameter, adds a note at its declaration
+    /// suggesting `NAME: tl.constexpr`.
+    Diag &constexprHint(const CGValue &value);
     operator mlir::LogicalResult() const { return mlir::failure(); }
     template <typename T> operator mlir::FailureOr<T>() const {
       return mlir::failure();

@@ -951,12 +951,13 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
   if (iterable->kind == ForIterable::Kind::StaticRange) {
     for (Bound &bound : bounds)
       if (!bound.value->isConstexpr())
-        return cg.error(bound.loc,
-                        "the " + std::string(bound.what) +
-                            " of tl.static_range() must be a compile-time "
-                            "constant, got a run-time " +
-                            bound.value->describe() +
-                            getAssignedNumberHint(*bound.value));
+        return cg
+            .error(bound.loc, "the " + std::string(bound.what) +
+                                  " of tl.static_range() must be a "
+                                  "compile-time constant, got a run-time " +
+                                  bound.value->describe() +
+                                  getAssignedNumberHint(*bound.value))
+            .constexprHint(*bound.value);
     int64_t start = iterable->start.getInt(), stop = iterable->stop.getInt(),
             step = iterable->step.getInt();
     if (step == 0)

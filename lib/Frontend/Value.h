@@ -135,6 +135,13 @@ public:
     v.dtype = dtype;
     return v;
   }
+  /// The run-time value of a (non-constexpr) kernel parameter; remembers the
+  /// parameter so that a message needing a constant can suggest declaring it
+  /// `tl.constexpr`.
+  static CGValue kernelParameter(CGValue value, const Node *param) {
+    value.node = param;
+    return value;
+  }
   /// A run-time scalar made from a Python number by a plain assignment
   /// (`n = 16` in a kernel is a run-time int32, as in Triton); remembers
   /// the number for messages.
@@ -165,6 +172,8 @@ public:
   /// For a run-time value: whether a plain assignment made it from a
   /// Python number, and that number's spelling.
   bool isAssignedNumber() const { return isRuntime() && assignedFromNumber; }
+  /// For a run-time value: the kernel Parameter it is the value of, or null.
+  const Node *getKernelParameter() const { return isRuntime() ? node : nullptr; }
   llvm::StringRef getAssignedNumber() const { return text; }
   bool isConstexpr() const { return !isRuntime() && !isPoison(); }
   /// A Python number: bool, int or float.
