@@ -229,6 +229,9 @@ public:
   mlir::FailureOr<CGValue> callValue(const CGValue &callee, CallArgs &args);
   /// A readable name of a callee expression (`tl.load`, `x.to`).
   std::string describeCallee(const Expr *callee);
+  /// Evaluates an f-string at compile time: every replacement field must be
+  /// a constexpr, formatted like Python does (conversions, format specs).
+  mlir::FailureOr<std::string> formatFString(const FStringExpr *fstring);
 
   //===--------------------------------------------------------------------===//
   // Semantic operations (CodeGenSemantic.cpp)

@@ -1968,8 +1968,7 @@ static FailureOr<CGValue> builtinStaticAssert(CodeGen &cg, CallArgs &call) {
     return CGValue::none();
   std::string message = "static assertion failed";
   if (a.has(1))
-    message += ": " + (a.value(1).isStr() ? a.value(1).getStr().str()
-                                          : a.value(1).repr());
+    message += ": " + a.value(1).str();
   return cg.error(a.loc(0), message);
 }
 
@@ -1978,7 +1977,7 @@ static FailureOr<CGValue> builtinStaticPrint(CodeGen &cg, CallArgs &call) {
   for (const CallArg &arg : call.positional) {
     if (!text.empty())
       text += " ";
-    text += arg.value.isStr() ? arg.value.getStr().str() : arg.value.repr();
+    text += arg.value.str();
   }
   cg.diags.report(DiagSeverity::Remark, call.loc, text);
   return CGValue::none();

@@ -1236,17 +1236,20 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
     FailureOr<CGValue> test = eval(assertStmt->getTest());
     if (failed(test))
       return failure();
+    // The message is evaluated in any case, as Triton does (an f-string
+    // with a run-time field is an error even when the assertion holds).
+    std::string message = "assertion failed";
+    if (const Expr *msgExpr = assertStmt->getMessage()) {
+      FailureOr<CGValue> msg = eval(msgExpr);
+      if (failed(msg))
+        return failure();
+      message += ": " + msg->str();
+    }
     if (test->isRuntime())
       return success(); // A device assertion: a no-op, as in Triton without
                         // debug mode.
     if (test->isTruthy())
       return success();
-    std::string message = "assertion failed";
-    if (const Expr *msgExpr = assertStmt->getMessage()) {
-      FailureOr<CGValue> msg = eval(msgExpr);
-      if (succeeded(msg))
-        message += ": " + (msg->isStr() ? msg->getStr().str() : msg->repr());
-    }
     return error(assertStmt->getTest()->getLoc(), message);
   }
   case Node::Kind::FunctionDef: {

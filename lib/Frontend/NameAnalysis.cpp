@@ -137,6 +137,12 @@ void walkExpr(const Expr *expr, ReadFn &onRead, WalrusFn &onWalrus,
   case Node::Kind::UnsupportedExpr:
     visit(llvm::cast<UnsupportedExpr>(expr)->getOperand());
     return;
+  case Node::Kind::FString:
+    for (const FStringPart &part : llvm::cast<FStringExpr>(expr)->getParts()) {
+      visit(part.expr);
+      visit(part.formatSpec);
+    }
+    return;
   default:
     return;
   }

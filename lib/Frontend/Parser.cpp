@@ -82,6 +82,11 @@ Parser::Parser(const llvm::SourceMgr &srcMgr, unsigned bufferId,
     : srcMgr(srcMgr), bufferId(bufferId), diags(diags), ctx(ctx),
       tokens(srcMgr, bufferId, diags) {}
 
+Parser::Parser(const llvm::SourceMgr &srcMgr, unsigned bufferId,
+               DiagnosticSink &diags, ASTContext &ctx, StringRef range)
+    : srcMgr(srcMgr), bufferId(bufferId), diags(diags), ctx(ctx),
+      tokens(srcMgr, bufferId, diags, range) {}
+
 unsigned Parser::getLine(SMLoc loc) const {
   return srcMgr.FindLineNumber(loc, bufferId);
 }
@@ -129,8 +134,10 @@ void Parser::emitExpected(const llvm::Twine &what) {
       mutedError = true;
     return;
   }
-  emitError(current.getLoc(),
-            "expected " + what + ", found " + describe(current));
+  std::string found = inFStringField && current.is(TokenKind::eof)
+                          ? "the end of the f-string field"
+                          : describe(current);
+  emitError(current.getLoc(), "expected " + what + ", found " + found);
 }
 
 bool Parser::expect(TokenKind kind, const llvm::Twine &what) {
