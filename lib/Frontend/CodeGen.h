@@ -232,6 +232,11 @@ public:
   /// Evaluates an f-string at compile time: every replacement field must be
   /// a constexpr, formatted like Python does (conversions, format specs).
   mlir::FailureOr<std::string> formatFString(const FStringExpr *fstring);
+  /// `a if c else b` on a run-time scalar condition `cond`: an `scf.if`
+  /// evaluating each arm in its region and yielding the arms' values
+  /// promoted to a common type (CodeGenStmt.cpp).
+  mlir::FailureOr<CGValue> evalRuntimeIfExp(const IfExpr *ifExp,
+                                            const CGValue &cond);
 
   //===--------------------------------------------------------------------===//
   // Semantic operations (CodeGenSemantic.cpp)

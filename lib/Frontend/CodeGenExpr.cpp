@@ -306,13 +306,7 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
     if (failed(cond))
       return failure();
     if (cond->isRuntime())
-      return error(
-          ifExp->getOpLoc(),
-          "the condition of a conditional expression ('a if c else "
-          "b') must be a compile-time constant, but it is a run-time " +
-              cond->describe() +
-              "; use tl.where(c, a, b) to select between run-time "
-              "values");
+      return evalRuntimeIfExp(ifExp, *cond);
     return eval(cond->isTruthy() ? ifExp->getTrueValue()
                                  : ifExp->getFalseValue());
   }

@@ -578,6 +578,143 @@ LogicalResult IfCompiler::compileReturning(mlir::Value cond) {
 }
 
 //===----------------------------------------------------------------------===//
+// Conditional expressions on a run-time condition
+//===----------------------------------------------------------------------===//
+
+FailureOr<CGValue> CodeGen::evalRuntimeIfExp(const IfExpr *ifExp,
+                                             const CGValue &cond) {
+  const Expr *arms[2] = {ifExp->getTrueValue(), ifExp->getFalseValue()};
+  if (cond.isTile() || cond.isBlockPointer())
+    return error(ifExp->getOpLoc(),
+                 "the condition of a conditional expression ('a if c else b') "
+                 "must be a scalar, but it is " +
+                     cond.describe() +
+                     "; use tl.where(c, a, b) to select element-wise");
+  NameSet walrus;
+  for (const Expr *arm : arms)
+    collectWalrusTargets(arm, walrus);
+  if (!walrus.empty())
+    return error(ifExp->getOpLoc(),
+                 "assignment expressions (':=') are not supported in the "
+                 "arms of a conditional expression whose condition is a "
+                 "run-time value");
+  FailureOr<CGValue> flag = toBool(cond, ifExp->getCondition()->getLoc());
+  if (failed(flag))
+    return failure();
+
+  // Each arm is evaluated in its own region, as Triton does.
+  auto ifOp = scf::IfOp::create(builder, loc(), flag->getValue(),
+                                /*withElseRegion=*/true);
+  mlir::Block *blocks[2] = {&ifOp.getThenRegion().front(),
+                            &ifOp.getElseRegion().front()};
+  CGValue values[2];
+  bool ok = true;
+  for (int arm = 0; arm < 2; ++arm) {
+    builder.setInsertionPoint(blocks[arm]->getTerminator());
+    FailureOr<CGValue> value = eval(arms[arm]);
+    if (failed(value))
+      ok = false;
+    else
+      values[arm] = *value;
+  }
+  builder.setInsertionPointAfter(ifOp);
+  auto fail = [&]() -> FailureOr<CGValue> {
+    ifOp.erase();
+    return failure();
+  };
+  if (!ok)
+    return fail();
+
+  // Both arms must be numbers or run-time values of one promoted type.
+  static const char *const armNames[2] = {"the value if true",
+                                          "the value if false"};
+  auto mismatch = [&](const std::string &problem) {
+    error(ifExp->getOpLoc(),
+          "the two values of this conditional expression " + problem)
+        .note(arms[0]->getLoc(), std::string(armNames[0]) + " is " +
+                                     values[0].describe())
+        .note(arms[1]->getLoc(),
+              std::string(armNames[1]) + " is " + values[1].describe());
+    return fail();
+  };
+  for (int arm = 0; arm < 2; ++arm)
+    if (values[arm].isConstexpr() && !values[arm].isNumber())
+      return mismatch("must be numbers or run-time values when the condition "
+                      "is a run-time value");
+  bool pointerLike[2];
+  for (int arm = 0; arm < 2; ++arm)
+    pointerLike[arm] =
+        values[arm].isRuntime() &&
+        (values[arm].isBlockPointer() || values[arm].getDType().isPointer());
+  DType dtype;
+  if (pointerLike[0] || pointerLike[1]) {
+    if (!values[0].isRuntime() || !values[1].isRuntime() ||
+        values[0].getDType() != values[1].getDType() ||
+        values[0].getValue().getType() != values[1].getValue().getType())
+      return mismatch("have incompatible types");
+    dtype = values[0].getDType();
+  } else {
+    auto typeOf = [](const CGValue &v) {
+      if (v.isRuntime())
+        return v.getDType();
+      return v.isBool()  ? DType::get(ScalarKind::Int1)
+             : v.isInt() ? pythonIntType(v.getInt())
+                         : pythonFloatType(v.getFloat());
+    };
+    std::string reason;
+    std::optional<DType> promoted = computationType(
+        typeOf(values[0]), values[0].isConstexpr(), typeOf(values[1]),
+        values[1].isConstexpr(), /*divOrMod=*/false, reason);
+    if (!promoted)
+      return mismatch("have incompatible types (" + reason + ")");
+    dtype = *promoted;
+  }
+  llvm::SmallVector<int64_t> shape;
+  bool tile[2] = {values[0].isTile(), values[1].isTile()};
+  if (tile[0] && tile[1] && values[0].getShape() != values[1].getShape())
+    return mismatch("have different shapes");
+  if (tile[0] || tile[1])
+    shape = values[tile[0] ? 0 : 1].getShape();
+
+  // Convert each arm in its region and yield it.
+  mlir::Value results[2];
+  for (int arm = 0; arm < 2; ++arm) {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(blocks[arm]->getTerminator());
+    LocationScope scope(*this, arms[arm]);
+    CGValue v = values[arm];
+    if (!pointerLike[arm]) {
+      FailureOr<CGValue> converted =
+          convertTo(v, dtype, arms[arm]->getLoc(), armNames[arm]);
+      if (failed(converted))
+        return fail();
+      v = *converted;
+    }
+    if (!v.isTile() && !shape.empty())
+      v = splat(v, shape);
+    results[arm] = v.getValue();
+  }
+  mlir::Type type = results[0].getType();
+  auto newIf = scf::IfOp::create(builder, ifOp.getLoc(), mlir::TypeRange{type},
+                                 ifOp.getCondition(), /*addThenBlock=*/false,
+                                 /*addElseBlock=*/false);
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  for (int arm = 0; arm < 2; ++arm) {
+    mlir::Region &region = arm == 0 ? newIf.getThenRegion()
+                                    : newIf.getElseRegion();
+    mlir::Operation *terminator = region.front().getTerminator();
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(terminator);
+    scf::YieldOp::create(builder, terminator->getLoc(), results[arm]);
+    terminator->erase();
+  }
+  ifOp.erase();
+  builder.setInsertionPointAfter(newIf);
+  return CGValue::runtime(newIf.getResult(0), dtype);
+}
+
+//===----------------------------------------------------------------------===//
 // Loops
 //===----------------------------------------------------------------------===//
 

@@ -192,8 +192,7 @@ void tilec::frontend::collectTargetNames(const Expr *target, NameSet &names) {
     collectTargetNames(starred->getValue(), names);
 }
 
-/// Walrus targets inside an expression.
-static void collectWalrusTargets(const Expr *expr, NameSet &names) {
+void tilec::frontend::collectWalrusTargets(const Expr *expr, NameSet &names) {
   auto onRead = [](StringRef) {};
   auto onWalrus = [&](StringRef name) { names.insert(name); };
   walkExpr(expr, onRead, onWalrus);
