@@ -366,6 +366,9 @@ FailureOr<CGValue> CodeGen::lookupName(StringRef name, SMLoc loc) {
   if (name == "None")
     return CGValue::none();
 
+  // A name an unsupported statement (already reported) may have bound.
+  if (namesInUnsupportedStmts.contains(name))
+    return failure();
   // Host code cannot be called from a kernel.
   if (SkippedStmt *skipped = module.lookupSkipped(name)) {
     return error(loc, "'" + name +

@@ -401,6 +401,10 @@ public:
 
   /// The kernel's parameters as compiled (filled by emit).
   KernelInterface interface;
+  /// The words of the statements reported as unsupported (`try`, `with`,
+  /// ...), whose text is not parsed: a name they may define is not reported
+  /// as unknown afterwards.
+  llvm::StringSet<> namesInUnsupportedStmts;
 
 private:
   /// Records the module's imports, constants and @jit functions.

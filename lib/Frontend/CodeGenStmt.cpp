@@ -27,6 +27,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace tilec;
@@ -1406,10 +1407,26 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
                                      ? "nonlocal"
                                      : "global") +
                      "' statements are not supported in a tilec kernel");
-  case Node::Kind::UnsupportedStmt:
+  case Node::Kind::UnsupportedStmt: {
+    // Its text is not parsed: the names it may bind are not reported as
+    // unknown later (a cascade of "unknown name" errors).
+    llvm::SMRange range = stmt->getRange();
+    StringRef text(range.Start.getPointer(),
+                   range.End.getPointer() - range.Start.getPointer());
+    for (size_t i = 0; i < text.size();) {
+      if (!llvm::isAlpha(text[i]) && text[i] != '_') {
+        ++i;
+        continue;
+      }
+      size_t start = i;
+      while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
+        ++i;
+      namesInUnsupportedStmts.insert(text.slice(start, i));
+    }
     return error(stmt->getLoc(),
                  "'" + llvm::cast<UnsupportedStmt>(stmt)->getConstruct() +
                      "' statements are not supported in a tilec kernel");
+  }
   default:
     break;
   }
