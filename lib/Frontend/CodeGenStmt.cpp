@@ -41,6 +41,10 @@ using mlir::success;
 namespace scf = mlir::scf;
 namespace arith = mlir::arith;
 
+/// The most iterations of a loop that is unrolled (tl.static_range, or a
+/// constexpr tuple).
+static constexpr int64_t kMaxUnrolledIterations = 4096;
+
 /// The line of a location, for messages.
 static unsigned lineOf(const llvm::SourceMgr &srcMgr, SMLoc loc) {
   return srcMgr.getLineAndColumn(loc).first;
@@ -1033,10 +1037,11 @@ static FailureOr<ForIterable> evalIterable(CodeGen &cg, const ForStmt *stmt) {
 /// Compiles an unrolled loop over constexpr values.
 static LogicalResult compileUnrolled(CodeGen &cg, const ForStmt *stmt,
                                      llvm::ArrayRef<CGValue> values) {
-  if (values.size() > 4096)
+  if (values.size() > size_t(kMaxUnrolledIterations))
     return cg.error(stmt->getIter()->getLoc(),
                     "a static loop of " + std::to_string(values.size()) +
-                        " iterations is too long to unroll (at most 4096)");
+                        " iterations is too long to unroll (at most " +
+                        std::to_string(kMaxUnrolledIterations) + ")");
   FunctionState &state = *cg.fn;
   ++state.loopDepth;
   LogicalResult result = success();
@@ -1101,12 +1106,25 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
     if (step == 0)
       return cg.error(iterable->stepLoc, "tl.static_range() step must not be "
                                          "zero");
-    std::vector<CGValue> values;
-    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
-      values.push_back(CGValue::integer(i));
-      if (values.size() > 4097)
-        break;
+    // The trip count, computed in uint64_t (the distance between two
+    // int64_t values always fits).
+    bool up = step > 0;
+    uint64_t count = 0;
+    if (up ? start < stop : start > stop) {
+      uint64_t span = up ? uint64_t(stop) - uint64_t(start)
+                         : uint64_t(start) - uint64_t(stop);
+      uint64_t stride = up ? uint64_t(step) : 0 - uint64_t(step);
+      count = (span - 1) / stride + 1;
     }
+    if (count > uint64_t(kMaxUnrolledIterations))
+      return cg.error(stmt->getIter()->getLoc(),
+                      "a static loop of " + std::to_string(count) +
+                          " iterations is too long to unroll (at most " +
+                          std::to_string(kMaxUnrolledIterations) + ")");
+    std::vector<CGValue> values;
+    for (uint64_t k = 0; k < count; ++k)
+      values.push_back(CGValue::integer(
+          static_cast<int64_t>(uint64_t(start) + k * uint64_t(step))));
     return compileUnrolled(cg, stmt, values);
   }
 
