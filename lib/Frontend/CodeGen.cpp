@@ -642,18 +642,31 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
                    "'*args' and '**kwargs' parameters are not supported in "
                    "a tilec kernel");
   }
-  if (haveSignature && signature.entries.size() != params.size()) {
+  // As in Triton's AOT compiler, trailing parameters with a default value
+  // may be left out of the signature: they are specialized to the default.
+  size_t numEntries = signature.entries.size();
+  bool trailingDefaults =
+      numEntries < params.size() &&
+      llvm::all_of(params.drop_front(numEntries),
+                   [](const Parameter *p) { return p->getDefault(); });
+  if (haveSignature && numEntries != params.size() && !trailingDefaults) {
     std::string message =
         "signature has " + std::to_string(signature.entries.size()) +
         " entries but kernel '" + kernel->getName().str() + "' has " +
         std::to_string(params.size()) + " parameters";
     if (signature.entries.size() < params.size()) {
       message += "; missing: ";
+      bool first = true;
       for (size_t i = signature.entries.size(); i < params.size(); ++i) {
-        if (i != signature.entries.size())
+        if (params[i]->getDefault())
+          continue;
+        if (!first)
           message += ", ";
+        first = false;
         message += "'" + params[i]->getName().str() + "'";
       }
+      message += " (only trailing parameters with a default value may be "
+                 "left out)";
     } else {
       message += "; extra: ";
       for (size_t i = params.size(); i < signature.entries.size(); ++i) {
@@ -722,14 +735,68 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
     CGValue constant;
     int64_t divisibility = 1;
   };
+  // Specializes a parameter to its default value (a constexpr).
+  auto useDefault = [&](const Parameter *param, ParamInfo &info,
+                        KernelParameter &kp) -> LogicalResult {
+    FailureOr<CGValue> value = eval(param->getDefault());
+    if (failed(value))
+      return failure();
+    if (!value->isNumber() && !value->isStr())
+      return error(param->getDefault()->getLoc(),
+                   "parameter '" + param->getName() +
+                       "' is specialized to its default, which must be a "
+                       "number, a bool or a string, got " +
+                       value->describe());
+    info.kind = KernelParameter::Kind::Constexpr;
+    info.constant = *value;
+    kp.kind = KernelParameter::Kind::Constexpr;
+    SignatureEntry literal;
+    if (value->isBool()) {
+      literal.literalKind = SignatureEntry::LiteralKind::Bool;
+      literal.boolValue = value->getBool();
+      kp.type = "i1";
+    } else if (value->isInt()) {
+      literal.literalKind = SignatureEntry::LiteralKind::Int;
+      literal.intValue = value->getInt();
+      kp.type = pythonIntType(value->getInt()) == DType::get(ScalarKind::Int32)
+                    ? "i32"
+                    : "i64";
+    } else if (value->isFloat()) {
+      literal.literalKind = SignatureEntry::LiteralKind::Float;
+      literal.floatValue = value->getFloat();
+      kp.type = "fp32";
+    } else {
+      literal.literalKind = SignatureEntry::LiteralKind::Str;
+      literal.strValue = value->getStr().str();
+      kp.type = "str";
+    }
+    kp.value = literal.getJSONValue();
+    return success();
+  };
+
   llvm::SmallVector<ParamInfo> infos;
   bool paramsOk = true;
+  bool usedDefaults = false;
   for (auto [index, param] : llvm::enumerate(params)) {
     ParamAnnotation annotation = evalAnnotation(param);
     ParamInfo info;
     KernelParameter kp;
     kp.name = param->getName().str();
-    if (haveSignature) {
+    if (haveSignature && index >= numEntries) {
+      // Left out of the signature: its default (checked above).
+      if (annotation.kind == ParamAnnotation::Kind::Pointer) {
+        error(param->getLoc(), "parameter '" + param->getName() +
+                                   "' is a pointer (" + annotation.spelling +
+                                   ") and needs a signature entry");
+        paramsOk = false;
+        continue;
+      }
+      if (failed(useDefault(param, info, kp))) {
+        paramsOk = false;
+        continue;
+      }
+      usedDefaults = true;
+    } else if (haveSignature) {
       const SignatureEntry &entry = signature.entries[index];
       if (entry.isConstexpr()) {
         if (annotation.kind == ParamAnnotation::Kind::Pointer) {
@@ -808,36 +875,9 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
           paramsOk = false;
           continue;
         }
-        FailureOr<CGValue> value = eval(param->getDefault());
-        if (failed(value)) {
+        if (failed(useDefault(param, info, kp))) {
           paramsOk = false;
           continue;
-        }
-        if (!value->isNumber()) {
-          error(param->getDefault()->getLoc(),
-                "the default of constexpr parameter '" + param->getName() +
-                    "' must be a number or a bool, got " + value->describe());
-          paramsOk = false;
-          continue;
-        }
-        info.kind = KernelParameter::Kind::Constexpr;
-        info.constant = *value;
-        kp.kind = KernelParameter::Kind::Constexpr;
-        if (value->isBool()) {
-          kp.type = "i1";
-          kp.value = value->getBool() ? "true" : "false";
-        } else if (value->isInt()) {
-          kp.type =
-              pythonIntType(value->getInt()) == DType::get(ScalarKind::Int32)
-                  ? "i32"
-                  : "i64";
-          kp.value = std::to_string(value->getInt());
-        } else {
-          SignatureEntry tmp;
-          tmp.literalKind = SignatureEntry::LiteralKind::Float;
-          tmp.floatValue = value->getFloat();
-          kp.type = "fp32";
-          kp.value = tmp.getJSONValue();
         }
         break;
       }
@@ -860,14 +900,16 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
     return failure();
 
   // The signature the kernel was specialized for, normalized.
-  if (haveSignature) {
+  if (haveSignature && !usedDefaults) {
     interface.signature = signature.str();
   } else {
     std::string text;
-    for (const KernelParameter &kp : interface.parameters) {
+    for (auto [index, kp] : llvm::enumerate(interface.parameters)) {
       if (!text.empty())
         text += ", ";
-      if (kp.kind == KernelParameter::Kind::Constexpr)
+      if (index < numEntries)
+        text += signature.entries[index].text;
+      else if (kp.kind == KernelParameter::Kind::Constexpr)
         text += kp.value == "true"    ? "True"
                 : kp.value == "false" ? "False"
                                       : kp.value;
