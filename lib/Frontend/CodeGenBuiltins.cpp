@@ -1365,8 +1365,11 @@ static FailureOr<CGValue> builtinReduce(CodeGen &cg, CallArgs &call) {
 // Element-wise math
 //===----------------------------------------------------------------------===//
 
-/// A float input for math: numbers and integers become fp32.
+/// A floating-point input for math. As in Triton, a run-time integer is an
+/// error (Triton's math functions check the dtype); a Python number becomes
+/// an fp32 scalar.
 static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
+  bool fromNumber = a.value(i).isNumber();
   FailureOr<CGValue> x = a.getRuntime(i);
   if (failed(x))
     return failure();
@@ -1375,8 +1378,14 @@ static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
                                   " must be a number or a numeric "
                                   "tile, got " +
                                   x->describe());
-  if (x->getDType().isInt())
+  if (x->getDType().isInt()) {
+    if (!fromNumber)
+      return cg.error(a.loc(i), a.call.calleeName +
+                                    " expects a floating-point tile, got " +
+                                    x->getDType().str() +
+                                    "; use .to(tl.float32)");
     return cg.cast(*x, DType::get(ScalarKind::FP32), a.loc(i));
+  }
   return x;
 }
 
