@@ -173,7 +173,9 @@ public:
   /// Python number, and that number's spelling.
   bool isAssignedNumber() const { return isRuntime() && assignedFromNumber; }
   /// For a run-time value: the kernel Parameter it is the value of, or null.
-  const Node *getKernelParameter() const { return isRuntime() ? node : nullptr; }
+  const Node *getKernelParameter() const {
+    return isRuntime() ? node : nullptr;
+  }
   llvm::StringRef getAssignedNumber() const { return text; }
   bool isConstexpr() const { return !isRuntime() && !isPoison(); }
   /// A Python number: bool, int or float.

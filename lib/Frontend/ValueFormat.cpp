@@ -226,7 +226,8 @@ static std::string pad(const FormatSpec &spec, StringRef sign, StringRef body,
   case '<':
     return (sign + body).str() + fill(padding);
   case '^':
-    return fill(padding / 2) + (sign + body).str() + fill(padding - padding / 2);
+    return fill(padding / 2) + (sign + body).str() +
+           fill(padding - padding / 2);
   case '=':
     return sign.str() + fill(padding) + body.str();
   default:
@@ -357,14 +358,17 @@ static bool formatInt(int64_t value, const FormatSpec &spec,
     result = pad(spec, "", body, '<');
     return true;
   }
-  unsigned radix = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
+  unsigned radix = type == 'b'                   ? 2
+                   : type == 'o'                 ? 8
+                   : type == 'x' || type == 'X' ? 16
+                                                 : 10;
   if (spec.grouping == ',' && radix != 10) {
     error = ("Cannot specify ',' with '" + llvm::Twine(type) + "'.").str();
     return false;
   }
   bool negative = value < 0;
-  uint64_t magnitude =
-      negative ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(value)
+                                : static_cast<uint64_t>(value);
   std::string digits = llvm::utostr(magnitude);
   if (radix != 10) {
     digits.clear();
@@ -380,7 +384,10 @@ static bool formatInt(int64_t value, const FormatSpec &spec,
     digits = group(digits, spec.grouping, radix == 10 ? 3 : 4);
   std::string prefix = signOf(spec, negative);
   if (spec.alternate && radix != 10)
-    prefix += type == 'b' ? "0b" : type == 'o' ? "0o" : type == 'X' ? "0X" : "0x";
+    prefix += type == 'b'   ? "0b"
+              : type == 'o' ? "0o"
+              : type == 'X' ? "0X"
+                            : "0x";
   result = pad(spec, prefix, digits, '>');
   return true;
 }
