@@ -137,6 +137,12 @@ void walkExpr(const Expr *expr, ReadFn &onRead, WalrusFn &onWalrus,
   case Node::Kind::UnsupportedExpr:
     visit(llvm::cast<UnsupportedExpr>(expr)->getOperand());
     return;
+  case Node::Kind::FString:
+    for (const FStringPart &part : llvm::cast<FStringExpr>(expr)->getParts()) {
+      visit(part.expr);
+      visit(part.formatSpec);
+    }
+    return;
   default:
     return;
   }
@@ -186,8 +192,7 @@ void tilec::frontend::collectTargetNames(const Expr *target, NameSet &names) {
     collectTargetNames(starred->getValue(), names);
 }
 
-/// Walrus targets inside an expression.
-static void collectWalrusTargets(const Expr *expr, NameSet &names) {
+void tilec::frontend::collectWalrusTargets(const Expr *expr, NameSet &names) {
   auto onRead = [](StringRef) {};
   auto onWalrus = [&](StringRef name) { names.insert(name); };
   walkExpr(expr, onRead, onWalrus);

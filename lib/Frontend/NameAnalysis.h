@@ -38,6 +38,8 @@ using NameSet = llvm::SetVector<llvm::StringRef>;
 void collectAssignedNames(llvm::ArrayRef<Stmt *> stmts, NameSet &names);
 /// Adds the names an assignment target binds (`a`, `(a, b)`, `[a, *b]`).
 void collectTargetNames(const Expr *target, NameSet &names);
+/// Adds the walrus (`:=`) targets inside an expression.
+void collectWalrusTargets(const Expr *expr, NameSet &names);
 
 /// Adds the names `target` binds to `assigned`.
 void assignTargetsInto(const Expr *target, llvm::StringSet<> &assigned);

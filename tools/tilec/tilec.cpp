@@ -7,6 +7,7 @@
 // tilec FILE [--kernel NAME] [--signature SIG] [--num-warps N]
 //       [--num-stages N] [--emit tile|tilegpu|llvm|ptx|cubin|c-header]
 //       [-o OUT]
+//       [--error-limit N]
 //
 // Compiles one kernel of a .tile file (or a Triton .py module, or a module
 // already in the tile dialect, .mlir) like Triton's AOT compiler: writes the
@@ -126,6 +127,10 @@ static cl::opt<bool> lineInfo(
     cl::desc("Map PTX and SASS to source lines (.loc, ptxas -lineinfo); "
              "--line-info=false turns it off"),
     cl::cat(tilecCategory));
+static cl::opt<unsigned> errorLimit(
+    "error-limit", cl::init(frontend::DiagnosticSink::kDefaultErrorLimit),
+    cl::desc("Stop after this many errors in the source (0: no limit)"),
+    cl::value_desc("N"), cl::cat(tilecCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tilec") << message << "\n";
@@ -293,6 +298,7 @@ int main(int argc, char **argv) {
                   "already gives the kernel's argument types");
   } else {
     frontend::SourceMgrDiagnosticSink diags(srcMgr, llvm::errs());
+    diags.setErrorLimit(errorLimit);
     auto kernel = frontend::emitKernel(srcMgr, bufferId, kernelName, signature,
                                        context, diags);
     if (mlir::failed(kernel))
