@@ -6,6 +6,9 @@
 
 #include "tilec/Compiler/Compiler.h"
 
+#include "tilec/Analysis/TMA.h"
+#include <map>
+
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -21,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
 
 using namespace tilec;
 
@@ -97,6 +101,76 @@ bool isPassIn(mlir::Pass *pass, const std::vector<std::string> &names) {
 
 } // namespace
 
+/// The `tma_descriptor` hidden parameters (docs/metadata.md) of the
+/// descriptors the lowering listed: kernel argument indices become the names
+/// of the runtime parameters (constexprs are not arguments).
+static llvm::Expected<llvm::json::Array>
+buildTMAParameters(const KernelInterface &kernel, mlir::ArrayAttr descriptors) {
+  std::vector<const KernelParameter *> runtime;
+  for (const KernelParameter &p : kernel.parameters)
+    if (p.isRuntime())
+      runtime.push_back(&p);
+  llvm::json::Array hidden;
+  std::map<std::string, int> perBase;
+  for (mlir::Attribute attr : descriptors) {
+    auto entry = llvm::dyn_cast<mlir::DictionaryAttr>(attr);
+    auto recipeAttr = entry ? entry.getAs<mlir::DictionaryAttr>("recipe") : nullptr;
+    mlir::FailureOr<TMARecipe> recipe = mlir::failure();
+    if (recipeAttr)
+      recipe = TMARecipe::fromAttr(recipeAttr);
+    if (mlir::failed(recipe))
+      return llvm::createStringError("internal error: malformed TMA descriptor "
+                                     "recipe on the lowered kernel");
+    auto name = [&](unsigned arg) -> llvm::Expected<std::string> {
+      if (arg >= runtime.size())
+        return llvm::createStringError(
+            "internal error: TMA recipe names kernel argument " +
+            std::to_string(arg) + " of " + std::to_string(runtime.size()));
+      return runtime[arg]->name;
+    };
+    auto term = [&](const TMARecipe::Term &t) -> llvm::Expected<llvm::json::Value> {
+      if (t.constant)
+        return llvm::json::Value(*t.constant);
+      auto n = name(t.argIndex);
+      if (!n)
+        return n.takeError();
+      return llvm::json::Value(*n);
+    };
+    auto base = name(recipe->baseArg);
+    if (!base)
+      return base.takeError();
+    llvm::json::Array dims;
+    for (const TMARecipe::Dim &d : recipe->dims) {
+      auto size = term(d.size);
+      if (!size)
+        return size.takeError();
+      auto stride = term(d.stride);
+      if (!stride)
+        return stride.takeError();
+      dims.push_back(llvm::json::Object{{"size", std::move(*size)},
+                                        {"stride", std::move(*stride)}});
+    }
+    llvm::json::Array box;
+    for (int64_t b : recipe->box)
+      box.push_back(b);
+    std::string paramName = *base + ".tma" + std::to_string(perBase[*base]++);
+    hidden.push_back(llvm::json::Object{
+        {"name", paramName},
+        {"kind", "hidden"},
+        {"bytes", 128},
+        {"align", 64},
+        {"recipe",
+         llvm::json::Object{{"kind", "tma_descriptor"},
+                            {"base", *base},
+                            {"element", getSignatureTypeName(recipe->elementType)},
+                            {"dims", std::move(dims)},
+                            {"box", std::move(box)},
+                            {"swizzle", recipe->swizzleBytes},
+                            {"oob_fill", std::string(recipe->nanFill ? "nan" : "zero")}}}});
+  }
+  return hidden;
+}
+
 llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
                                                    const KernelInterface &kernel,
                                                    const CompileOptions &options) {
@@ -158,6 +232,13 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
   if (auto smem = module->getAttrOfType<mlir::IntegerAttr>(
           tilegpu::TileGPUDialect::getSharedMemoryAttrName()))
     result.sharedMemoryBytes = smem.getInt();
+  if (auto descriptors = module->getAttrOfType<mlir::ArrayAttr>(
+          tilegpu::kTMADescriptorsAttrName)) {
+    auto hidden = buildTMAParameters(kernel, descriptors);
+    if (!hidden)
+      return hidden.takeError();
+    result.hiddenParameters = std::move(*hidden);
+  }
   if (options.emit <= EmitKind::TileGPU) {
     llvm::raw_string_ostream os(result.mlir);
     module->print(os);
@@ -258,6 +339,27 @@ static llvm::StringRef kindName(KernelParameter::Kind kind) {
   return "";
 }
 
+std::string tilec::getSignatureTypeName(mlir::Type type) {
+  if (type.isF16())
+    return "fp16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "fp32";
+  if (type.isF64())
+    return "fp64";
+  if (llvm::isa<mlir::Float8E4M3FNType>(type))
+    return "fp8e4nv";
+  if (llvm::isa<mlir::Float8E5M2Type>(type))
+    return "fp8e5";
+  if (type.isInteger())
+    return "i" + std::to_string(type.getIntOrFloatBitWidth());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
 llvm::json::Object tilec::buildKernelMetadata(
     const KernelInterface &kernel, const CompileOptions &options,
     const CompileResult &result,
@@ -312,7 +414,7 @@ llvm::json::Object tilec::buildKernelMetadata(
                                     {"hash", kernel.sourceHash}}},
       {"signature", kernel.signature},
       {"parameters", std::move(params)},
-      {"hidden_parameters", llvm::json::Array{}},
+      {"hidden_parameters", llvm::json::Array(result.hiddenParameters)},
       {"ptxas", std::move(ptxas)},
       {"artifacts", std::move(files)},
   };

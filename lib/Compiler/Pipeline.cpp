@@ -8,6 +8,7 @@
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
@@ -55,8 +56,14 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   addCleanups(pm);
   if (stop == EmitKind::Tile)
     return;
-  // 2–3. Block pointers become pointer tiles (until TMA claims them), then
-  // layouts are assigned.
+  // 2–3. The wgmma operands that TMA copies are chosen; the other block
+  // pointers become pointer tiles; then layouts are assigned.
+  if (options.useWgmma && options.useTMA) {
+    tilegpu::TileGPUPrepareTMAOptions tmaOptions;
+    tmaOptions.numWarps = options.numWarps;
+    pm.addPass(tilegpu::createTileGPUPrepareTMA(tmaOptions));
+    addCleanups(pm);
+  }
   pm.addPass(tile::createTileRewriteBlockPointers());
   addCleanups(pm);
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
@@ -65,10 +72,20 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   layoutOptions.useWgmma = options.useWgmma;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   addCleanups(pm);
+  // 4–6. TMA copies into shared memory, then the multi-stage pipeline.
+  if (options.useWgmma && options.useTMA) {
+    pm.addPass(tilegpu::createTileGPUTMALowering());
+    tilegpu::TileGPUPipelineOptions pipelineOptions;
+    pipelineOptions.numStages = options.numStages;
+    pm.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
+    addCleanups(pm);
+  }
   if (stop == EmitKind::TileGPU)
     return;
   // 9. Per-thread code, then upstream lowering to the LLVM dialect.
-  pm.addPass(createConvertTileGPUToLLVM());
+  ConvertTileGPUToLLVMOptions llvmOptions;
+  llvmOptions.mbarrierSpinLimit = options.mbarrierSpinLimit;
+  pm.addPass(createConvertTileGPUToLLVM(llvmOptions));
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::createConvertToLLVMPass());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());

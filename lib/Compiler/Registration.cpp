@@ -9,6 +9,7 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -60,5 +61,6 @@ void tilec::registerAllPasses() {
   mlir::registerReconcileUnrealizedCastsPass();
   mlir::LLVM::registerDIScopeForLLVMFuncOpPass();
   tile::registerTilePasses();
+  tilegpu::registerTileGPUPasses();
   registerTilecConversionPasses();
 }

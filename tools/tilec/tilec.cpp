@@ -127,36 +127,25 @@ static cl::opt<bool> lineInfo(
     cl::desc("Map PTX and SASS to source lines (.loc, ptxas -lineinfo); "
              "--line-info=false turns it off"),
     cl::cat(tilecCategory));
+static cl::opt<int64_t> mbarrierSpinLimit(
+    "mbarrier-spin-limit", cl::init(0),
+    cl::desc("Make every mbarrier wait give up after N polls, print its source "
+             "location and trap, instead of hanging on a pipeline bug "
+             "(0: wait forever)"),
+    cl::value_desc("N"), cl::cat(tilecCategory));
 static cl::opt<unsigned> errorLimit(
     "error-limit", cl::init(frontend::DiagnosticSink::kDefaultErrorLimit),
     cl::desc("Stop after this many errors in the source (0: no limit)"),
     cl::value_desc("N"), cl::cat(tilecCategory));
+static cl::opt<bool> disableTMA(
+    "disable-tma",
+    cl::desc("Load the operands of tensor-core dots with plain loads through "
+             "registers instead of TMA copies (for experiments)"),
+    cl::cat(tilecCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tilec") << message << "\n";
   return 1;
-}
-
-/// Signature name of an MLIR type (`fp32` for f32, `i32` for i32).
-static std::string typeName(mlir::Type type) {
-  if (type.isF16())
-    return "fp16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "fp32";
-  if (type.isF64())
-    return "fp64";
-  if (llvm::isa<mlir::Float8E4M3FNType>(type))
-    return "fp8e4nv";
-  if (llvm::isa<mlir::Float8E5M2Type>(type))
-    return "fp8e5";
-  if (type.isInteger())
-    return "i" + std::to_string(type.getIntOrFloatBitWidth());
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
 }
 
 /// The interface of a kernel given directly in the tile dialect: its
@@ -183,10 +172,10 @@ interfaceFromMLIR(mlir::ModuleOp module, llvm::StringRef wanted) {
     mlir::Type type = kernel.getArgument(i).getType();
     if (auto ptr = llvm::dyn_cast<tile::PointerType>(type)) {
       param.kind = KernelParameter::Kind::Pointer;
-      param.type = typeName(ptr.getPointeeType());
+      param.type = getSignatureTypeName(ptr.getPointeeType());
     } else {
       param.kind = KernelParameter::Kind::Scalar;
-      param.type = typeName(type);
+      param.type = getSignatureTypeName(type);
     }
     if (auto div = kernel.getArgAttrOfType<mlir::IntegerAttr>(
             i, tile::kDivisibilityAttrName))
@@ -317,6 +306,10 @@ int main(int argc, char **argv) {
   options.pipeline.numWarps = numWarps;
   options.pipeline.numStages = numStages;
   options.pipeline.useWgmma = !disableWgmma;
+  options.pipeline.useTMA = !disableTMA;
+  if (mbarrierSpinLimit < 0)
+    return fail("--mbarrier-spin-limit must not be negative");
+  options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;
   options.target.chip = arch;
   options.target.features = "+ptx" + std::to_string(ptxVersion);
   options.emit = *emit;

@@ -28,6 +28,7 @@
 
 namespace mlir {
 class ModuleOp;
+class Type;
 class OpPassManager;
 class PassManager;
 } // namespace mlir
@@ -58,6 +59,13 @@ struct PipelineOptions {
   /// instructions to `.tile` lines, and ptxas keeps them (`-lineinfo`) for
   /// cuobjdump, Nsight Compute and compute-sanitizer. Changes no code.
   bool lineInfo = true;
+  /// Copy the block-pointer operands of wgmma dots with TMA into shared
+  /// memory (false: `--disable-tma`, the operands come through registers).
+  bool useTMA = true;
+  /// When positive, every mbarrier wait gives up after this many polls,
+  /// prints where it was and traps, instead of hanging on a pipeline bug
+  /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).
+  int64_t mbarrierSpinLimit = 0;
 };
 
 /// Adds the passes from the frontend's `tile` IR to the end of `stop`'s
@@ -101,6 +109,9 @@ struct CompileResult {
   int64_t sharedMemoryBytes = 0;
   unsigned numThreads = 0;
   std::string ptxasVersion;
+  /// The `hidden_parameters` of the metadata (TMA descriptors), in the order
+  /// of the kernel's trailing parameters.
+  llvm::json::Array hiddenParameters;
   /// Where the time went (frontend left at 0).
   StageTimes times;
 };
@@ -122,6 +133,10 @@ llvm::json::Object
 buildKernelMetadata(const KernelInterface &kernel, const CompileOptions &options,
                     const CompileResult &result,
                     const std::vector<std::pair<std::string, std::string>> &artifacts);
+
+/// The signature's name of an element type (`fp32` for f32, `bf16`,
+/// `fp8e4nv`, `i32`; MLIR's spelling for anything else).
+std::string getSignatureTypeName(mlir::Type type);
 
 /// tilec's version string.
 llvm::StringRef getTilecVersion();

@@ -64,8 +64,18 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     shared memory; other layout conversions and `tile.dot` (FMA on CUDA
     cores) go through shared memory. Program ids read `%ctaid`. Kernels
     become `nvvm.kernel` functions with `nvvm.maxntid`. Shared memory is one
-    `.extern .shared .align 1024` array; the bytes needed are recorded in the
-    module's `tilegpu.shared_memory` attribute.
+    `.extern .shared .align 1024` array: the kernel-lifetime allocations
+    (`local_alloc` rings, each 1024-byte aligned, then the mbarriers) first,
+    per-op scratch after them; the bytes needed are recorded in the module's
+    `tilegpu.shared_memory` attribute. The Hopper async ops become PTX:
+    `mbarrier.init` / `arrive.expect_tx` / `try_wait.parity`,
+    `cp.async.bulk.tensor` (one per swizzle-wide box, issued by thread 0),
+    `wgmma.mma_async` on shared-memory descriptors and `wgmma.wait_group`.
+    Arguments of type `!tilegpu.tma_desc` become by-value 128-byte
+    `__grid_constant__` parameters (`llvm.byval`, `llvm.align = 64`,
+    `nvvm.grid_constant`); their recipes are collected in the module's
+    `tilegpu.tma_descriptors` attribute (argument index and recipe) for the
+    kernel metadata.
 
     The remaining scalar `arith`/`math`/`scf`/`func` ops are left for the
     upstream conversions (`convert-scf-to-cf`, `convert-to-llvm`).
@@ -75,6 +85,11 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     "::mlir::NVVM::NVVMDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"mbarrierSpinLimit", "mbarrier-spin-limit", "int64_t", "0",
+           "When positive, every mbarrier wait polls at most this many times, "
+           "then prints its source location and traps (debug builds)">
   ];
 }
 

@@ -89,12 +89,10 @@ void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Operation *anchor,
   }
 }
 
-Value lowering::emitMatrixDescriptor(OpBuilder &b, Location loc,
-                                     Operation *anchor, int64_t baseOffset,
+Value lowering::emitMatrixDescriptor(OpBuilder &b, Location loc, Value tileBase,
                                      const SharedTileLayout &shared,
                                      Value linearOffset) {
-  Value base = getSharedMemoryAddress(b, loc, anchor, i32Val(b, loc, baseOffset));
-  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base);
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), tileBase);
   address = arith::AddIOp::create(b, loc, address, linearOffset);
   Value field = arith::ShRUIOp::create(b, loc, address, i32Val(b, loc, 4));
   field = arith::AndIOp::create(b, loc, field, i32Val(b, loc, 0x3fff));
@@ -142,6 +140,95 @@ static NVVM::WGMMATypes getWgmmaType(Type type) {
   return NVVM::WGMMATypes::f16;
 }
 
+/// Unswizzled byte offset of element (row, col) of `s` (`col` either the
+/// constant `colValue` or the value `colIndex`).
+static Value emitLinearOffset(OpBuilder &b, Location loc,
+                              const SharedTileLayout &s, Value row,
+                              Value colIndex, int64_t colValue) {
+  int64_t blockCols = s.getBlockCols();
+  Value block, within;
+  if (!colIndex) {
+    block = i32Val(b, loc, (colValue / blockCols) * s.rows * s.swizzleBytes);
+    within = i32Val(b, loc, (colValue % blockCols) * s.elementBytes);
+  } else {
+    block = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, colIndex, i32Val(b, loc, blockCols)),
+        i32Val(b, loc, s.rows * s.swizzleBytes));
+    within = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, colIndex, i32Val(b, loc, blockCols)),
+        i32Val(b, loc, s.elementBytes));
+  }
+  Value rowPart = arith::MulIOp::create(b, loc, row, i32Val(b, loc, s.swizzleBytes));
+  return arith::AddIOp::create(b, loc, block,
+                               arith::AddIOp::create(b, loc, rowPart, within));
+}
+
+FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
+    OpBuilder &b, Location loc, Operation *op, Value aBase,
+    const SharedTileLayout &aShared, Value bBase,
+    const SharedTileLayout &bShared, RankedTensorType cType, Type inType,
+    ValueRange c) {
+  auto mma = cast<WarpgroupMMAEncodingAttr>(cType.getEncoding());
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = aShared.cols;
+  int64_t instrN = mma.getInstrN();
+  int64_t groupsM = mma.getWarpsPerCTA()[0] / 4, groupsN = mma.getWarpsPerCTA()[1];
+  int64_t ctaM = 64 * groupsM, ctaN = instrN * groupsN;
+  if (m % ctaM != 0 || n % ctaN != 0 || k % 16 != 0) {
+    op->emitOpError() << "wgmma layout " << mma << " does not tile the " << m
+                      << "x" << n << " accumulator (K = " << k << ")";
+    return failure();
+  }
+
+  // This warpgroup's block of the accumulator.
+  ThreadIndices ids = getThreadIndices(b, loc);
+  Value group = arith::ShRUIOp::create(b, loc, ids.warp, i32Val(b, loc, 2));
+  Value groupM = arith::RemUIOp::create(b, loc, group, i32Val(b, loc, groupsM));
+  Value groupN = arith::DivUIOp::create(b, loc, group, i32Val(b, loc, groupsM));
+  Value rowBase = arith::MulIOp::create(b, loc, groupM, i32Val(b, loc, 64));
+  Value colBase = arith::MulIOp::create(b, loc, groupN, i32Val(b, loc, instrN));
+
+  Type f32 = b.getF32Type();
+  int64_t perInstr = instrN / 2;
+  auto accStruct = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(perInstr, f32));
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  SmallVector<Value> accs;
+  int64_t repsM = m / ctaM, repsN = n / ctaN;
+  for (int64_t rm = 0; rm < repsM; ++rm) {
+    for (int64_t rn = 0; rn < repsN; ++rn) {
+      int64_t first = (rm * repsN + rn) * perInstr;
+      Value acc = LLVM::UndefOp::create(b, loc, accStruct);
+      for (int64_t i = 0; i < perInstr; ++i)
+        acc = LLVM::InsertValueOp::create(b, loc, acc, c[first + i], i);
+      Value row = arith::AddIOp::create(b, loc, rowBase, i32Val(b, loc, rm * ctaM));
+      Value col = arith::AddIOp::create(b, loc, colBase, i32Val(b, loc, rn * ctaN));
+      for (int64_t kk = 0; kk < k; kk += 16) {
+        // Unswizzled offsets of A[row, kk] and B[kk, col]: the hardware
+        // applies the swizzle to the addresses it generates.
+        Value aOff = emitLinearOffset(b, loc, aShared, row, Value(), kk);
+        Value bOff = emitLinearOffset(b, loc, bShared, i32Val(b, loc, kk), col, 0);
+        Value aDesc = emitMatrixDescriptor(b, loc, aBase, aShared, aOff);
+        Value bDesc = emitMatrixDescriptor(b, loc, bBase, bShared, bOff);
+        acc = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, accStruct, acc, aDesc, bDesc,
+            NVVM::MMAShapeAttr::get(b.getContext(), 64, instrN, 16),
+            getWgmmaType(inType), getWgmmaType(inType), NVVM::WGMMATypes::f32,
+            NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+            NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::row,
+            /*satfinite=*/nullptr);
+      }
+      accs.push_back(acc);
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  SmallVector<Value> flat;
+  for (Value acc : accs)
+    for (int64_t i = 0; i < perInstr; ++i)
+      flat.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  return flat;
+}
+
 LogicalResult lowering::lowerWarpgroupDot(tile::DotOp op, ValueRange a,
                                           ValueRange b, ValueRange c,
                                           ConversionPatternRewriter &rewriter,
@@ -150,7 +237,6 @@ LogicalResult lowering::lowerWarpgroupDot(tile::DotOp op, ValueRange a,
   Location loc = op.getLoc();
   auto aType = op.getA().getType(), bType = op.getB().getType();
   auto cType = op.getC().getType();
-  auto mma = cast<WarpgroupMMAEncodingAttr>(cType.getEncoding());
   FailureOr<LinearLayout> aLayout = getLayoutOf(loc, aType);
   FailureOr<LinearLayout> bLayout = getLayoutOf(loc, bType);
   if (failed(aLayout) || failed(bLayout))
@@ -159,13 +245,6 @@ LogicalResult lowering::lowerWarpgroupDot(tile::DotOp op, ValueRange a,
   int64_t eltBytes = inType.getIntOrFloatBitWidth() / 8;
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t k = aType.getDimSize(1);
-  int64_t instrN = mma.getInstrN();
-  int64_t groupsM = mma.getWarpsPerCTA()[0] / 4, groupsN = mma.getWarpsPerCTA()[1];
-  int64_t ctaM = 64 * groupsM, ctaN = instrN * groupsN;
-  if (m % ctaM != 0 || n % ctaN != 0 || k % 16 != 0)
-    return op.emitOpError() << "wgmma layout " << mma
-                            << " does not tile the " << m << "x" << n
-                            << " accumulator (K = " << k << ")";
 
   // Operands to shared memory: A K-major at 0, B N-major after it (1024-byte
   // aligned, as the 128-byte swizzle requires).
@@ -181,77 +260,12 @@ LogicalResult lowering::lowerWarpgroupDot(tile::DotOp op, ValueRange a,
       NVVM::SharedSpaceAttr::get(rewriter.getContext(),
                                  NVVM::SharedSpace::shared_cta));
   emitBarrier(rewriter, loc);
-
-  // This warpgroup's block of the accumulator.
-  ThreadIndices ids = getThreadIndices(rewriter, loc);
-  Value group = arith::ShRUIOp::create(rewriter, loc, ids.warp, i32Val(rewriter, loc, 2));
-  Value groupM = arith::RemUIOp::create(rewriter, loc, group, i32Val(rewriter, loc, groupsM));
-  Value groupN = arith::DivUIOp::create(rewriter, loc, group, i32Val(rewriter, loc, groupsM));
-  Value rowBase = arith::MulIOp::create(rewriter, loc, groupM, i32Val(rewriter, loc, 64));
-  Value colBase = arith::MulIOp::create(rewriter, loc, groupN, i32Val(rewriter, loc, instrN));
-
-  Type f32 = rewriter.getF32Type();
-  int64_t perInstr = instrN / 2;
-  auto accStruct = LLVM::LLVMStructType::getLiteral(
-      rewriter.getContext(), SmallVector<Type>(perInstr, f32));
-  NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-  SmallVector<Value> accs;
-  int64_t repsM = m / ctaM, repsN = n / ctaN;
-  for (int64_t rm = 0; rm < repsM; ++rm) {
-    for (int64_t rn = 0; rn < repsN; ++rn) {
-      int64_t first = (rm * repsN + rn) * perInstr;
-      Value acc = LLVM::UndefOp::create(rewriter, loc, accStruct);
-      for (int64_t i = 0; i < perInstr; ++i)
-        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, c[first + i], i);
-      Value row = arith::AddIOp::create(rewriter, loc, rowBase,
-                                        i32Val(rewriter, loc, rm * ctaM));
-      Value col = arith::AddIOp::create(rewriter, loc, colBase,
-                                        i32Val(rewriter, loc, rn * ctaN));
-      for (int64_t kk = 0; kk < k; kk += 16) {
-        // Unswizzled offsets of A[row, kk] and B[kk, col]: the hardware
-        // applies the swizzle to the addresses it generates.
-        auto linear = [&](const SharedTileLayout &s, Value r, Value cIdx,
-                          bool colConst, int64_t colValue) -> Value {
-          int64_t blockCols = s.getBlockCols();
-          Value block, within;
-          if (colConst) {
-            block = i32Val(rewriter, loc, (colValue / blockCols) * s.rows * s.swizzleBytes);
-            within = i32Val(rewriter, loc, (colValue % blockCols) * s.elementBytes);
-          } else {
-            block = arith::MulIOp::create(
-                rewriter, loc,
-                arith::DivUIOp::create(rewriter, loc, cIdx, i32Val(rewriter, loc, blockCols)),
-                i32Val(rewriter, loc, s.rows * s.swizzleBytes));
-            within = arith::MulIOp::create(
-                rewriter, loc,
-                arith::RemUIOp::create(rewriter, loc, cIdx, i32Val(rewriter, loc, blockCols)),
-                i32Val(rewriter, loc, s.elementBytes));
-          }
-          Value rowPart = arith::MulIOp::create(rewriter, loc, r,
-                                                i32Val(rewriter, loc, s.swizzleBytes));
-          return arith::AddIOp::create(
-              rewriter, loc, block, arith::AddIOp::create(rewriter, loc, rowPart, within));
-        };
-        Value aOff = linear(aShared, row, Value(), /*colConst=*/true, kk);
-        Value bOff = linear(bShared, i32Val(rewriter, loc, kk), col, false, 0);
-        Value aDesc = emitMatrixDescriptor(rewriter, loc, op, 0, aShared, aOff);
-        Value bDesc = emitMatrixDescriptor(rewriter, loc, op, bOffset, bShared, bOff);
-        acc = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, accStruct, acc, aDesc, bDesc,
-            NVVM::MMAShapeAttr::get(rewriter.getContext(), 64, instrN, 16),
-            getWgmmaType(inType), getWgmmaType(inType), NVVM::WGMMATypes::f32,
-            NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-            NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::row,
-            /*satfinite=*/nullptr);
-      }
-      accs.push_back(acc);
-    }
-  }
-  NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-  SmallVector<Value> flat;
-  for (Value acc : accs)
-    for (int64_t i = 0; i < perInstr; ++i)
-      flat.push_back(LLVM::ExtractValueOp::create(rewriter, loc, acc, i));
-  results = emitWarpgroupWait(rewriter, loc, flat, 0);
+  Value aBase = getSharedMemoryAddress(rewriter, loc, op, i32Val(rewriter, loc, 0));
+  Value bBase = getSharedMemoryAddress(rewriter, loc, op, i32Val(rewriter, loc, bOffset));
+  FailureOr<SmallVector<Value>> accs = emitWarpgroupMMA(
+      rewriter, loc, op, aBase, aShared, bBase, bShared, cType, inType, c);
+  if (failed(accs))
+    return failure();
+  results = emitWarpgroupWait(rewriter, loc, *accs, 0);
   return success();
 }

@@ -35,12 +35,27 @@ void storeTileSwizzled(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::ValueRange values,
                        const tilegpu::SharedTileLayout &shared);
 
-/// The 64-bit wgmma matrix descriptor of the tile `shared` at byte
-/// `baseOffset`, starting `linearOffset` (unswizzled, bytes) into it.
+/// The 64-bit wgmma matrix descriptor of the tile `shared` at shared-memory
+/// address `tileBase`, starting `linearOffset` (unswizzled, bytes) into it.
 mlir::Value emitMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
-                                 mlir::Operation *anchor, int64_t baseOffset,
+                                 mlir::Value tileBase,
                                  const tilegpu::SharedTileLayout &shared,
                                  mlir::Value linearOffset);
+
+/// Issues `C += A @ B` on the tensor cores for the accumulator type `cType`
+/// (#tilegpu.wgmma layout, M x N, f32) with `inType` operands already in
+/// shared memory: A (M x K, K contiguous) at `aBase` in layout `aShared`,
+/// B (K x N, N contiguous) at `bBase` in `bShared`. Every warpgroup issues
+/// `wgmma.fence`, one `wgmma.mma_async.m64nNk16` per 64 x instrN block of
+/// its part and 16-deep step of K, and `wgmma.commit_group`; it does not
+/// wait. Returns the accumulator registers (readable only after a
+/// `wgmma.wait_group`), or failure (with an error on `op`) when the layout
+/// does not tile the accumulator.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWarpgroupMMA(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
+    mlir::Value aBase, const tilegpu::SharedTileLayout &aShared,
+    mlir::Value bBase, const tilegpu::SharedTileLayout &bShared,
+    mlir::RankedTensorType cType, mlir::Type inType, mlir::ValueRange c);
 
 /// `wgmma.wait_group.sync.aligned pendings`, taking and returning
 /// `registers` (tied operands) so that no read of an accumulator register

@@ -84,11 +84,6 @@ private:
   llvm::SmallVector<mlir::Operation *> conflicts;
 };
 
-/// The wgmma accumulator layout for `dot` with `numWarps` warps, or
-/// std::nullopt (and the reason in `whyNot`) when wgmma cannot take it.
-std::optional<tilegpu::WarpgroupMMAEncodingAttr>
-getWarpgroupMMALayout(tile::DotOp dot, unsigned numWarps, std::string *whyNot);
-
 /// Clones, for one use, the chain of cheap pure ops (ranges, splats,
 /// constants, integer arithmetic, expand_dims, broadcast) that computes
 /// `use`'s value, so that this use can take its own layout. Returns false
