@@ -149,21 +149,32 @@ std::optional<TMARecipe> tilec::getTMARecipe(tile::BlockLoadOp load,
   return recipe;
 }
 
-bool tilec::isTMADot(tile::DotOp dot, unsigned numWarps) {
-  if (!tilegpu::getWarpgroupMMALayout(dot, numWarps, nullptr))
+bool tilec::isTMADot(tile::DotOp dot, unsigned numWarps, std::string *whyNot) {
+  auto fail = [&](const Twine &reason) {
+    if (whyNot)
+      *whyNot = reason.str();
     return false;
+  };
+  if (!tilegpu::getWarpgroupMMALayout(dot, numWarps, nullptr))
+    return fail("the dot does not run on wgmma");
   // Phases are counted from the loop's iteration number: one loop level.
   Operation *parent = dot->getParentOp();
   if (!isa<FunctionOpInterface>(parent)) {
     auto forOp = dyn_cast<scf::ForOp>(parent);
     if (!forOp || !isa<FunctionOpInterface>(forOp->getParentOp()))
-      return false;
+      return fail("the dot is not at the top level of the kernel or of one "
+                  "scf.for there");
   }
-  for (Value operand : {dot.getA(), dot.getB()}) {
+  for (auto [name, operand] : {std::pair{"a", dot.getA()}, std::pair{"b", dot.getB()}}) {
     auto load = operand.getDefiningOp<tile::BlockLoadOp>();
-    if (!load || !operand.hasOneUse() || load->getBlock() != dot->getBlock() ||
-        !getTMARecipe(load))
-      return false;
+    if (!load)
+      return fail(Twine("operand ") + name + " is not a block-pointer load");
+    if (!operand.hasOneUse() || load->getBlock() != dot->getBlock())
+      return fail(Twine("operand ") + name +
+                  " is used by more than the dot or loaded in another block");
+    std::string reason;
+    if (!getTMARecipe(load, &reason))
+      return fail(Twine("operand ") + name + ": " + reason);
   }
   return true;
 }

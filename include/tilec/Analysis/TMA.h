@@ -95,8 +95,8 @@ std::optional<TMARecipe> getTMARecipe(tile::BlockLoadOp load,
 /// Whether the Hopper path copies `dot`'s operands with TMA: the dot runs on
 /// wgmma with `numWarps` warps, sits at the top level of the kernel or
 /// directly in one scf.for, and both operands are block loads with a recipe
-/// used only by this dot.
-bool isTMADot(tile::DotOp dot, unsigned numWarps);
+/// used only by this dot. Otherwise false, and why in `whyNot` (may be null).
+bool isTMADot(tile::DotOp dot, unsigned numWarps, std::string *whyNot = nullptr);
 
 } // namespace tilec
 

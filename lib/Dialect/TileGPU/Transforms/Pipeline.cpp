@@ -89,6 +89,9 @@ FailureOr<LoadGroup> matchGroup(scf::ForOp forOp, MBarrierExpectOp expect,
       return failure();
     }
   }
+  llvm::sort(group.loads, [](TMALoadOp a, TMALoadOp b) {
+    return a->isBeforeInBlock(b);
+  });
   if (!group.wait || group.loads.empty() || expect.getPred() ||
       !expect->isBeforeInBlock(group.wait)) {
     whyNot = "the copies are not an expect, loads and a wait";

@@ -108,8 +108,12 @@ struct TileGPUPrepareTMAPass
     IRRewriter rewriter(&getContext());
     SmallVector<tile::DotOp> dots;
     getOperation().walk([&](tile::DotOp dot) {
-      if (isTMADot(dot, numWarps))
+      std::string whyNot;
+      if (isTMADot(dot, numWarps, &whyNot))
         dots.push_back(dot);
+      else if (tilegpu::getWarpgroupMMALayout(dot, numWarps, nullptr))
+        dot.emitRemark() << "wgmma operands go through registers, not TMA: "
+                         << whyNot;
     });
     DenseSet<Operation *> loops;
     for (tile::DotOp dot : dots) {
@@ -119,8 +123,12 @@ struct TileGPUPrepareTMAPass
       if (forOp) {
         auto a = matchCarriedPointer(forOp, loadA.getPtr());
         auto b = matchCarriedPointer(forOp, loadB.getPtr());
-        if (!a || !b)
+        if (!a || !b) {
+          dot.emitRemark("wgmma operands go through registers, not TMA: a "
+                         "block pointer is not advanced by a loop-invariant "
+                         "step in every iteration");
           continue;
+        }
         // The pointer of iteration it = (iv - lb) / step: the initial one
         // advanced it times.
         rewriter.setInsertionPoint(loadA);
