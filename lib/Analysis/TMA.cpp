@@ -120,15 +120,29 @@ std::optional<TMARecipe> tilec::getTMARecipe(tile::BlockLoadOp load,
   recipe.baseArg = base.getArgNumber();
   recipe.elementType = element;
   recipe.nanFill = load.getPadding() == tile::PaddingOption::NaN;
+  // The contiguous dimension: the last one (row-major), or for a 2-d block
+  // the first (column-major: the box is the block transposed).
   int64_t rank = blockType.getRank();
-  for (int64_t d = rank - 1; d >= 0; --d) {
+  auto isUnitStride = [&](int64_t d) {
+    auto stride = traceTerm(make.getStrides()[d]);
+    return stride && stride->constant == 1;
+  };
+  recipe.transposed = !isUnitStride(rank - 1) && isUnitStride(0);
+  SmallVector<int64_t> dimOrder; // innermost first
+  if (recipe.transposed)
+    dimOrder = {0, 1};
+  else
+    for (int64_t d = rank - 1; d >= 0; --d)
+      dimOrder.push_back(d);
+  for (int64_t d : dimOrder) {
     auto size = traceTerm(make.getShape()[d]);
     auto stride = traceTerm(make.getStrides()[d]);
     if (!size || !stride)
       return fail("the shape and strides must be kernel arguments or constants");
-    if (d == rank - 1) {
+    if (d == dimOrder.front()) {
       if (stride->constant != 1)
-        return fail("the innermost stride is not the constant 1");
+        return fail("neither the innermost nor the outermost stride is the "
+                    "constant 1");
     } else {
       int64_t div = stride->constant ? *stride->constant
                                      : argDivisibility(func, stride->argIndex);
@@ -138,12 +152,13 @@ std::optional<TMARecipe> tilec::getTMARecipe(tile::BlockLoadOp load,
     }
     recipe.dims.push_back({*size, *stride});
   }
-  auto shared = tilegpu::SharedTileLayout::get(blockType.getDimSize(0),
-                                               blockType.getDimSize(1), eltBytes);
+  int64_t rows = blockType.getDimSize(recipe.transposed ? 1 : 0);
+  int64_t cols = blockType.getDimSize(recipe.transposed ? 0 : 1);
+  auto shared = tilegpu::SharedTileLayout::get(rows, cols, eltBytes);
   if (shared.swizzleBytes < 32)
     return fail("rows narrower than 32 bytes");
   recipe.swizzleBytes = shared.swizzleBytes;
-  recipe.box = {shared.getBlockCols(), blockType.getDimSize(0)};
+  recipe.box = {shared.getBlockCols(), rows};
   if (recipe.box[1] > 256)
     return fail("more than 256 rows in one box");
   return recipe;
@@ -173,8 +188,17 @@ bool tilec::isTMADot(tile::DotOp dot, unsigned numWarps, std::string *whyNot) {
       return fail(Twine("operand ") + name +
                   " is used by more than the dot or loaded in another block");
     std::string reason;
-    if (!getTMARecipe(load, &reason))
+    auto recipe = getTMARecipe(load, &reason);
+    if (!recipe)
       return fail(Twine("operand ") + name + ": " + reason);
+    // wgmma reads A K-major (M-major A is not copied transposed here), and
+    // 8-bit and tf32 B only K-major (PTX ISA §9.7.15.5.1).
+    if (recipe->transposed && std::string(name) == "a")
+      return fail("operand a is column-major (M contiguous)");
+    if (!recipe->transposed && std::string(name) == "b" &&
+        recipe->elementType.getIntOrFloatBitWidth() != 16)
+      return fail("operand b is row-major, but wgmma reads 8-bit and tf32 B "
+                  "only K-major (give B with stride 1 along K)");
   }
   return true;
 }

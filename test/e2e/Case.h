@@ -41,6 +41,7 @@ constexpr double kRtolFp32 = 1e-5;     ///< fp32 math.
 constexpr double kRtolFp32Long = 1e-4; ///< fp32 long reductions (>= 1000).
 constexpr double kRtolTf32 = 5e-3;     ///< fp32 dot at tf32 precision.
 constexpr double kRtolFp16 = 2e-3;     ///< fp16 inputs, fp32 accumulate.
+constexpr double kRtolFp8Dot = 1e-2;   ///< fp8 dot (Hopper's fp8 wgmma accumulator is shorter than fp32).
 
 /// The scale of a sum of `terms` products of independent uniform(-1, 1)
 /// values (standard deviation sqrt(terms) / 3): the natural absolute

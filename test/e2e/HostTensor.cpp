@@ -36,6 +36,45 @@ template <typename T> void store(std::uint8_t *at, T value) {
 std::uint64_t toWrappedInteger(double value) {
   return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
 }
+
+/// The value of 8-bit float `bits`: OCP e4m3 ("fn": no infinities, NaN =
+/// S.1111.111) or e5m2 (IEEE-like, bias 15).
+double fp8ToDouble(std::uint8_t bits, bool e4m3) {
+  int manBits = e4m3 ? 3 : 2, expMask = e4m3 ? 0xf : 0x1f, bias = e4m3 ? 7 : 15;
+  int exponent = (bits >> manBits) & expMask;
+  int mantissa = bits & ((1 << manBits) - 1);
+  double sign = (bits & 0x80) ? -1.0 : 1.0;
+  if (e4m3 && exponent == 0xf && mantissa == 7)
+    return std::numeric_limits<double>::quiet_NaN();
+  if (!e4m3 && exponent == 0x1f)
+    return mantissa ? std::numeric_limits<double>::quiet_NaN()
+                    : sign * std::numeric_limits<double>::infinity();
+  if (exponent == 0) // subnormal
+    return sign * std::ldexp(mantissa, 1 - bias - manBits);
+  return sign * std::ldexp((1 << manBits) + mantissa, exponent - bias - manBits);
+}
+
+/// The nearest 8-bit float to `value` (ties to the even code), saturating
+/// at the largest finite value; NaN for NaN.
+std::uint8_t doubleToFp8(double value, bool e4m3) {
+  if (std::isnan(value))
+    return 0x7f;
+  std::uint8_t sign = std::signbit(value) ? 0x80 : 0;
+  double magnitude = std::fabs(value);
+  std::uint8_t best = 0;
+  double bestError = std::numeric_limits<double>::infinity();
+  for (unsigned code = 0; code < 0x80; ++code) {
+    double candidate = fp8ToDouble(static_cast<std::uint8_t>(code), e4m3);
+    if (!std::isfinite(candidate))
+      continue;
+    double error = std::fabs(candidate - magnitude);
+    if (error < bestError || (error == bestError && (code & 1) == 0)) {
+      best = static_cast<std::uint8_t>(code);
+      bestError = error;
+    }
+  }
+  return sign | best;
+}
 } // namespace
 
 double HostTensor::get(std::size_t i) const {
@@ -68,7 +107,7 @@ double HostTensor::get(std::size_t i) const {
     return load<double>(at);
   case ScalarType::FP8E4NV:
   case ScalarType::FP8E5:
-    break; // No e2e case uses fp8 yet.
+    return fp8ToDouble(*at, dtype_ == ScalarType::FP8E4NV);
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -113,6 +152,7 @@ void HostTensor::set(std::size_t i, double value) {
     return;
   case ScalarType::FP8E4NV:
   case ScalarType::FP8E5:
+    *at = doubleToFp8(value, dtype_ == ScalarType::FP8E4NV);
     return;
   }
 }

@@ -68,6 +68,11 @@ struct TMARecipe {
   llvm::SmallVector<int64_t> box;
   int64_t swizzleBytes = 128;
   bool nanFill = false;
+  /// The block's first dimension is the contiguous one (stride 1, e.g. B
+  /// given as a column-major K x N matrix): the box, and the shared-memory
+  /// tile it fills, are the block transposed (N x K, K contiguous). Not part
+  /// of the attribute form (the descriptor is the same either way).
+  bool transposed = false;
 
   /// The `tilegpu.tma` kernel-argument attribute, and back.
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *ctx) const;

@@ -326,8 +326,8 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
                                       adaptor.getBIndex().front());
     auto cType = cast<RankedTensorType>(op.getC().getType());
     FailureOr<SmallVector<Value>> accs = emitWarpgroupMMA(
-        rewriter, loc, op, aBase, aShared, bBase, bShared, cType,
-        op.getA().getType().getTileType().getElementType(), adaptor.getC());
+        rewriter, loc, op, aBase, aShared, bBase, bShared, op.getBTransposed(),
+        cType, op.getA().getType().getTileType().getElementType(), adaptor.getC());
     if (failed(accs))
       return failure();
     SmallVector<Value> results = *accs;

@@ -357,8 +357,12 @@ struct AddPtrOpLowering : MemoryOpLowering<tile::AddPtrOp> {
     auto ptrType = cast<tile::PointerType>(tile::getElementTypeOrSelf(op.getType()));
     Type registerType = getTypeConverter<TileGPUTypeConverter>()->convertElementType(
         ptrType.getPointeeType());
-    // The GEP steps by the element's size in memory (booleans are bytes).
-    Type elementType = registerType.isInteger(1) ? rewriter.getI8Type() : registerType;
+    // The GEP steps by the element's size in memory (booleans are bytes;
+    // 8-bit floats, which LLVM has no type for, too).
+    Type elementType = registerType;
+    if (registerType.isInteger(1) ||
+        (isa<FloatType>(registerType) && registerType.getIntOrFloatBitWidth() == 8))
+      elementType = rewriter.getI8Type();
     ValueRange ptrs = adaptor.getPtr(), offsets = adaptor.getOffset();
     SmallVector<Value> results;
     for (auto [ptr, offset] : llvm::zip(ptrs, offsets))

@@ -58,31 +58,43 @@ static Value emitSwizzledOffset(OpBuilder &b, Location loc,
 void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Operation *anchor,
                                  int64_t baseOffset, const LinearLayout &layout,
                                  ValueRange values,
-                                 const SharedTileLayout &shared) {
+                                 const SharedTileLayout &shared,
+                                 bool transposed) {
   // Runs of registers along the contiguous dimension (at most 16 bytes, which
   // the swizzle keeps together) are stored as one vector.
   ArrayRef<Coord> regs = layout.getBases(HwDim::Register);
   int64_t run = 1;
   for (const Coord &basis : regs) {
-    if (basis != Coord({0, run}) || run * shared.elementBytes >= 16)
+    Coord next = transposed ? Coord({run, 0}) : Coord({0, run});
+    if (basis != next || run * shared.elementBytes >= 16)
       break;
     run *= 2;
   }
   Type elementType = values.front().getType();
+  // 8-bit floats have no LLVM type: store their bits.
+  bool asBits = isa<FloatType>(elementType) && elementType.getIntOrFloatBitWidth() == 8;
+  if (asBits)
+    elementType = b.getI8Type();
   Type storeType = run == 1 ? elementType
                             : Type(VectorType::get({run}, elementType));
   auto coords = emitCoordinates(b, loc, layout, getThreadIndices(b, loc));
   Value base = getSharedMemoryAddress(b, loc, anchor, i32Val(b, loc, baseOffset));
   auto smemPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += run) {
-    Value offset = emitSwizzledOffset(b, loc, shared, coords[r][0], coords[r][1]);
+    Value row = coords[r][transposed ? 1 : 0], col = coords[r][transposed ? 0 : 1];
+    Value offset = emitSwizzledOffset(b, loc, shared, row, col);
     Value addr = LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
                                      ValueRange{offset});
-    Value data = values[r];
+    auto element = [&](int64_t i) -> Value {
+      if (!asBits)
+        return values[i];
+      return arith::BitcastOp::create(b, loc, elementType, values[i]);
+    };
+    Value data = element(r);
     if (run > 1) {
       data = LLVM::UndefOp::create(b, loc, storeType);
       for (int64_t j = 0; j < run; ++j)
-        data = LLVM::InsertElementOp::create(b, loc, data, values[r + j],
+        data = LLVM::InsertElementOp::create(b, loc, data, element(r + j),
                                              i32Val(b, loc, j));
     }
     LLVM::StoreOp::create(b, loc, data, addr, run * shared.elementBytes);
@@ -136,7 +148,11 @@ static NVVM::WGMMATypes getWgmmaType(Type type) {
   if (type.isBF16())
     return NVVM::WGMMATypes::bf16;
   if (type.isF32())
-    return NVVM::WGMMATypes::f32;
+    return NVVM::WGMMATypes::tf32;
+  if (isa<Float8E4M3FNType>(type))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(type))
+    return NVVM::WGMMATypes::e5m2;
   return NVVM::WGMMATypes::f16;
 }
 
@@ -166,15 +182,21 @@ static Value emitLinearOffset(OpBuilder &b, Location loc,
 FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
     OpBuilder &b, Location loc, Operation *op, Value aBase,
     const SharedTileLayout &aShared, Value bBase,
-    const SharedTileLayout &bShared, RankedTensorType cType, Type inType,
-    ValueRange c) {
+    const SharedTileLayout &bShared, bool bKMajor, RankedTensorType cType,
+    Type inType, ValueRange c) {
   auto mma = cast<WarpgroupMMAEncodingAttr>(cType.getEncoding());
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t k = aShared.cols;
   int64_t instrN = mma.getInstrN();
   int64_t groupsM = mma.getWarpsPerCTA()[0] / 4, groupsN = mma.getWarpsPerCTA()[1];
   int64_t ctaM = 64 * groupsM, ctaN = instrN * groupsN;
-  if (m % ctaM != 0 || n % ctaN != 0 || k % 16 != 0) {
+  // One instruction reads 32 bytes of K per row.
+  int64_t kStep = 256 / inType.getIntOrFloatBitWidth();
+  if (!bKMajor && inType.getIntOrFloatBitWidth() != 16) {
+    op->emitOpError() << "wgmma reads " << inType << " B operands K-major only";
+    return failure();
+  }
+  if (m % ctaM != 0 || n % ctaN != 0 || k % kStep != 0) {
     op->emitOpError() << "wgmma layout " << mma << " does not tile the " << m
                       << "x" << n << " accumulator (K = " << k << ")";
     return failure();
@@ -203,19 +225,23 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
         acc = LLVM::InsertValueOp::create(b, loc, acc, c[first + i], i);
       Value row = arith::AddIOp::create(b, loc, rowBase, i32Val(b, loc, rm * ctaM));
       Value col = arith::AddIOp::create(b, loc, colBase, i32Val(b, loc, rn * ctaN));
-      for (int64_t kk = 0; kk < k; kk += 16) {
-        // Unswizzled offsets of A[row, kk] and B[kk, col]: the hardware
-        // applies the swizzle to the addresses it generates.
+      for (int64_t kk = 0; kk < k; kk += kStep) {
+        // Unswizzled offsets of A[row, kk] and B[kk, col] (B^T[col, kk] when
+        // K-major): the hardware applies the swizzle to the addresses it
+        // generates.
         Value aOff = emitLinearOffset(b, loc, aShared, row, Value(), kk);
-        Value bOff = emitLinearOffset(b, loc, bShared, i32Val(b, loc, kk), col, 0);
+        Value bOff = bKMajor
+                         ? emitLinearOffset(b, loc, bShared, col, Value(), kk)
+                         : emitLinearOffset(b, loc, bShared, i32Val(b, loc, kk), col, 0);
         Value aDesc = emitMatrixDescriptor(b, loc, aBase, aShared, aOff);
         Value bDesc = emitMatrixDescriptor(b, loc, bBase, bShared, bOff);
         acc = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, accStruct, acc, aDesc, bDesc,
-            NVVM::MMAShapeAttr::get(b.getContext(), 64, instrN, 16),
+            NVVM::MMAShapeAttr::get(b.getContext(), 64, instrN, kStep),
             getWgmmaType(inType), getWgmmaType(inType), NVVM::WGMMATypes::f32,
             NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-            NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::row,
+            NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+            bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
             /*satfinite=*/nullptr);
       }
       accs.push_back(acc);
@@ -246,15 +272,18 @@ LogicalResult lowering::lowerWarpgroupDot(tile::DotOp op, ValueRange a,
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t k = aType.getDimSize(1);
 
-  // Operands to shared memory: A K-major at 0, B N-major after it (1024-byte
-  // aligned, as the 128-byte swizzle requires).
+  // Operands to shared memory: A K-major at 0, B after it (1024-byte
+  // aligned, as the 128-byte swizzle requires), N-major for 16-bit types,
+  // K-major (transposed) for the others, which wgmma reads only so.
+  bool bKMajor = eltBytes != 2;
   SharedTileLayout aShared = SharedTileLayout::get(m, k, eltBytes);
-  SharedTileLayout bShared = SharedTileLayout::get(k, n, eltBytes);
+  SharedTileLayout bShared = bKMajor ? SharedTileLayout::get(n, k, eltBytes)
+                                     : SharedTileLayout::get(k, n, eltBytes);
   int64_t bOffset = llvm::alignTo(aShared.getSizeBytes(), 1024);
   state.requireSharedMemory(bOffset + bShared.getSizeBytes());
   emitBarrier(rewriter, loc);
   storeTileSwizzled(rewriter, loc, op, 0, *aLayout, a, aShared);
-  storeTileSwizzled(rewriter, loc, op, bOffset, *bLayout, b, bShared);
+  storeTileSwizzled(rewriter, loc, op, bOffset, *bLayout, b, bShared, bKMajor);
   NVVM::FenceProxyOp::create(
       rewriter, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(rewriter.getContext(),
@@ -263,7 +292,7 @@ LogicalResult lowering::lowerWarpgroupDot(tile::DotOp op, ValueRange a,
   Value aBase = getSharedMemoryAddress(rewriter, loc, op, i32Val(rewriter, loc, 0));
   Value bBase = getSharedMemoryAddress(rewriter, loc, op, i32Val(rewriter, loc, bOffset));
   FailureOr<SmallVector<Value>> accs = emitWarpgroupMMA(
-      rewriter, loc, op, aBase, aShared, bBase, bShared, cType, inType, c);
+      rewriter, loc, op, aBase, aShared, bBase, bShared, bKMajor, cType, inType, c);
   if (failed(accs))
     return failure();
   results = emitWarpgroupWait(rewriter, loc, *accs, 0);

@@ -28,12 +28,14 @@ namespace tilec::lowering {
 
 /// Stores a 2-d tile held in `layout` registers into shared memory at byte
 /// `baseOffset` in the swizzled layout `shared` (runs of registers along
-/// the contiguous dimension become vector stores of up to 16 bytes).
+/// the contiguous dimension become vector stores of up to 16 bytes). With
+/// `transposed`, element (i, j) of the tile goes to (j, i) of `shared`.
 void storeTileSwizzled(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Operation *anchor, int64_t baseOffset,
                        const tilegpu::LinearLayout &layout,
                        mlir::ValueRange values,
-                       const tilegpu::SharedTileLayout &shared);
+                       const tilegpu::SharedTileLayout &shared,
+                       bool transposed = false);
 
 /// The 64-bit wgmma matrix descriptor of the tile `shared` at shared-memory
 /// address `tileBase`, starting `linearOffset` (unswizzled, bytes) into it.
@@ -43,18 +45,20 @@ mlir::Value emitMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value linearOffset);
 
 /// Issues `C += A @ B` on the tensor cores for the accumulator type `cType`
-/// (#tilegpu.wgmma layout, M x N, f32) with `inType` operands already in
-/// shared memory: A (M x K, K contiguous) at `aBase` in layout `aShared`,
-/// B (K x N, N contiguous) at `bBase` in `bShared`. Every warpgroup issues
-/// `wgmma.fence`, one `wgmma.mma_async.m64nNk16` per 64 x instrN block of
-/// its part and 16-deep step of K, and `wgmma.commit_group`; it does not
-/// wait. Returns the accumulator registers (readable only after a
+/// (#tilegpu.wgmma layout, M x N, f32) with `inType` operands (f16, bf16,
+/// f8E4M3FN, f8E5M2, or f32 read as tf32) already in shared memory: A
+/// (M x K, K contiguous) at `aBase` in layout `aShared`, B at `bBase` in
+/// `bShared`, either K x N with N contiguous or, with `bKMajor`, transposed
+/// (N x K, K contiguous; required for 8-bit and tf32). Every warpgroup issues
+/// `wgmma.fence`, one `wgmma.mma_async.m64nNkK` per 64 x instrN block of its
+/// part and K-step (32 bytes of K: k16 for 16-bit types, k32 for 8-bit, k8
+/// for tf32), and `wgmma.commit_group`; it does not wait. Returns the accumulator registers (readable only after a
 /// `wgmma.wait_group`), or failure (with an error on `op`) when the layout
 /// does not tile the accumulator.
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWarpgroupMMA(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
     mlir::Value aBase, const tilegpu::SharedTileLayout &aShared,
-    mlir::Value bBase, const tilegpu::SharedTileLayout &bShared,
+    mlir::Value bBase, const tilegpu::SharedTileLayout &bShared, bool bKMajor,
     mlir::RankedTensorType cType, mlir::Type inType, mlir::ValueRange c);
 
 /// `wgmma.wait_group.sync.aligned pendings`, taking and returning

@@ -6,42 +6,64 @@ namespace tilec::e2e {
 
 using runtime::ScalarType;
 
+/// The operands' element type and B's storage order.
+struct Operands {
+  ScalarType dtype = ScalarType::FP16;
+  /// B stored column-major (as B^T, N x K row-major: stride_bk = 1,
+  /// stride_bn = K), the order wgmma reads 8-bit and tf32 B in.
+  bool bColumnMajor = false;
+};
+
 static CaseSpec matmul(const std::string &name, std::int64_t m,
                        std::int64_t n, std::int64_t k, std::int64_t blockM,
                        std::int64_t blockN, std::int64_t blockK,
-                       std::int64_t group, int warps, bool large) {
+                       std::int64_t group, int warps, bool large,
+                       Operands operands = {}) {
   CaseSpec c;
   c.name = name;
   c.family = "matmul";
   c.file = "matmul.tile";
   c.kernel = "matmul_kernel";
+  std::string type = runtime::scalarTypeName(operands.dtype);
+  bool colB = operands.bColumnMajor;
   // (a, b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
-  //  stride_cm, stride_cn, BLOCK_M, BLOCK_N, BLOCK_K, GROUP_SIZE_M), all
-  // row-major: the unit strides are specialized as the literal 1.
-  c.signature = "*fp16:16, *fp16:16, *fp32:16, " + i32Entry(m) + ", " +
-                i32Entry(n) + ", " + i32Entry(k) + ", " + i32Entry(k) +
-                ", 1, " + i32Entry(n) + ", 1, " + i32Entry(n) + ", 1, " +
+  //  stride_cm, stride_cn, BLOCK_M, BLOCK_N, BLOCK_K, GROUP_SIZE_M): the
+  // unit strides are specialized as the literal 1.
+  std::string bStrides = colB ? "1, " + i32Entry(k) : i32Entry(n) + ", 1";
+  c.signature = "*" + type + ":16, *" + type + ":16, *fp32:16, " + i32Entry(m) +
+                ", " + i32Entry(n) + ", " + i32Entry(k) + ", " + i32Entry(k) +
+                ", 1, " + bStrides + ", " + i32Entry(n) + ", 1, " +
                 std::to_string(blockM) + ", " + std::to_string(blockN) + ", " +
                 std::to_string(blockK) + ", " + std::to_string(group);
   c.numWarps = warps;
-  c.dtype = "fp16->fp32";
+  c.dtype = type + (colB ? " (B col-major)" : "") + "->fp32" +
+            (operands.dtype == ScalarType::FP32 ? " (tf32 dot)" : "");
   c.sizes = {{"M", m}, {"N", n}, {"K", k}};
   c.large = large;
+  // fp16: fp32 accumulation of exact products; tf32 rounds the inputs; fp8
+  // products are exact but Hopper's fp8 wgmma adds them with a shorter
+  // accumulator than fp32.
+  bool fp8 = runtime::scalarTypeSize(operands.dtype) == 1;
+  double rtol = operands.dtype == ScalarType::FP32 ? kRtolTf32
+                : fp8                              ? kRtolFp8Dot
+                                                   : kRtolFp16;
+  std::int64_t bytes = static_cast<std::int64_t>(runtime::scalarTypeSize(operands.dtype));
   c.setup = [=](Rng &rng) {
     Problem p;
-    p.input("a", ScalarType::FP16, {m, k}, rng, -1, 1);
-    p.input("b", ScalarType::FP16, {k, n}, rng, -1, 1);
-    p.output("c", ScalarType::FP32, {m, n},
-             {kRtolFp16, kRtolFp16 * dotScale(k)});
+    p.input("a", operands.dtype, {m, k}, rng, -1, 1);
+    p.input("b", operands.dtype, colB ? std::vector<std::int64_t>{n, k}
+                                      : std::vector<std::int64_t>{k, n},
+            rng, -1, 1);
+    p.output("c", ScalarType::FP32, {m, n}, {rtol, rtol * dotScale(k)});
     p.i32(m);
     p.i32(n);
     p.i32(k);
-    p.i32(k); // stride_am
-    p.i32(n); // stride_bk
-    p.i32(n); // stride_cm
+    p.i32(k);                // stride_am
+    p.i32(colB ? k : n);     // stride_bn (col-major B) or stride_bk
+    p.i32(n);                // stride_cm
     p.grid = {static_cast<unsigned>(cdiv(m, blockM) * cdiv(n, blockN)), 1, 1};
     p.flops = 2.0 * m * n * k;
-    p.bytesMoved = 2.0 * m * k + 2.0 * k * n + 4.0 * m * n;
+    p.bytesMoved = double(bytes) * (m * k + k * n) + 4.0 * m * n;
     return p;
   };
   c.reference = [=](const Problem &p, Expectations &expected) {
@@ -52,10 +74,9 @@ static CaseSpec matmul(const std::string &name, std::int64_t m,
     for (std::int64_t i = 0; i < m; ++i)
       for (std::int64_t l = 0; l < k; ++l) {
         double ail = a[i * k + l];
-        const double *brow = &b[l * n];
         double *orow = &out[i * n];
         for (std::int64_t j = 0; j < n; ++j)
-          orow[j] += ail * brow[j];
+          orow[j] += ail * (colB ? b[j * k + l] : b[l * n + j]);
       }
   };
   return c;
@@ -77,6 +98,20 @@ void addMatmulCases(std::vector<CaseSpec> &cases) {
   // Rows of B and C are 997 halfs / floats: not 16-byte aligned, so no TMA.
   cases.push_back(matmul("matmul_ragged", 1531, 997, 1000, 128, 128, 64, 8, 8,
                          true));
+  // Hopper operand orders and types beyond f16 x row-major B: B column-major
+  // (its TMA box and shared tile are the block transposed, wgmma reads it
+  // K-major), fp8 e4m3 (k32 wgmma; B must be K-major: through TMA when
+  // column-major, else through registers stored transposed) and tf32.
+  cases.push_back(matmul("matmul_bt_tma", 200, 144, 208, 128, 128, 64, 1, 4,
+                         false, {ScalarType::BF16, true}));
+  cases.push_back(matmul("matmul_fp8_tma", 200, 144, 208, 128, 128, 64, 1, 4,
+                         false, {ScalarType::FP8E4NV, true}));
+  cases.push_back(matmul("matmul_fp8_regs", 200, 144, 208, 128, 128, 64, 1, 4,
+                         false, {ScalarType::FP8E4NV, false}));
+  cases.push_back(matmul("matmul_tf32_tma", 200, 144, 208, 64, 64, 32, 1, 4,
+                         false, {ScalarType::FP32, true}));
+  cases.push_back(matmul("matmul_fp8_edges", 1000, 1040, 1008, 128, 256, 128, 8,
+                         8, true, {ScalarType::FP8E4NV, true}));
 }
 
 } // namespace tilec::e2e

@@ -25,8 +25,10 @@ tilec::tilegpu::getWarpgroupMMALayout(tile::DotOp dot, unsigned numWarps,
   if (cType.getRank() != 2)
     return fail("batched (3-d) dot");
   Type elt = aType.getElementType();
-  if (!elt.isF16() && !elt.isBF16())
-    return fail("operands are not f16/bf16");
+  bool tf32 = elt.isF32() && dot.getInputPrecision() == tile::InputPrecision::TF32;
+  if (!elt.isF16() && !elt.isBF16() && !isa<Float8E4M3FNType, Float8E5M2Type>(elt) &&
+      !tf32)
+    return fail("operands are not f16, bf16, fp8 (e4m3, e5m2) or tf32");
   if (!cType.getElementType().isF32())
     return fail("the accumulator is not f32");
   if (numWarps % 4 != 0)
@@ -35,8 +37,11 @@ tilec::tilegpu::getWarpgroupMMALayout(tile::DotOp dot, unsigned numWarps,
   int64_t k = aType.getDimSize(1);
   if (m < 64)
     return fail("M < 64");
-  if (k % 16 != 0 || n < 8)
-    return fail("K is not a multiple of 16 or N < 8");
+  // One wgmma takes 32 bytes of K per row: k16 (16-bit), k32 (8-bit), k8
+  // (tf32); an operand row in shared memory is at least 32 bytes.
+  int64_t kStep = 256 / elt.getIntOrFloatBitWidth();
+  if (k % kStep != 0 || n < 8)
+    return fail("K is not a multiple of " + Twine(kStep) + " or N < 8");
   unsigned groups = numWarps / 4;
   unsigned groupsM = std::min<int64_t>(groups, m / 64);
   unsigned groupsN = groups / groupsM;

@@ -82,11 +82,18 @@ LogicalResult WarpgroupDotOp::verify() {
   auto c = getC().getType();
   if (!isa<WarpgroupMMAEncodingAttr>(c.getEncoding()))
     return emitOpError("the accumulator must be in a #tilegpu.wgmma layout");
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2 ||
-      a.getDimSize(1) != b.getDimSize(0) || a.getDimSize(0) != c.getDimSize(0) ||
-      b.getDimSize(1) != c.getDimSize(1))
-    return emitOpError() << "shapes " << a << " @ " << b << " -> " << c
-                         << " do not form a matrix product";
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands and accumulator must be 2-d");
+  int64_t bK = b.getDimSize(getBTransposed() ? 1 : 0);
+  int64_t bN = b.getDimSize(getBTransposed() ? 0 : 1);
+  if (a.getDimSize(1) != bK || a.getDimSize(0) != c.getDimSize(0) ||
+      bN != c.getDimSize(1))
+    return emitOpError() << "shapes " << a << " @ " << b
+                         << (getBTransposed() ? " (transposed)" : "") << " -> "
+                         << c << " do not form a matrix product";
+  if (a.getElementTypeBitWidth() != 16 && !getBTransposed())
+    return emitOpError() << "wgmma reads " << a.getElementType()
+                         << " operands K-major only: b must be bTransposed";
   return success();
 }
 

@@ -32,9 +32,13 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// The tile type of a shared-memory ring for `type` (no layout encoding).
-RankedTensorType plainTile(RankedTensorType type) {
-  return RankedTensorType::get(type.getShape(), type.getElementType());
+/// The tile type of a shared-memory ring for `type` (no layout encoding),
+/// the block transposed when its copy is.
+RankedTensorType plainTile(RankedTensorType type, bool transposed) {
+  SmallVector<int64_t> shape(type.getShape());
+  if (transposed)
+    std::swap(shape[0], shape[1]);
+  return RankedTensorType::get(shape, type.getElementType());
 }
 
 int64_t tileBytes(RankedTensorType type) {
@@ -85,7 +89,10 @@ LogicalResult lowerDot(func::FuncOp func, tile::DotOp dot) {
                              << whyNot;
   MLIRContext *ctx = func.getContext();
   Location loc = dot.getLoc();
-  auto typeA = plainTile(loadA.getType()), typeB = plainTile(loadB.getType());
+  if (recipeA->transposed)
+    return dot.emitOpError("TMA copy of a column-major A operand");
+  auto typeA = plainTile(loadA.getType(), false);
+  auto typeB = plainTile(loadB.getType(), recipeB->transposed);
 
   // Kernel-lifetime resources at the entry, descriptors as new arguments.
   OpBuilder b(ctx);
@@ -120,12 +127,16 @@ LogicalResult lowerDot(func::FuncOp func, tile::DotOp dot) {
                            "followed by advances (tilegpu-prepare-tma missing?)");
   TMALoadOp::create(b, loc, descA, *coordsA, smemA, zero, bars, zero,
                     /*pred=*/Value());
+  // Coordinates are those of the shared tile: (n, k) for a transposed B.
+  if (recipeB->transposed)
+    std::swap((*coordsB)[0], (*coordsB)[1]);
   TMALoadOp::create(b, loc, descB, *coordsB, smemB, zero, bars, zero,
                     /*pred=*/Value());
   MBarrierWaitOp::create(b, loc, bars, zero, emitPhase(b, dot));
   Value result = WarpgroupDotOp::create(b, loc, dot.getType(), smemA, zero,
                                         smemB, zero, dot.getC(),
-                                        /*isAsync=*/false);
+                                        /*isAsync=*/false,
+                                        /*bTransposed=*/recipeB->transposed);
   dot.getResult().replaceAllUsesWith(result);
   dot.erase();
   for (tile::BlockLoadOp load : {loadA, loadB}) {

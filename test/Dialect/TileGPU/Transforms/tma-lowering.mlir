@@ -57,6 +57,53 @@ func.func @matmul(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !
 
 // -----
 
+// fp8 operands with B column-major (stride 1 along K, as wgmma reads 8-bit B:
+// K-major): B's copy and its ring are the block transposed (N x K), the
+// copy's coordinates are (n, k), and the wgmma takes B as bTransposed.
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tilegpu.blocked<sizePerThread = [16, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+
+// CHECK-LABEL: func.func @matmul_fp8_kmajor_b
+// CHECK-SAME:    %[[DA:[^:]*]]: !tilegpu.tma_desc<tensor<128x128xf8E4M3FN>> {tilegpu.tma = {base = 0 : i32, box = array<i64: 128, 128>, element = f8E4M3FN, oob_fill = "zero", sizes = ["arg5", "arg3"], strides = [1, "arg6"], swizzle = 128 : i64}}
+// CHECK-SAME:    %[[DB:[^:]*]]: !tilegpu.tma_desc<tensor<64x128xf8E4M3FN>> {tilegpu.tma = {base = 1 : i32, box = array<i64: 128, 64>, element = f8E4M3FN, oob_fill = "zero", sizes = ["arg5", "arg4"], strides = [1, "arg7"], swizzle = 128 : i64}}
+// CHECK-DAG:     %[[SB:.*]] = tilegpu.local_alloc : <1 x tensor<64x128xf8E4M3FN>>
+// CHECK:         scf.for %[[IV:.*]] = {{.*}} iter_args(%[[ACC:.*]] = {{.*}})
+// CHECK:           %[[OFF:.*]] = arith.muli %[[IV]], %c128_i32
+// CHECK:           tilegpu.mbarrier_expect %[[BAR:.*]][%[[Z:.*]]], 24576 : <1>
+// CHECK:           tilegpu.tma_load %[[DB]][%[[N:.*]], %[[K:.*]]], %[[SB]][%[[Z]]]
+// CHECK:           tilegpu.warpgroup_dot %{{.*}}[%[[Z]]], %[[SB]][%[[Z]]], %[[ACC]] {bTransposed} :
+func.func @matmul_fp8_kmajor_b(%arg0: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i32},
+                  %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32 {tile.divisibility = 16 : i32},
+                  %arg6: i32 {tile.divisibility = 16 : i32}, %arg7: i32 {tile.divisibility = 16 : i32}, %steps: i32)
+    -> tensor<128x64xf32, #wgmma> attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c128_i32 = arith.constant 128 : i32
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #wgmma>
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i64 = arith.constant 1 : i64
+  %c1_i32 = arith.constant 1 : i32
+  %m = arith.extsi %arg3 : i32 to i64
+  %k = arith.extsi %arg5 : i32 to i64
+  %sa = arith.extsi %arg6 : i32 to i64
+  %n = arith.extsi %arg4 : i32 to i64
+  %sbn = arith.extsi %arg7 : i32 to i64
+  %pa = tile.make_block_ptr %arg0, [%m, %k], [%sa, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<128x128xf8E4M3FN>>
+  %pb = tile.make_block_ptr %arg1, [%k, %n], [%c1_i64, %sbn], [%c0_i32, %c0_i32] {order = array<i32: 0, 1>} : <tensor<128x64xf8E4M3FN>>
+  %r = scf.for %i = %c0_i32 to %steps step %c1_i32 iter_args(%acc = %acc0) -> (tensor<128x64xf32, #wgmma>) : i32 {
+    %off = arith.muli %i, %c128_i32 : i32
+    %qa = tile.advance %pa, [%c0_i32, %off] : <tensor<128x128xf8E4M3FN>>
+    %qb = tile.advance %pb, [%off, %c0_i32] : <tensor<128x64xf8E4M3FN>>
+    %x = tile.block_load %qa {boundary_check = array<i32: 0, 1>, tma} : <tensor<128x128xf8E4M3FN>> -> tensor<128x128xf8E4M3FN, #blocked>
+    %y = tile.block_load %qb {boundary_check = array<i32: 0, 1>, tma} : <tensor<128x64xf8E4M3FN>> -> tensor<128x64xf8E4M3FN, #blocked1>
+    %d = tile.dot %x, %y, %acc : tensor<128x128xf8E4M3FN, #blocked>, tensor<128x64xf8E4M3FN, #blocked1> -> tensor<128x64xf32, #wgmma>
+    scf.yield %d : tensor<128x64xf32, #wgmma>
+  }
+  return %r : tensor<128x64xf32, #wgmma>
+}
+
+// -----
+
 #blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #blocked1 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>
 

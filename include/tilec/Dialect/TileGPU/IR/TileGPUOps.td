@@ -153,8 +153,11 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [AllTypesMatch<["c", "r
   let description = [{
     `result = a @ b + c` on the tensor cores (`wgmma.mma_async`): `a` is
     buffer `aIndex` of an `M x K` ring (K contiguous), `b` buffer `bIndex` of
-    a `K x N` ring (N contiguous), `c` and the result are `M x N` in a
-    `#tilegpu.wgmma` layout. Issues `wgmma.fence`, the instructions and
+    a `K x N` ring (N contiguous) or, with `bTransposed`, of an `N x K` ring
+    holding B transposed (K contiguous, "K-major"), `c` and the result are
+    `M x N` in a `#tilegpu.wgmma` layout. wgmma reads 8-bit (e4m3, e5m2) and
+    tf32 operands K-major only (PTX ISA §9.7.15.5.1), so their `b` must be
+    `bTransposed`; f16/bf16 take either. Issues `wgmma.fence`, the instructions and
     `wgmma.commit_group`; unless `isAsync`, also waits for them. An async
     result may only be read after a `tilegpu.warpgroup_wait` that returns it.
 
@@ -168,7 +171,8 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [AllTypesMatch<["c", "r
   }];
   let arguments = (ins TileGPU_SharedMemory:$a, I32:$aIndex,
                    TileGPU_SharedMemory:$b, I32:$bIndex,
-                   RankedTensorOf<[AnyType]>:$c, UnitAttr:$isAsync);
+                   RankedTensorOf<[AnyType]>:$c, UnitAttr:$isAsync,
+                   UnitAttr:$bTransposed);
   let results = (outs RankedTensorOf<[AnyType]>:$result);
   let assemblyFormat = [{
     $a `[` $aIndex `]` `,` $b `[` $bIndex `]` `,` $c attr-dict
