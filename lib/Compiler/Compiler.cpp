@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Compiler/Compiler.h"
+#include "tilec/Compiler/CpuPipeline.h"
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
@@ -75,21 +76,19 @@ bool isPassIn(mlir::Pass *pass, const std::vector<std::string> &names) {
 
 } // namespace
 
-llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
-                                                   const KernelInterface &kernel,
-                                                   const CompileOptions &options) {
-  CompileResult result;
-  result.numThreads = options.pipeline.numWarps * tilegpu::kThreadsPerWarp;
-  DumpDirectory dumps(options.dumpDir);
+/// Runs the passes `build` adds on `module` with the dumps, printing and
+/// timing `options` ask for.
+static llvm::Error
+runPasses(mlir::ModuleOp module, const KernelInterface &kernel,
+          const CompileOptions &options, DumpDirectory &dumps,
+          llvm::function_ref<void(mlir::OpPassManager &)> build) {
   if (dumps.enabled()) {
     if (auto err = dumps.create())
-      return std::move(err);
+      return err;
     dumps.write("input.mlir", [&](llvm::raw_ostream &os) { module->print(os); });
   }
-
   mlir::PassManager pm(module->getContext());
-  buildPipeline(pm, options.pipeline,
-                std::min(options.emit, EmitKind::LLVM));
+  build(pm);
   if (dumps.enabled())
     pm.addInstrumentation(std::make_unique<DumpAfterEachPass>(dumps));
   if (options.printIRAfterAll || !options.printIRAfter.empty() ||
@@ -108,6 +107,31 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
   if (mlir::failed(pm.run(module)))
     return llvm::createStringError("compilation of '" + kernel.name +
                                    "' failed (see the errors above)");
+  return llvm::Error::success();
+}
+
+llvm::Error tilec::lowerModuleForCpu(mlir::ModuleOp module,
+                                     const KernelInterface &kernel,
+                                     const CompileOptions &options,
+                                     const CpuPipelineOptions &cpu) {
+  DumpDirectory dumps(options.dumpDir);
+  return runPasses(module, kernel, options, dumps,
+                   [&](mlir::OpPassManager &pm) { buildCpuPipeline(pm, cpu); });
+}
+
+llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
+                                                   const KernelInterface &kernel,
+                                                   const CompileOptions &options) {
+  CompileResult result;
+  result.numThreads = options.pipeline.numWarps * tilegpu::kThreadsPerWarp;
+  DumpDirectory dumps(options.dumpDir);
+  if (auto err = runPasses(module, kernel, options, dumps,
+                           [&](mlir::OpPassManager &pm) {
+                             buildPipeline(pm, options.pipeline,
+                                           std::min(options.emit,
+                                                    EmitKind::LLVM));
+                           }))
+    return std::move(err);
   if (auto smem = module->getAttrOfType<mlir::IntegerAttr>(
           tilegpu::TileGPUDialect::getSharedMemoryAttrName()))
     result.sharedMemoryBytes = smem.getInt();

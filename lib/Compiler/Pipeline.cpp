@@ -45,17 +45,23 @@ static void addCleanups(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options,
-                          EmitKind stop) {
-  // 1. The frontend's tile IR, cleaned up.
+void tilec::buildTileLevelPipeline(mlir::OpPassManager &pm) {
   addCleanups(pm);
-  if (stop == EmitKind::Tile)
-    return;
-  // 2–3. Block pointers become pointer tiles (until TMA claims them), then
-  // layouts are assigned.
   pm.addPass(tile::createTileRewriteBlockPointers());
   addCleanups(pm);
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
+}
+
+void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options,
+                          EmitKind stop) {
+  // 1. The frontend's tile IR, cleaned up.
+  if (stop == EmitKind::Tile) {
+    addCleanups(pm);
+    return;
+  }
+  // 2–3. Block pointers become pointer tiles (until TMA claims them), then
+  // layouts are assigned.
+  buildTileLevelPipeline(pm);
   ConvertTileToTileGPUOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
