@@ -21,6 +21,9 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Frontend/Frontend.h"
 
+#include "KernelSource.h"
+#include "RunCommand.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -41,6 +44,7 @@
 #include <cstdlib>
 
 using namespace tilec;
+using tilec::tool::fail;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory tilecCategory("tilec options");
@@ -94,70 +98,6 @@ static cl::opt<bool> timing("mlir-timing",
                             cl::desc("Report the time of every pass"),
                             cl::cat(tilecCategory));
 
-static int fail(const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), "tilec") << message << "\n";
-  return 1;
-}
-
-/// Signature name of an MLIR type (`fp32` for f32, `i32` for i32).
-static std::string typeName(mlir::Type type) {
-  if (type.isF16())
-    return "fp16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "fp32";
-  if (type.isF64())
-    return "fp64";
-  if (llvm::isa<mlir::Float8E4M3FNType>(type))
-    return "fp8e4nv";
-  if (llvm::isa<mlir::Float8E5M2Type>(type))
-    return "fp8e5";
-  if (type.isInteger())
-    return "i" + std::to_string(type.getIntOrFloatBitWidth());
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
-/// The interface of a kernel given directly in the tile dialect: its
-/// arguments, named arg0, arg1, …
-static mlir::FailureOr<KernelInterface>
-interfaceFromMLIR(mlir::ModuleOp module, llvm::StringRef wanted) {
-  mlir::func::FuncOp kernel;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    if (wanted.empty() ? func->hasAttr(tile::kKernelAttrName)
-                       : func.getName() == wanted)
-      kernel = func;
-  if (!kernel) {
-    module.emitError() << (wanted.empty()
-                               ? "no function marked 'tile.kernel' in the module"
-                               : ("no function named '" + wanted + "'").str());
-    return mlir::failure();
-  }
-  kernel->setAttr(tile::kKernelAttrName, mlir::UnitAttr::get(module.getContext()));
-  KernelInterface interface;
-  interface.name = kernel.getName().str();
-  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
-    KernelParameter param;
-    param.name = "arg" + std::to_string(i);
-    mlir::Type type = kernel.getArgument(i).getType();
-    if (auto ptr = llvm::dyn_cast<tile::PointerType>(type)) {
-      param.kind = KernelParameter::Kind::Pointer;
-      param.type = typeName(ptr.getPointeeType());
-    } else {
-      param.kind = KernelParameter::Kind::Scalar;
-      param.type = typeName(type);
-    }
-    if (auto div = kernel.getArgAttrOfType<mlir::IntegerAttr>(
-            i, tile::kDivisibilityAttrName))
-      param.divisibility = div.getInt();
-    interface.parameters.push_back(param);
-  }
-  return interface;
-}
-
 static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
   llvm::StringRef dir = llvm::sys::path::parent_path(path);
   if (!dir.empty())
@@ -178,9 +118,13 @@ static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(tilecCategory);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "tilec: compile a tile kernel for NVIDIA Hopper\n");
+  cl::HideUnrelatedOptions({&tilecCategory, &tool::getRunCategory()});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tilec: compile a tile kernel for NVIDIA Hopper (`tilec run`: run it on "
+      "the CPU or the GPU)\n");
+  if (tool::getRunSubCommand())
+    return tool::runMain();
 
   std::optional<EmitKind> emit = parseEmitKind(emitKind);
   if (!emit)
@@ -192,44 +136,15 @@ int main(int argc, char **argv) {
   if (numStages == 0)
     return fail("--num-stages must be at least 1");
 
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
-  if (!buffer)
-    return fail("cannot read '" + inputFile + "': " + buffer.getError().message());
-  std::string sourceHash =
-      llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
-                      (*buffer)->getBuffer())),
-                  /*LowerCase=*/true);
-  llvm::SourceMgr srcMgr;
-  unsigned bufferId = srcMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  mlir::SourceMgrDiagnosticHandler diagHandler(srcMgr, &context);
-
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  KernelInterface interface;
-  if (llvm::StringRef(inputFile).ends_with(".mlir")) {
-    module = mlir::parseSourceFile<mlir::ModuleOp>(srcMgr, &context);
-    if (!module)
-      return 1;
-    auto derived = interfaceFromMLIR(*module, kernelName);
-    if (mlir::failed(derived))
-      return 1;
-    interface = *derived;
-    interface.signature = signature;
-  } else {
-    frontend::SourceMgrDiagnosticSink diags(srcMgr, llvm::errs());
-    auto kernel = frontend::emitKernel(srcMgr, bufferId, kernelName, signature,
-                                       context, diags);
-    if (mlir::failed(kernel))
-      return 1;
-    module = std::move(kernel->module);
-    interface = std::move(kernel->interface);
-  }
-  interface.sourcePath = inputFile;
-  interface.sourceHash = sourceHash;
+  auto source = tool::KernelSource::load(inputFile, kernelName, signature,
+                                         context);
+  if (!source)
+    return 1;
+  KernelInterface &interface = source->interface();
 
   CompileOptions options;
   options.pipeline.numWarps = numWarps;
@@ -246,7 +161,7 @@ int main(int argc, char **argv) {
   options.printIRBefore.assign(printIRBefore.begin(), printIRBefore.end());
   options.timing = timing;
 
-  auto result = compileModule(*module, interface, options);
+  auto result = compileModule(source->module(), interface, options);
   if (!result)
     return fail(llvm::toString(result.takeError()));
 
