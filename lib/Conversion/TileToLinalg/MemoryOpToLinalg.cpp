@@ -171,7 +171,11 @@ public:
   Value emitLoad(OpBuilder &b, Location loc, const ElementAccess &access,
                  Value address, Value mask, Value other, Value element,
                  bool isVolatile) {
-    Value fallback = other ? other : access.zero(b, loc);
+    // What a skipped access reads: `other`, else zero (created only when
+    // an access can be skipped).
+    Value fallback = other;
+    if (!fallback && (mask || options.sanitize))
+      fallback = access.zero(b, loc);
     auto load = [&](OpBuilder &nb, Location l) -> Value {
       Value ptr = LLVM::IntToPtrOp::create(
           nb, l, LLVM::LLVMPointerType::get(nb.getContext()), address);
@@ -346,12 +350,14 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     auto type = dyn_cast<RankedTensorType>(
         getTypeConverter()->convertType(op.getType()));
     if (!type) {
-      Value zero = arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getI64IntegerAttr(0));
+      Value element = options.sanitize
+                          ? arith::ConstantOp::create(
+                                rewriter, loc, rewriter.getI64IntegerAttr(0))
+                          : Value();
       rewriter.replaceOp(op, emitter.emitLoad(rewriter, loc, access,
                                               adaptor.getPtr(),
                                               adaptor.getMask(),
-                                              adaptor.getOther(), zero,
+                                              adaptor.getOther(), element,
                                               isVolatile));
       return success();
     }
@@ -367,10 +373,12 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
           Value element = options.sanitize
                               ? linearIndex(b, l, type.getShape(), ivs)
                               : Value();
-          Value value = emitter.emitLoad(b, l, access, at(adaptor.getPtr()),
-                                         at(adaptor.getMask()),
-                                         at(adaptor.getOther()), element,
-                                         isVolatile);
+          // (One statement each: the order of the extracts is fixed.)
+          Value address = at(adaptor.getPtr());
+          Value mask = at(adaptor.getMask());
+          Value other = at(adaptor.getOther());
+          Value value = emitter.emitLoad(b, l, access, address, mask, other,
+                                         element, isVolatile);
           return scf::ValueVector{
               tensor::InsertOp::create(b, l, value, iterArgs[0], ivs)};
         });
@@ -396,10 +404,12 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
     AccessEmitter emitter(op, options);
     auto type = dyn_cast<RankedTensorType>(adaptor.getPtr().getType());
     if (!type) {
-      Value zero = arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getI64IntegerAttr(0));
+      Value element = options.sanitize
+                          ? arith::ConstantOp::create(
+                                rewriter, loc, rewriter.getI64IntegerAttr(0))
+                          : Value();
       emitter.emitStore(rewriter, loc, access, adaptor.getPtr(),
-                        adaptor.getValue(), adaptor.getMask(), zero);
+                        adaptor.getValue(), adaptor.getMask(), element);
       rewriter.eraseOp(op);
       return success();
     }
@@ -413,9 +423,10 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
           Value element = options.sanitize
                               ? linearIndex(b, l, type.getShape(), ivs)
                               : Value();
-          emitter.emitStore(b, l, access, at(adaptor.getPtr()),
-                            at(adaptor.getValue()), at(adaptor.getMask()),
-                            element);
+          Value address = at(adaptor.getPtr());
+          Value value = at(adaptor.getValue());
+          Value mask = at(adaptor.getMask());
+          emitter.emitStore(b, l, access, address, value, mask, element);
           return scf::ValueVector{};
         });
     rewriter.eraseOp(op);
