@@ -19,6 +19,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <cstdlib>
 #include <random>
 #include <regex>
@@ -50,6 +54,8 @@ against the case's float64 reference. Large cases are skipped unless --large.
   --examples DIR   the examples directory (default: the source tree's)
   --json FILE      write all results as JSON
   --list           print the cases and exit
+  --check-examples check that every kernel in the examples directory has a
+                   case (large ones included), and exit
 
 Exit code: 0 if every case passed, 1 if one failed, 2 for bad usage.
 )";
@@ -64,6 +70,7 @@ struct Options {
   std::string examples = TILEC_E2E_EXAMPLES_DIR;
   std::string json;
   bool list = false;
+  bool checkExamples = false;
 };
 
 bool parseOptions(int argc, char **argv, Options &options) {
@@ -124,6 +131,8 @@ bool parseOptions(int argc, char **argv, Options &options) {
       options.sanitize = true;
     } else if (arg == "--list") {
       options.list = true;
+    } else if (arg == "--check-examples") {
+      options.checkExamples = true;
     } else {
       std::fprintf(stderr, "tilec-e2e-cpu: unknown option '%s' (see --help)\n",
                    arg.c_str());
@@ -131,6 +140,47 @@ bool parseOptions(int argc, char **argv, Options &options) {
     }
   }
   return true;
+}
+
+/// The kernels of the examples: top-level functions under a `@…jit`
+/// decorator that no other code in their file calls (those are helpers),
+/// as "file:kernel" relative to `dir`.
+std::set<std::string> findExampleKernels(const std::string &dir) {
+  std::set<std::string> kernels;
+  std::regex decorator(R"(^@(\w+\.)?jit\b)"), def(R"(^def (\w+)\s*\()");
+  for (const auto &entry : std::filesystem::recursive_directory_iterator(dir)) {
+    std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".tile" && ext != ".py"))
+      continue;
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    std::istringstream lines(text);
+    std::string line;
+    bool decorated = false;
+    std::vector<std::string> names;
+    while (std::getline(lines, line)) {
+      std::smatch match;
+      if (std::regex_search(line, decorator))
+        decorated = true;
+      else if (decorated && std::regex_search(line, match, def)) {
+        names.push_back(match[1]);
+        decorated = false;
+      } else if (!line.empty() && line[0] != '@' && line[0] != '#')
+        decorated = false;
+    }
+    std::string file =
+        std::filesystem::relative(entry.path(), dir).generic_string();
+    for (const std::string &name : names) {
+      std::regex call("[^\\w]" + name + "\\s*\\(");
+      std::ptrdiff_t uses = std::distance(
+          std::sregex_iterator(text.begin(), text.end(), call),
+          std::sregex_iterator());
+      if (uses <= 1) // its own definition
+        kernels.insert(file + ":" + name);
+    }
+  }
+  return kernels;
 }
 
 std::string formatSeconds(double seconds) {
@@ -153,6 +203,23 @@ int main(int argc, char **argv) {
                  options.filter.c_str(), error.what());
     return 2;
   }
+  if (options.checkExamples) {
+    std::set<std::string> covered;
+    for (const CaseSpec &spec : allCases())
+      covered.insert(spec.file + ":" + spec.kernel);
+    std::set<std::string> kernels = findExampleKernels(options.examples);
+    std::size_t missing = 0;
+    for (const std::string &kernel : kernels)
+      if (!covered.count(kernel)) {
+        std::printf("no e2e case runs %s\n", kernel.c_str());
+        ++missing;
+      }
+    std::printf("%zu example kernels in %s, %zu without an e2e case "
+                "(test/e2e/cases)\n",
+                kernels.size(), options.examples.c_str(), missing);
+    return missing ? 1 : 0;
+  }
+
   std::vector<CaseSpec> cases;
   std::size_t skippedLarge = 0;
   for (CaseSpec &spec : allCases()) {
