@@ -54,8 +54,9 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
 
   // 4. Floating-point types the host has no arithmetic for: f16/bf16 special
   // functions compute in f32 (as on the GPU); bf16 and fp8 arithmetic is
-  // emulated in f32 with one rounding per operation, and bf16 conversions
-  // become integer code (no libgcc helper needed). f16 arithmetic stays f16:
+  // emulated in f32 with one rounding per operation, and bf16 and fp8
+  // conversions become integer code (no libgcc helper needed; fp8 rounds
+  // and saturates like Hopper's cvt.rn.satfinite). f16 arithmetic stays f16:
   // LLVM's x86 backend promotes each operation to f32 and rounds the result
   // to nearest even, which is what the GPU's f16 instructions compute.
   pm.addPass(mlir::math::createMathExtendToSupportedTypes());
@@ -63,6 +64,7 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   emulate.sourceTypeStrs = {"bf16", "f8E4M3FN", "f8E5M2"};
   emulate.targetTypeStr = "f32";
   pm.addPass(mlir::arith::createArithEmulateUnsupportedFloats(emulate));
+  pm.addPass(createExpandFloat8Conversions());
   mlir::arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(mlir::arith::createArithExpandOpsPass(expand));

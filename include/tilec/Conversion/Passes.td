@@ -145,4 +145,34 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def ExpandFloat8Conversions : Pass<"expand-fp8-conversions"> {
+  let summary = "Lower fp8 conversions to integer arithmetic, rounding like the GPU";
+  let description = [{
+    The CPU backend's fp8 support (LLVM has no fp8 types): every scalar
+    `arith.truncf` to and `arith.extf` from `f8E4M3FN` (`tl.float8e4nv`)
+    and `f8E5M2` (`tl.float8e5`) becomes integer arithmetic on the bits, and
+    fp8 constants become `i8` constants bitcast. Run it after
+    `arith-emulate-unsupported-floats`, which leaves only these conversions
+    behind.
+
+    Narrowing rounds like Hopper's `cvt.rn.satfinite.{e4m3,e5m2}x2.f32`
+    (what Triton emits on sm_90): to nearest, ties to even, in one step from
+    f32 (f16 and bf16 sources are widened to f32 first, which is exact; f64
+    is rounded to f32 first); magnitudes beyond the largest finite value,
+    infinities included, saturate to it (448 and 57344) with their sign; NaN
+    becomes 0x7f. Widening is exact.
+
+    Example:
+
+    ```mlir
+    %h = arith.truncf %x : f32 to f8E4M3FN
+    // becomes, on the bits of %x: sign, |x| < 2^-6 ? (|x| + 2^-6 rounded by
+    // an f32 add, minus the bias) : (|x| rounded at bit 20, rebiased),
+    // min with 0x7e, NaN -> 0x7f, sign or-ed back, truncated to i8 and
+    // bitcast to f8E4M3FN
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TILEC_CONVERSION_PASSES_TD
