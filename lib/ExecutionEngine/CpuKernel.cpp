@@ -96,6 +96,14 @@ CpuKernel::compile(mlir::ModuleOp module, const KernelInterface &kernel,
   if (!builder)
     return builder.takeError();
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  // AVX512-BF16's (and AVX-NE-CONVERT's) f32 -> bf16 conversions flush
+  // subnormals to zero whatever MXCSR says; LLVM uses them when it moves
+  // bf16 values through f32 registers (phis, selects). Without them it calls
+  // __truncsfbf2 (HostSymbols), which rounds like the GPU.
+  builder->getFeatures().AddFeature("avx512bf16", false);
+  builder->getFeatures().AddFeature("avxneconvert", false);
+  std::string cpuName = builder->getCPU();
+  std::string features = builder->getFeatures().getString();
   auto targetMachine = builder->createTargetMachine();
   if (!targetMachine)
     return targetMachine.takeError();
@@ -104,6 +112,13 @@ CpuKernel::compile(mlir::ModuleOp module, const KernelInterface &kernel,
                                                   targetMachine->get());
   const std::string &dumpDir = options.debug.dumpDir;
   auto transform = [&](llvm::Module *llvmModule) -> llvm::Error {
+    // The JIT's code generator targets the host with every feature; these
+    // attributes make it use the same CPU and features as the optimizer.
+    for (llvm::Function &function : *llvmModule)
+      if (!function.isDeclaration()) {
+        function.addFnAttr("target-cpu", cpuName);
+        function.addFnAttr("target-features", features);
+      }
     if (!dumpDir.empty())
       dumpLLVMModule(dumpDir, "cpu-llvm-ir.ll", *llvmModule);
     if (auto err = optimize(llvmModule))

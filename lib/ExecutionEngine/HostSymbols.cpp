@@ -25,6 +25,28 @@ extern "C" void __extendhfdf2();
 using namespace tilec;
 using namespace tilec::cpu;
 
+namespace {
+/// f32 -> bf16 bits, to nearest even, NaN kept quiet; what LLVM calls when
+/// it narrows to bf16 without AVX512-BF16 (libgcc has it only from GCC 13).
+std::uint16_t truncateToBFloat16(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<std::uint16_t>((bits >> 16) | 0x40);
+  bits += 0x7fffu + ((bits >> 16) & 1);
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+
+/// The libcall's ABI returns the bf16 in the low half of xmm0, like a
+/// float's bits: return it as a float whose low 16 bits are the result.
+float truncsfbf2(float value) {
+  std::uint32_t bits = truncateToBFloat16(value);
+  float result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+} // namespace
+
 llvm::orc::SymbolMap cpu::getHostSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols;
   auto add = [&](llvm::StringRef name, auto *function) {
@@ -44,6 +66,7 @@ llvm::orc::SymbolMap cpu::getHostSymbols(llvm::orc::MangleAndInterner interner) 
   add("__truncsfhf2", &__truncsfhf2);
   add("__truncdfhf2", &__truncdfhf2);
   add("__extendhfdf2", &__extendhfdf2);
+  add("__truncsfbf2", &truncsfbf2);
   // libm, float and double: what MLIR's math-to-llvm intrinsics and
   // math-to-libm calls become.
 #define TILEC_LIBM(name)                                                       \
