@@ -14,6 +14,9 @@
 // IR debugging: --dump-ir DIR (or TILEC_DUMP_DIR), --print-ir-after-all,
 // --print-ir-after=PASS, --print-ir-before=PASS, --mlir-timing.
 //
+// tilec run FILE … --grid X[,Y,Z] [--backend cpu|gpu] compiles a kernel and
+// runs it on random or given inputs (RunCommand.h, docs/cli.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Compiler/Compiler.h"
