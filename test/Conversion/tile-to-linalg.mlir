@@ -127,7 +127,8 @@ func.func @dot(%a: tensor<64x32xf16>, %b: tensor<32x16xf16>, %c: tensor<64x16xf3
 // -----
 
 // The accumulator starts as column 0; columns 1..31 are folded in by the
-// combine region (accumulated value = the generic's output).
+// combine region (accumulated value = the generic's output), whose float ops
+// may be reassociated (the region is associative and commutative).
 // CHECK-DAG: #[[$COL0:.*]] = affine_map<(d0) -> (d0, 0)>
 // CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @reduce_rows
@@ -135,7 +136,7 @@ func.func @dot(%a: tensor<64x32xf16>, %b: tensor<32x16xf16>, %c: tensor<64x16xf3
 // CHECK: %[[REST:.*]] = tensor.extract_slice %arg0[0, 1] [8, 31] [1, 1] : tensor<8x32xf32> to tensor<8x31xf32>
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[REST]] : tensor<8x31xf32>) outs(%[[INIT]] : tensor<8xf32>)
 // CHECK: ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
-// CHECK:   arith.addf %[[OUT]], %[[IN]] : f32
+// CHECK:   arith.addf %[[OUT]], %[[IN]] fastmath<reassoc> : f32
 func.func @reduce_rows(%x: tensor<8x32xf32>) -> tensor<8xf32> {
   %s = tile.reduce %x {axis = 1 : i32} : (tensor<8x32xf32>) -> tensor<8xf32> {
   ^bb0(%a: f32, %b: f32):
@@ -152,7 +153,7 @@ func.func @reduce_rows(%x: tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-LABEL: func.func @argmax
 // CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%{{.*}}, %{{.*}} : tensor<31xf32>, tensor<31xi32>) outs(%{{.*}}, %{{.*}} : tensor<f32>, tensor<i32>)
 // CHECK: ^bb0(%[[V:.*]]: f32, %[[I:.*]]: i32, %[[AV:.*]]: f32, %[[AI:.*]]: i32):
-// CHECK:   %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[AV]] : f32
+// CHECK:   %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[AV]] {{.*}}: f32
 // CHECK:   arith.select %[[GT]], %[[I]], %[[AI]] : i32
 // CHECK: tensor.extract %[[R]]#0[] : tensor<f32>
 // CHECK: tensor.extract %[[R]]#1[] : tensor<i32>

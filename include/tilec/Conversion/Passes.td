@@ -96,8 +96,10 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
       `math.fma` (integers: `arith.muli` + `arith.addi`), like the GPU's FMA
       path: every accumulator element sums its products in order of k.
     - `tile.reduce` becomes a `linalg.generic` with one reduction dimension
-      whose body is the combine region; the accumulator starts as the first
-      slice along the axis (a combine region has no identity element).
+      whose body is the combine region, its float ops marked `reassoc` (the
+      region is associative and commutative, so LLVM may vectorize the
+      fold); the accumulator starts as the first slice along the axis (a
+      combine region has no identity element).
     - `tile.load` / `tile.store` become `scf.for` nests over the tile that
       read the address, mask and `other` of each element with
       `tensor.extract`, and access memory with `llvm.load` / `llvm.store`

@@ -6,10 +6,11 @@
 //
 // A combine region has no identity element, so the accumulators start as the
 // first slice of each source along the axis (copied by a parallel generic)
-// and one generic with a reduction dimension folds in the remaining slices,
-// in order, with the combine region as its body: the region's accumulated
-// arguments are the generic's outputs, its new arguments the inputs. The
-// GPU combines in a tree instead; both orders are valid for an associative
+// and one generic with a reduction dimension folds in the remaining slices
+// with the combine region as its body: the region's accumulated arguments
+// are the generic's outputs, its new arguments the inputs. Its float ops are
+// marked `reassoc`, so LLVM may split the fold into vectorized partial
+// results; the GPU combines in a tree. Any order is valid for an associative
 // and commutative region, and the tolerances of DESIGN.md §6 cover the
 // rounding difference. Index-carrying reductions (argmax) break ties in the
 // region, so they agree exactly.
@@ -20,6 +21,7 @@
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -102,8 +104,19 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
               mapping.map(combine.getArgument(i), args[numSrcs + i]);
               mapping.map(combine.getArgument(numSrcs + i), args[i]);
             }
-            for (Operation &inner : combine.without_terminator())
-              b.clone(inner, mapping);
+            for (Operation &inner : combine.without_terminator()) {
+              Operation *cloned = b.clone(inner, mapping);
+              // The region is associative and commutative: LLVM may
+              // reassociate (vectorize) the fold.
+              if (auto fastmath =
+                      dyn_cast<arith::ArithFastMathInterface>(cloned))
+                cloned->setAttr(
+                    fastmath.getFastMathAttrName(),
+                    arith::FastMathFlagsAttr::get(
+                        b.getContext(), fastmath.getFastMathFlagsAttr()
+                                                .getValue() |
+                                            arith::FastMathFlags::reassoc));
+            }
             SmallVector<Value> yielded;
             for (Value v : combine.getTerminator()->getOperands())
               yielded.push_back(mapping.lookupOrDefault(v));
