@@ -47,28 +47,33 @@ func.func @views(%s: i32) -> (tensor<64xi32>, tensor<4x64xi32>, tensor<64x4xi32>
 
 // addptr scales by the element size (2 bytes for f16). A masked load is a
 // loop over the tile that touches memory only where the mask is true; the
-// store too.
+// store too. The addresses are contiguous (tile-axis-info), so each row is
+// addressed from its first element with a getelementptr on the loop index
+// (LLVM then emits masked vector loads and stores).
 // CHECK-LABEL: func.func @masked_load_store
 // CHECK: %[[PTRS:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128xi64>, tensor<128xi32>)
 // CHECK:   arith.extsi %{{.*}} : i32 to i64
 // CHECK:   arith.constant 2 : i64
 // CHECK:   arith.muli
 // CHECK:   arith.addi
+// CHECK: %[[FIRST:.*]] = tensor.extract %[[PTRS]][%{{.*}}] : tensor<128xi64>
+// CHECK: %[[ROW:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
 // CHECK: %[[LOADED:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %{{.*}}) -> (tensor<128xf16>)
-// CHECK:   %[[A:.*]] = tensor.extract %[[PTRS]][%[[I]]] : tensor<128xi64>
+// CHECK:   %[[J:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK:   %[[P:.*]] = llvm.getelementptr %[[ROW]][%[[J]]] : (!llvm.ptr, i64) -> !llvm.ptr, f16
 // CHECK:   %[[M:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<128xi1>
 // CHECK:   %[[OTHER:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<128xf16>
 // CHECK:   %[[V:.*]] = scf.if %[[M]] -> (f16) {
-// CHECK:     %[[P:.*]] = llvm.inttoptr %[[A]] : i64 to !llvm.ptr
 // CHECK:     llvm.load %[[P]] : !llvm.ptr -> f16
 // CHECK:   } else {
 // CHECK:     scf.yield %[[OTHER]] : f16
 // CHECK:   tensor.insert %[[V]] into %[[T]][%[[I]]] : tensor<128xf16>
 // CHECK: scf.for
+// CHECK:   %[[SP:.*]] = llvm.getelementptr
 // CHECK:   %[[SV:.*]] = tensor.extract %[[LOADED]]
 // CHECK:   %[[SM:.*]] = tensor.extract %{{.*}} : tensor<128xi1>
 // CHECK:   scf.if %[[SM]] {
-// CHECK:     llvm.store %[[SV]], %{{.*}} : f16, !llvm.ptr
+// CHECK:     llvm.store %[[SV]], %[[SP]] : f16, !llvm.ptr
 func.func @masked_load_store(%x: !tile.ptr<f16>, %z: !tile.ptr<f16>, %n: i32) {
   %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
   %ns = tile.splat %n : tensor<128xi32>
@@ -186,4 +191,21 @@ func.func @pointer_loop(%x: !tile.ptr<f32>, %n: i32, %c: tensor<16xi1>) -> tenso
   }
   %s = arith.select %c, %p, %xs : tensor<16xi1>, tensor<16x!tile.ptr<f32>>
   return %s : tensor<16x!tile.ptr<f32>>
+}
+
+// -----
+
+// Addresses that are not contiguous (a gather): each element's address is
+// read from the address tile.
+// CHECK-LABEL: func.func @gather_load
+// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args
+// CHECK:   scf.for %[[J:.*]] = {{.*}} iter_args
+// CHECK:     %[[A:.*]] = tensor.extract %{{.*}}[%[[I]], %[[J]]] : tensor<4x8xi64>
+// CHECK:     %[[P:.*]] = llvm.inttoptr %[[A]] : i64 to !llvm.ptr
+// CHECK:     llvm.load %[[P]] : !llvm.ptr -> f32
+func.func @gather_load(%x: !tile.ptr<f32>, %offsets: tensor<4x8xi32>) -> tensor<4x8xf32> {
+  %xs = tile.splat %x : tensor<4x8x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %offsets : tensor<4x8x!tile.ptr<f32>>, tensor<4x8xi32>
+  %v = tile.load %p : tensor<4x8x!tile.ptr<f32>>
+  return %v : tensor<4x8xf32>
 }

@@ -104,7 +104,10 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
       read the address, mask and `other` of each element with
       `tensor.extract`, and access memory with `llvm.load` / `llvm.store`
       under an `scf.if` on the mask (a load builds its result with
-      `tensor.insert`). They are loops rather than `linalg.generic`s because
+      `tensor.insert`). Where `tile-axis-info` proves the rows of the pointer
+      tile contiguous, each row is addressed from its first element with an
+      `llvm.getelementptr` on the column, so LLVM vectorizes the row into
+      masked vector loads and stores. They are loops rather than `linalg.generic`s because
       a `linalg.generic` on tensors reports no memory effects: CSE, DCE and
       elementwise fusion could merge, drop or move it across a store. Masked
       off elements are never accessed. `i1` is one byte in memory (nonzero

@@ -20,6 +20,7 @@
 
 #include "TileToLinalgSupport.h"
 
+#include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Conversion/TileToLinalg/TileToLinalg.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
@@ -166,10 +167,11 @@ public:
   AccessEmitter(Operation *op, const MemoryLoweringOptions &options)
       : op(op), options(options) {}
 
-  /// Loads one element at `address` (i64): `other` (or zero) where `mask`
-  /// is false or the sanitizer refuses the address. `mask` may be null.
+  /// Loads one element at `pointer` (`!llvm.ptr`): `other` (or zero) where
+  /// `mask` is false or the sanitizer refuses the address. `mask` may be
+  /// null.
   Value emitLoad(OpBuilder &b, Location loc, const ElementAccess &access,
-                 Value address, Value mask, Value other, Value element,
+                 Value pointer, Value mask, Value other, Value element,
                  bool isVolatile) {
     // What a skipped access reads: `other`, else zero (created only when
     // an access can be skipped).
@@ -177,16 +179,14 @@ public:
     if (!fallback && (mask || options.sanitize))
       fallback = access.zero(b, loc);
     auto load = [&](OpBuilder &nb, Location l) -> Value {
-      Value ptr = LLVM::IntToPtrOp::create(
-          nb, l, LLVM::LLVMPointerType::get(nb.getContext()), address);
-      Value raw = LLVM::LoadOp::create(nb, l, access.memoryType, ptr,
+      Value raw = LLVM::LoadOp::create(nb, l, access.memoryType, pointer,
                                        /*alignment=*/0, isVolatile);
       return access.fromMemory(nb, l, raw);
     };
     auto checkedLoad = [&](OpBuilder &nb, Location l) -> Value {
       if (!options.sanitize)
         return load(nb, l);
-      Value ok = emitCheck(nb, l, address, access.bytes, /*isStore=*/false,
+      Value ok = emitCheck(nb, l, pointer, access.bytes, /*isStore=*/false,
                            element);
       return emitSelect(nb, l, ok, load, fallback);
     };
@@ -195,19 +195,17 @@ public:
     return emitSelect(b, loc, mask, checkedLoad, fallback);
   }
 
-  /// Stores `value` at `address` unless `mask` (may be null) is false or
+  /// Stores `value` at `pointer` unless `mask` (may be null) is false or
   /// the sanitizer refuses the address.
   void emitStore(OpBuilder &b, Location loc, const ElementAccess &access,
-                 Value address, Value value, Value mask, Value element) {
+                 Value pointer, Value value, Value mask, Value element) {
     auto store = [&](OpBuilder &nb, Location l) {
-      Value ptr = LLVM::IntToPtrOp::create(
-          nb, l, LLVM::LLVMPointerType::get(nb.getContext()), address);
-      LLVM::StoreOp::create(nb, l, access.toMemory(nb, l, value), ptr);
+      LLVM::StoreOp::create(nb, l, access.toMemory(nb, l, value), pointer);
     };
     auto checkedStore = [&](OpBuilder &nb, Location l) {
       if (!options.sanitize)
         return store(nb, l);
-      Value ok = emitCheck(nb, l, address, access.bytes, /*isStore=*/true,
+      Value ok = emitCheck(nb, l, pointer, access.bytes, /*isStore=*/true,
                            element);
       emitWhen(nb, l, ok, store);
     };
@@ -242,7 +240,7 @@ private:
   }
 
   /// `__tilec_cpu_check_access(...) != 0`.
-  Value emitCheck(OpBuilder &b, Location loc, Value address, int64_t bytes,
+  Value emitCheck(OpBuilder &b, Location loc, Value pointer, int64_t bytes,
                   bool isStore, Value element) {
     ModuleOp module = op->getParentOfType<ModuleOp>();
     MLIRContext *ctx = b.getContext();
@@ -257,6 +255,7 @@ private:
       decl.setPrivate();
     }
     Value site = getSiteString(b, loc, isStore);
+    Value address = LLVM::PtrToIntOp::create(b, loc, i64, pointer);
     Value args[] = {
         address,
         arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(bytes)),
@@ -315,22 +314,88 @@ Value linearIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
 }
 
-/// An `scf.for` nest over every index of `shape`, carrying `iterArgs`.
-scf::LoopNest
+/// Whether every row (last dimension) of the pointer tile `ptr` holds
+/// consecutive elements, as `tile-axis-info` proves.
+bool hasContiguousRows(Value ptr, const MemoryLoweringOptions &options) {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type || !options.axisInfo)
+    return false;
+  int64_t rowLength = type.getShape().back();
+  return rowLength > 1 &&
+         options.axisInfo->lookup(ptr).getContiguity(type.getRank() - 1) >=
+             rowLength;
+}
+
+/// The pointer to the element at `ivs` of the address tile `addresses`:
+/// with `rowStart` (the first element of its row, for tiles whose rows are
+/// contiguous), `rowStart` indexed by the column (`llvm.getelementptr`,
+/// affine in the innermost loop, so that LLVM can turn the masked accesses
+/// of a row into masked vector loads and stores); else the tile's address.
+Value elementPointer(OpBuilder &b, Location loc, Value addresses,
+                     ValueRange ivs, Value rowStart,
+                     const ElementAccess &access) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  if (!rowStart) {
+    Value address = tensor::ExtractOp::create(b, loc, addresses, ivs);
+    return LLVM::IntToPtrOp::create(b, loc, ptrType, address);
+  }
+  Value column =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), ivs.back());
+  return LLVM::GEPOp::create(b, loc, ptrType, access.memoryType, rowStart,
+                             ArrayRef<LLVM::GEPArg>{column});
+}
+
+/// The pointer to the first element of the row at `outerIvs`, built before
+/// the loop over the row (so that it is loop-invariant there).
+Value rowStartPointer(OpBuilder &b, Location loc, Value addresses,
+                      ValueRange outerIvs) {
+  SmallVector<Value> start(outerIvs);
+  start.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+  Value address = tensor::ExtractOp::create(b, loc, addresses, start);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+/// Builds the body for one element: gets the indices, the loop-carried
+/// values and the row's start pointer (null without `rowSetup`).
+using ElementBodyFn = function_ref<scf::ValueVector(
+    OpBuilder &, Location, ValueRange, ValueRange, Value)>;
+
+/// An `scf.for` nest over every index of `shape` carrying `iterArgs`:
+/// loops over all dimensions but the last, then `rowSetup` (if any), then
+/// the loop over the last dimension with `body`. Returns the results.
+SmallVector<Value>
 buildTileLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                ValueRange iterArgs,
-               function_ref<scf::ValueVector(OpBuilder &, Location, ValueRange,
-                                             ValueRange)>
-                   body) {
+               function_ref<Value(OpBuilder &, Location, ValueRange)> rowSetup,
+               ElementBodyFn body) {
   SmallVector<Value> lbs, ubs, steps;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  for (int64_t size : shape) {
+  for (int64_t size : shape.drop_back()) {
     lbs.push_back(zero);
     ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
     steps.push_back(one);
   }
-  return scf::buildLoopNest(b, loc, lbs, ubs, steps, iterArgs, body);
+  Value rowLength = arith::ConstantIndexOp::create(b, loc, shape.back());
+  scf::LoopNest outer = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, iterArgs,
+      [&](OpBuilder &ob, Location ol, ValueRange outerIvs,
+          ValueRange outerArgs) -> scf::ValueVector {
+        Value row = rowSetup ? rowSetup(ob, ol, outerIvs) : Value();
+        auto inner = scf::ForOp::create(
+            ob, ol, zero, rowLength, one, outerArgs,
+            [&](OpBuilder &ib, Location il, Value column,
+                ValueRange innerArgs) {
+              SmallVector<Value> ivs(outerIvs);
+              ivs.push_back(column);
+              scf::YieldOp::create(ib, il,
+                                   body(ib, il, ivs, innerArgs, row));
+            });
+        return scf::ValueVector(inner.getResults().begin(),
+                                inner.getResults().end());
+      });
+  return SmallVector<Value>(outer.results);
 }
 
 struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
@@ -354,18 +419,29 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
                           ? arith::ConstantOp::create(
                                 rewriter, loc, rewriter.getI64IntegerAttr(0))
                           : Value();
-      rewriter.replaceOp(op, emitter.emitLoad(rewriter, loc, access,
-                                              adaptor.getPtr(),
+      Value pointer = LLVM::IntToPtrOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+          adaptor.getPtr());
+      rewriter.replaceOp(op, emitter.emitLoad(rewriter, loc, access, pointer,
                                               adaptor.getMask(),
                                               adaptor.getOther(), element,
                                               isVolatile));
       return success();
     }
+    bool contiguousRows = hasContiguousRows(op.getPtr(), options);
+    Value addresses = adaptor.getPtr();
+    auto rowSetup = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+      return rowStartPointer(b, l, addresses, outerIvs);
+    };
     Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                          type.getElementType());
-    scf::LoopNest loops = buildTileLoops(
+    SmallVector<Value> results = buildTileLoops(
         rewriter, loc, type.getShape(), init,
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iterArgs) {
+        contiguousRows ? function_ref<Value(OpBuilder &, Location, ValueRange)>(
+                             rowSetup)
+                       : nullptr,
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iterArgs,
+            Value rowStart) {
           auto at = [&](Value tensor) -> Value {
             return tensor ? tensor::ExtractOp::create(b, l, tensor, ivs)
                           : Value();
@@ -374,15 +450,16 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
                               ? linearIndex(b, l, type.getShape(), ivs)
                               : Value();
           // (One statement each: the order of the extracts is fixed.)
-          Value address = at(adaptor.getPtr());
+          Value pointer =
+              elementPointer(b, l, addresses, ivs, rowStart, access);
           Value mask = at(adaptor.getMask());
           Value other = at(adaptor.getOther());
-          Value value = emitter.emitLoad(b, l, access, address, mask, other,
+          Value value = emitter.emitLoad(b, l, access, pointer, mask, other,
                                          element, isVolatile);
           return scf::ValueVector{
               tensor::InsertOp::create(b, l, value, iterArgs[0], ivs)};
         });
-    rewriter.replaceOp(op, loops.results);
+    rewriter.replaceOp(op, results);
     return success();
   }
 
@@ -408,14 +485,26 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
                           ? arith::ConstantOp::create(
                                 rewriter, loc, rewriter.getI64IntegerAttr(0))
                           : Value();
-      emitter.emitStore(rewriter, loc, access, adaptor.getPtr(),
-                        adaptor.getValue(), adaptor.getMask(), element);
+      Value pointer = LLVM::IntToPtrOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+          adaptor.getPtr());
+      emitter.emitStore(rewriter, loc, access, pointer, adaptor.getValue(),
+                        adaptor.getMask(), element);
       rewriter.eraseOp(op);
       return success();
     }
+    bool contiguousRows = hasContiguousRows(op.getPtr(), options);
+    Value addresses = adaptor.getPtr();
+    auto rowSetup = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+      return rowStartPointer(b, l, addresses, outerIvs);
+    };
     buildTileLoops(
         rewriter, loc, type.getShape(), ValueRange{},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
+        contiguousRows ? function_ref<Value(OpBuilder &, Location, ValueRange)>(
+                             rowSetup)
+                       : nullptr,
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange,
+            Value rowStart) {
           auto at = [&](Value tensor) -> Value {
             return tensor ? tensor::ExtractOp::create(b, l, tensor, ivs)
                           : Value();
@@ -423,10 +512,11 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
           Value element = options.sanitize
                               ? linearIndex(b, l, type.getShape(), ivs)
                               : Value();
-          Value address = at(adaptor.getPtr());
+          Value pointer =
+              elementPointer(b, l, addresses, ivs, rowStart, access);
           Value value = at(adaptor.getValue());
           Value mask = at(adaptor.getMask());
-          emitter.emitStore(b, l, access, address, value, mask, element);
+          emitter.emitStore(b, l, access, pointer, value, mask, element);
           return scf::ValueVector{};
         });
     rewriter.eraseOp(op);

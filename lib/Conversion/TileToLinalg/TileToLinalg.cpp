@@ -15,6 +15,7 @@
 
 #include "TileToLinalgSupport.h"
 
+#include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -171,9 +172,14 @@ struct ConvertTileToLinalgPass
              converter.isLegal(&func.getBody());
     });
 
+    // Contiguity of the pointer tiles, computed on the tile IR before it is
+    // rewritten (loads and stores of contiguous rows address each row from
+    // its first element).
+    ModuleAxisInfo axisInfo(module);
     RewritePatternSet patterns(ctx);
     MemoryLoweringOptions memoryOptions;
     memoryOptions.sanitize = sanitize;
+    memoryOptions.axisInfo = &axisInfo;
     populateViewOpToLinalgPatterns(converter, patterns);
     populateMemoryOpToLinalgPatterns(converter, patterns, memoryOptions);
     populateDotOpToLinalgPatterns(converter, patterns);

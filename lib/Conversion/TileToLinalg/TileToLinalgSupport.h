@@ -19,6 +19,10 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+namespace tilec {
+class ModuleAxisInfo;
+} // namespace tilec
+
 namespace tilec::cpu {
 
 /// `!tile.ptr<T>` becomes `i64` (an address), a tensor of pointers a tensor
@@ -32,6 +36,9 @@ public:
 struct MemoryLoweringOptions {
   /// Call the access checker before every access (pass option `sanitize`).
   bool sanitize = false;
+  /// `tile-axis-info` of the module being converted (queried on the
+  /// original pointer tiles), or null.
+  const ModuleAxisInfo *axisInfo = nullptr;
 };
 
 /// Bytes one element of `type` takes in memory: 1 for i1 and fp8, 8 for a
