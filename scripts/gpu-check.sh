@@ -26,24 +26,37 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu 
   --format=csv | tee -a "$out/gpu.txt"
 
 status=0
+# Every mbarrier wait of the compiled kernels gives up (prints where, traps)
+# instead of hanging the GPU on a pipeline bug.
+spin=--tilec-option=--mbarrier-spin-limit=4194304
+memcheck_cases='small|matmul_ragged|matmul_tma'
 # API errors are not reported: the runtime checks every CUresult itself and
 # deliberately probes one parameter past the end (cuFuncGetParamInfo) to
 # check the entry's parameter count against the metadata.
 echo "== memcheck (small cases)"
 if command -v compute-sanitizer >/dev/null; then
   "$work/bin/tilec-e2e" --tilec "$work/bin/tilec" --artifacts "$work/memcheck" \
-    --filter small --no-run > "$out/memcheck-compile.log" 2>&1
-  timeout 300 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
-    "$work/bin/tilec-e2e" --no-compile --artifacts "$work/memcheck" --filter small \
-    > "$out/memcheck.log" 2>&1
+    --filter "$memcheck_cases" "$spin" --no-run > "$out/memcheck-compile.log" 2>&1
+  timeout 150 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
+    "$work/bin/tilec-e2e" --no-compile --artifacts "$work/memcheck" \
+    --filter "$memcheck_cases" > "$out/memcheck.log" 2>&1
   rc=$?
   tail -n 3 "$out/memcheck.log"
   [ $rc -eq 0 ] || { echo "memcheck: exit $rc (see memcheck.log)"; status=1; }
 fi
 
 echo "== e2e"
-OUT="$out" "$root/test/e2e/gpu_check.sh" "$work" "$work/bin/tilec" "$work/artifacts" "$@" || status=1
-
+E2E_TIMEOUT=200 OUT="$out" "$root/test/e2e/gpu_check.sh" "$work" "$work/bin/tilec" "$work/artifacts" "$spin" "$@" || status=1
+# What matters most comes back even if the benchmark runs out of time.
 cp "$out/gpu.txt" "$out/e2e.log" "$out/e2e.json" "$final/" 2>/dev/null
 tar czf "$final/logs.tgz" -C "$work" logs artifacts 2>/dev/null
+
+echo "== GEMM benchmark (tilec vs cuBLAS vs Triton, bench/gemm.py)"
+timeout 300 python3 "$root/bench/gemm.py" --tilec "$work/bin/tilec" \
+  ${GEMM_ARGS:---ablation --tilec-args=--mbarrier-spin-limit=4194304} \
+  --json "$final/gemm.json" > "$final/gemm.log" 2>&1 || status=1
+sed -n '/^| dtype/,$p' "$final/gemm.log"
+grep -i "error" "$final/gemm.log" | head -5
+
+
 exit $status

@@ -35,3 +35,10 @@ try:
     config.available_features.add("cuda-driver")
 except OSError:
     pass
+
+# C compilations of generated headers (test/Compiler/c-header.tile).
+config.substitutions.append(("%cc", config.cc))
+config.substitutions.append(("%cuda_include", os.path.join(config.cuda_path, "include")))
+config.substitutions.append(("%cuda_stubs", os.path.join(config.cuda_path, "lib64", "stubs")))
+if os.path.exists(os.path.join(config.cuda_path, "include", "cuda.h")):
+    config.available_features.add("cuda-headers")

@@ -7,6 +7,9 @@
 #include "tilec/Compiler/Compiler.h"
 #include "tilec/Compiler/CpuPipeline.h"
 
+#include "tilec/Analysis/TMA.h"
+#include <map>
+
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -20,6 +23,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <map>
 
 using namespace tilec;
 
@@ -37,23 +43,41 @@ public:
       return llvm::createStringError(ec, "cannot create dump directory " + dir);
     return llvm::Error::success();
   }
-  void write(llvm::StringRef name, llvm::function_ref<void(llvm::raw_ostream &)> fn) {
+  /// Writes `NN-<name>` and returns that file name ("" if it failed).
+  std::string write(llvm::StringRef name,
+                    llvm::function_ref<void(llvm::raw_ostream &)> fn) {
+    std::string file = llvm::formatv("{0:2}-{1}", counter++, name).str();
     llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, llvm::formatv("{0:2}-{1}", counter++, name).str());
+    llvm::sys::path::append(path, file);
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     if (ec) {
       llvm::errs() << "tilec: warning: cannot write " << path << ": "
                    << ec.message() << "\n";
-      return;
+      return "";
     }
     fn(os);
+    return file;
   }
 
 private:
   std::string dir;
   unsigned counter = 0;
 };
+
+/// How dumps and printed IR show ops: with their locations (`loc(#locN)`
+/// aliases to `"k.tile":12:5`), so that every IR maps back to the source
+/// and can be parsed again by tilec-opt.
+mlir::OpPrintingFlags getDumpPrintingFlags() {
+  return mlir::OpPrintingFlags().enableDebugInfo(/*enable=*/true,
+                                                 /*prettyForm=*/false);
+}
+
+/// Seconds since `start`.
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
 
 /// Dumps the module after every pass (`NN-<pass-argument>.mlir`).
 class DumpAfterEachPass : public mlir::PassInstrumentation {
@@ -63,7 +87,9 @@ public:
     if (!llvm::isa<mlir::ModuleOp>(op))
       return;
     dumps.write((pass->getArgument() + ".mlir").str(),
-                [&](llvm::raw_ostream &os) { op->print(os); });
+                [&](llvm::raw_ostream &os) {
+                  op->print(os, getDumpPrintingFlags());
+                });
   }
 
 private:
@@ -76,16 +102,90 @@ bool isPassIn(mlir::Pass *pass, const std::vector<std::string> &names) {
 
 } // namespace
 
+/// The `tma_descriptor` hidden parameters (docs/metadata.md) of the
+/// descriptors the lowering listed: kernel argument indices become the names
+/// of the runtime parameters (constexprs are not arguments).
+static llvm::Expected<llvm::json::Array>
+buildTMAParameters(const KernelInterface &kernel, mlir::ArrayAttr descriptors) {
+  std::vector<const KernelParameter *> runtime;
+  for (const KernelParameter &p : kernel.parameters)
+    if (p.isRuntime())
+      runtime.push_back(&p);
+  llvm::json::Array hidden;
+  std::map<std::string, int> perBase;
+  for (mlir::Attribute attr : descriptors) {
+    auto entry = llvm::dyn_cast<mlir::DictionaryAttr>(attr);
+    auto recipeAttr = entry ? entry.getAs<mlir::DictionaryAttr>("recipe") : nullptr;
+    mlir::FailureOr<TMARecipe> recipe = mlir::failure();
+    if (recipeAttr)
+      recipe = TMARecipe::fromAttr(recipeAttr);
+    if (mlir::failed(recipe))
+      return llvm::createStringError("internal error: malformed TMA descriptor "
+                                     "recipe on the lowered kernel");
+    auto name = [&](unsigned arg) -> llvm::Expected<std::string> {
+      if (arg >= runtime.size())
+        return llvm::createStringError(
+            "internal error: TMA recipe names kernel argument " +
+            std::to_string(arg) + " of " + std::to_string(runtime.size()));
+      return runtime[arg]->name;
+    };
+    auto term = [&](const TMARecipe::Term &t) -> llvm::Expected<llvm::json::Value> {
+      if (t.constant)
+        return llvm::json::Value(*t.constant);
+      auto n = name(t.argIndex);
+      if (!n)
+        return n.takeError();
+      return llvm::json::Value(*n);
+    };
+    auto base = name(recipe->baseArg);
+    if (!base)
+      return base.takeError();
+    llvm::json::Array dims;
+    for (const TMARecipe::Dim &d : recipe->dims) {
+      auto size = term(d.size);
+      if (!size)
+        return size.takeError();
+      auto stride = term(d.stride);
+      if (!stride)
+        return stride.takeError();
+      dims.push_back(llvm::json::Object{{"size", std::move(*size)},
+                                        {"stride", std::move(*stride)}});
+    }
+    llvm::json::Array box;
+    for (int64_t b : recipe->box)
+      box.push_back(b);
+    std::string paramName = *base + ".tma" + std::to_string(perBase[*base]++);
+    hidden.push_back(llvm::json::Object{
+        {"name", paramName},
+        {"kind", "hidden"},
+        {"bytes", 128},
+        {"align", 64},
+        {"recipe",
+         llvm::json::Object{{"kind", "tma_descriptor"},
+                            {"base", *base},
+                            {"element", getSignatureTypeName(recipe->elementType)},
+                            {"dims", std::move(dims)},
+                            {"box", std::move(box)},
+                            {"swizzle", recipe->swizzleBytes},
+                            {"oob_fill", std::string(recipe->nanFill ? "nan" : "zero")}}}});
+  }
+  return hidden;
+}
+
 /// Runs the passes `build` adds on `module` with the dumps, printing and
-/// timing `options` ask for.
+/// timing `options` ask for (and, on failure, its reproducer); the seconds
+/// the passes took go to `passesSeconds`.
 static llvm::Error
 runPasses(mlir::ModuleOp module, const KernelInterface &kernel,
           const CompileOptions &options, DumpDirectory &dumps,
-          llvm::function_ref<void(mlir::OpPassManager &)> build) {
+          llvm::function_ref<void(mlir::OpPassManager &)> build,
+          double &passesSeconds) {
   if (dumps.enabled()) {
     if (auto err = dumps.create())
       return err;
-    dumps.write("input.mlir", [&](llvm::raw_ostream &os) { module->print(os); });
+    dumps.write("input.mlir", [&](llvm::raw_ostream &os) {
+      module->print(os, getDumpPrintingFlags());
+    });
   }
   mlir::PassManager pm(module->getContext());
   build(pm);
@@ -93,20 +193,43 @@ runPasses(mlir::ModuleOp module, const KernelInterface &kernel,
     pm.addInstrumentation(std::make_unique<DumpAfterEachPass>(dumps));
   if (options.printIRAfterAll || !options.printIRAfter.empty() ||
       !options.printIRBefore.empty()) {
+    // Module-scope printing needs the passes to run on one thread.
+    module->getContext()->disableMultithreading();
     auto before = [&](mlir::Pass *pass, mlir::Operation *) {
       return isPassIn(pass, options.printIRBefore);
     };
     auto after = [&](mlir::Pass *pass, mlir::Operation *) {
       return options.printIRAfterAll || isPassIn(pass, options.printIRAfter);
     };
+    // Printing the whole module around a pass needs a single-threaded pass
+    // manager.
+    module->getContext()->disableMultithreading();
     pm.enableIRPrinting(before, after, /*printModuleScope=*/true,
-                        /*printAfterOnlyOnChange=*/false);
+                        /*printAfterOnlyOnChange=*/false,
+                        /*printAfterOnlyOnFailure=*/false, llvm::errs(),
+                        getDumpPrintingFlags());
   }
   if (options.timing)
     pm.enableTiming();
-  if (mlir::failed(pm.run(module)))
-    return llvm::createStringError("compilation of '" + kernel.name +
-                                   "' failed (see the errors above)");
+  if (!options.reproducerFile.empty()) {
+    // A local reproducer (the IR before the failing pass, and that pass
+    // alone) needs the pass manager to run on one thread.
+    module->getContext()->disableMultithreading();
+    pm.enableCrashReproducerGeneration(options.reproducerFile,
+                                       /*genLocalReproducer=*/true);
+  }
+  auto passesStart = std::chrono::steady_clock::now();
+  mlir::LogicalResult passed = pm.run(module);
+  passesSeconds = secondsSince(passesStart);
+  if (mlir::failed(passed)) {
+    std::string message =
+        "compilation of '" + kernel.name + "' failed (see the errors above)";
+    if (!options.reproducerFile.empty())
+      message += "; reproducer written to " + options.reproducerFile +
+                 " (run: tilec-opt --run-reproducer " + options.reproducerFile +
+                 ")";
+    return llvm::createStringError(message);
+  }
   return llvm::Error::success();
 }
 
@@ -115,8 +238,11 @@ llvm::Error tilec::lowerModuleForCpu(mlir::ModuleOp module,
                                      const CompileOptions &options,
                                      const CpuPipelineOptions &cpu) {
   DumpDirectory dumps(options.dumpDir);
-  return runPasses(module, kernel, options, dumps,
-                   [&](mlir::OpPassManager &pm) { buildCpuPipeline(pm, cpu); });
+  double passesSeconds = 0;
+  return runPasses(
+      module, kernel, options, dumps,
+      [&](mlir::OpPassManager &pm) { buildCpuPipeline(pm, cpu); },
+      passesSeconds);
 }
 
 llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
@@ -130,17 +256,26 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
                              buildPipeline(pm, options.pipeline,
                                            std::min(options.emit,
                                                     EmitKind::LLVM));
-                           }))
+                           },
+                           result.times.passes))
     return std::move(err);
   if (auto smem = module->getAttrOfType<mlir::IntegerAttr>(
           tilegpu::TileGPUDialect::getSharedMemoryAttrName()))
     result.sharedMemoryBytes = smem.getInt();
+  if (auto descriptors = module->getAttrOfType<mlir::ArrayAttr>(
+          tilegpu::kTMADescriptorsAttrName)) {
+    auto hidden = buildTMAParameters(kernel, descriptors);
+    if (!hidden)
+      return hidden.takeError();
+    result.hiddenParameters = std::move(*hidden);
+  }
   if (options.emit <= EmitKind::TileGPU) {
     llvm::raw_string_ostream os(result.mlir);
     module->print(os);
     return result;
   }
 
+  auto llvmStart = std::chrono::steady_clock::now();
   llvm::LLVMContext llvmContext;
   auto llvmModule = translateToLLVMIR(module, llvmContext, options.target);
   if (!llvmModule)
@@ -151,23 +286,45 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     return std::move(err);
   if (auto err = optimizeLLVMIR(**llvmModule, options.target))
     return std::move(err);
-  {
+  result.times.llvm = secondsSince(llvmStart);
+  // Printing a large kernel's IR costs tens of milliseconds: only when asked.
+  if (options.emit == EmitKind::LLVM) {
     llvm::raw_string_ostream os(result.llvmIR);
     (*llvmModule)->print(os, nullptr);
   }
   if (dumps.enabled())
-    dumps.write("llvm-ir-opt.ll", [&](llvm::raw_ostream &os) { os << result.llvmIR; });
+    dumps.write("llvm-ir-opt.ll", [&](llvm::raw_ostream &os) {
+      (*llvmModule)->print(os, nullptr);
+    });
   if (options.emit == EmitKind::LLVM)
     return result;
 
+  auto ptxStart = std::chrono::steady_clock::now();
   auto ptx = emitPTX(**llvmModule, options.target);
   if (!ptx)
     return ptx.takeError();
   result.ptx = std::move(*ptx);
+  result.times.ptx = secondsSince(ptxStart);
+  std::string ptxDump;
   if (dumps.enabled())
-    dumps.write("kernel.ptx", [&](llvm::raw_ostream &os) { os << result.ptx; });
-  if (options.emit == EmitKind::PTX)
+    ptxDump = dumps.write("kernel.ptx",
+                          [&](llvm::raw_ostream &os) { os << result.ptx; });
+  auto dumpMetadata = [&](llvm::StringRef cubinDump) {
+    std::vector<std::pair<std::string, std::string>> artifacts = {
+        {"ptx", ptxDump}};
+    if (!cubinDump.empty())
+      artifacts.push_back({"cubin", cubinDump.str()});
+    dumps.write("kernel.json", [&](llvm::raw_ostream &os) {
+      os << llvm::formatv("{0:2}", llvm::json::Value(buildKernelMetadata(
+                                       kernel, options, result, artifacts)))
+         << "\n";
+    });
+  };
+  if (options.emit == EmitKind::PTX) {
+    if (dumps.enabled())
+      dumpMetadata("");
     return result;
+  }
 
   std::string ptxas = options.ptxas;
   if (ptxas.empty()) {
@@ -182,12 +339,21 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     result.ptxasVersion = *version;
   else
     llvm::consumeError(version.takeError());
-  auto assembled = runPtxas(ptxas, result.ptx, options.target.chip);
+  auto ptxasStart = std::chrono::steady_clock::now();
+  auto assembled = runPtxas(ptxas, result.ptx, options.target.chip,
+                            options.pipeline.lineInfo);
+  result.times.ptxas = secondsSince(ptxasStart);
   if (!assembled)
     return assembled.takeError();
   result.ptxas = std::move(*assembled);
-  if (dumps.enabled())
+  if (dumps.enabled()) {
     dumps.write("ptxas.log", [&](llvm::raw_ostream &os) { os << result.ptxas->log; });
+    std::string cubinDump =
+        dumps.write("kernel.cubin", [&](llvm::raw_ostream &os) {
+          os.write(result.ptxas->cubin.data(), result.ptxas->cubin.size());
+        });
+    dumpMetadata(cubinDump);
+  }
   return result;
 }
 
@@ -201,6 +367,27 @@ static llvm::StringRef kindName(KernelParameter::Kind kind) {
     return "constexpr";
   }
   return "";
+}
+
+std::string tilec::getSignatureTypeName(mlir::Type type) {
+  if (type.isF16())
+    return "fp16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "fp32";
+  if (type.isF64())
+    return "fp64";
+  if (llvm::isa<mlir::Float8E4M3FNType>(type))
+    return "fp8e4nv";
+  if (llvm::isa<mlir::Float8E5M2Type>(type))
+    return "fp8e5";
+  if (type.isInteger())
+    return "i" + std::to_string(type.getIntOrFloatBitWidth());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
 }
 
 llvm::json::Object tilec::buildKernelMetadata(
@@ -257,7 +444,7 @@ llvm::json::Object tilec::buildKernelMetadata(
                                     {"hash", kernel.sourceHash}}},
       {"signature", kernel.signature},
       {"parameters", std::move(params)},
-      {"hidden_parameters", llvm::json::Array{}},
+      {"hidden_parameters", llvm::json::Array(result.hiddenParameters)},
       {"ptxas", std::move(ptxas)},
       {"artifacts", std::move(files)},
   };

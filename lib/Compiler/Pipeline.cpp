@@ -8,8 +8,10 @@
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -22,6 +24,7 @@ std::optional<EmitKind> tilec::parseEmitKind(llvm::StringRef text) {
       .Case("llvm", EmitKind::LLVM)
       .Case("ptx", EmitKind::PTX)
       .Case("cubin", EmitKind::Cubin)
+      .Case("c-header", EmitKind::CHeader)
       .Default(std::nullopt);
 }
 
@@ -36,6 +39,8 @@ llvm::StringRef tilec::getArtifactExtension(EmitKind kind) {
     return ".ptx";
   case EmitKind::Cubin:
     return ".cubin";
+  case EmitKind::CHeader:
+    return ".h";
   }
   return "";
 }
@@ -45,8 +50,17 @@ static void addCleanups(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void tilec::buildTileLevelPipeline(mlir::OpPassManager &pm) {
+void tilec::buildTileLevelPipeline(mlir::OpPassManager &pm,
+                                   const PipelineOptions *gpu) {
   addCleanups(pm);
+  // The Hopper path chooses the wgmma operands that TMA copies before the
+  // other block pointers become pointer tiles.
+  if (gpu && gpu->useWgmma && gpu->useTMA) {
+    tilegpu::TileGPUPrepareTMAOptions tmaOptions;
+    tmaOptions.numWarps = gpu->numWarps;
+    pm.addPass(tilegpu::createTileGPUPrepareTMA(tmaOptions));
+    addCleanups(pm);
+  }
   pm.addPass(tile::createTileRewriteBlockPointers());
   addCleanups(pm);
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
@@ -59,19 +73,40 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
     addCleanups(pm);
     return;
   }
-  // 2–3. Block pointers become pointer tiles (until TMA claims them), then
-  // layouts are assigned.
-  buildTileLevelPipeline(pm);
+  // 2–3. The wgmma operands that TMA copies are chosen, the other block
+  // pointers become pointer tiles, then layouts are assigned.
+  buildTileLevelPipeline(pm, &options);
   ConvertTileToTileGPUOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
+  layoutOptions.useWgmma = options.useWgmma;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   addCleanups(pm);
+  // 4–6. TMA copies into shared memory, then the multi-stage pipeline.
+  if (options.useWgmma && options.useTMA) {
+    pm.addPass(tilegpu::createTileGPUTMALowering());
+    tilegpu::TileGPUPipelineOptions pipelineOptions;
+    pipelineOptions.numStages = options.numStages;
+    pm.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
+    addCleanups(pm);
+  }
   if (stop == EmitKind::TileGPU)
     return;
   // 9. Per-thread code, then upstream lowering to the LLVM dialect.
-  pm.addPass(createConvertTileGPUToLLVM());
+  ConvertTileGPUToLLVMOptions llvmOptions;
+  llvmOptions.mbarrierSpinLimit = options.mbarrierSpinLimit;
+  pm.addPass(createConvertTileGPUToLLVM(llvmOptions));
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::createConvertToLLVMPass());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
   addCleanups(pm);
+  // Line tables: a DISubprogram on every function turns the ops' source
+  // locations into `.loc` directives. DebugDirectivesOnly, like nvcc
+  // -lineinfo: LineTablesOnly would also make the NVPTX backend mark the
+  // module `.target sm_90a, debug`, which ptxas compiles without
+  // optimization.
+  if (options.lineInfo) {
+    mlir::LLVM::DIScopeForLLVMFuncOpPassOptions diOptions;
+    diOptions.emissionKind = mlir::LLVM::DIEmissionKind::DebugDirectivesOnly;
+    pm.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass(diOptions));
+  }
 }

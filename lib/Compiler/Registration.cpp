@@ -9,6 +9,7 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -30,6 +31,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -101,6 +103,11 @@ void tilec::registerAllPasses() {
   mlir::arith::registerArithPasses();
   mlir::math::registerMathPasses();
   mlir::memref::registerMemRefPasses();
+  mlir::registerSCFToControlFlowPass();
+  mlir::registerConvertToLLVMPass();
+  mlir::registerReconcileUnrealizedCastsPass();
+  mlir::LLVM::registerDIScopeForLLVMFuncOpPass();
   tile::registerTilePasses();
+  tilegpu::registerTileGPUPasses();
   registerTilecConversionPasses();
 }

@@ -9,7 +9,8 @@
 // Expressions print on one line, as `(head children...)`:
 //
 //   (name x)  (int 42)  (float 1e-5)  (imag 2j)  True False None ...
-//   (str "a\0A")  (bytes "..")  (fstr "{x}")     -- value, escaped
+//   (str "a\0A")  (bytes "..")                   -- value, escaped
+//   (fstr "text" (field X [= "x="] [!r] [(spec "text" (field ...))]) ...)
 //   (unary - X)  (unary not X)  (binop + L R)  (boolop and L R)
 //   (compare L < R1 <= R2)  (compare L not in R)  (ifexp COND THEN ELSE)
 //   (call CALLEE ARG...) with ARG = X | (kw name X) | (star X) | (dstar X)
@@ -86,6 +87,8 @@ private:
   void printIf(const IfStmt &stmt, unsigned indent);
   void printClauses(llvm::ArrayRef<ComprehensionFor> clauses);
   void printAliases(llvm::ArrayRef<ImportAlias> aliases);
+  /// Prints the parts of an f-string, each preceded by a space.
+  void printFStringParts(llvm::ArrayRef<FStringPart> parts);
 
   llvm::raw_ostream &os;
   const llvm::SourceMgr *srcMgr;
@@ -98,6 +101,33 @@ void ASTDumper::head(StringRef word, const Node &node) {
   if (srcMgr && node.getLoc().isValid()) {
     auto [line, col] = srcMgr->getLineAndColumn(node.getLoc());
     os << '@' << line << ':' << col;
+  }
+}
+
+void ASTDumper::printFStringParts(llvm::ArrayRef<FStringPart> parts) {
+  for (const FStringPart &part : parts) {
+    os << ' ';
+    if (!part.isField()) {
+      os << '"';
+      llvm::printEscapedString(part.text, os);
+      os << '"';
+      continue;
+    }
+    os << "(field ";
+    printExpr(part.expr);
+    if (!part.selfDocText.empty()) {
+      os << " = \"";
+      llvm::printEscapedString(part.selfDocText, os);
+      os << '"';
+    }
+    if (part.conversion)
+      os << " !" << part.conversion;
+    if (part.formatSpec) {
+      os << " (spec";
+      printFStringParts(part.formatSpec->getParts());
+      os << ')';
+    }
+    os << ')';
   }
 }
 
@@ -132,6 +162,11 @@ void ASTDumper::printExpr(const Expr *expr) {
     os << "\")";
     return;
   }
+  case Node::Kind::FString:
+    head("fstr", *expr);
+    printFStringParts(llvm::cast<FStringExpr>(expr)->getParts());
+    os << ')';
+    return;
   case Node::Kind::BoolLiteral:
     os << (llvm::cast<BoolLiteral>(expr)->getValue() ? "True" : "False");
     return;

@@ -366,6 +366,9 @@ FailureOr<CGValue> CodeGen::lookupName(StringRef name, SMLoc loc) {
   if (name == "None")
     return CGValue::none();
 
+  // A name an unsupported statement (already reported) may have bound.
+  if (namesInUnsupportedStmts.contains(name))
+    return failure();
   // Host code cannot be called from a kernel.
   if (SkippedStmt *skipped = module.lookupSkipped(name)) {
     return error(loc, "'" + name +
@@ -400,14 +403,80 @@ CodeGen::Diag &CodeGen::Diag::note(SMLoc noteLoc, const llvm::Twine &text) {
   return *this;
 }
 
+CodeGen::Diag &CodeGen::Diag::constexprHint(const CGValue &value) {
+  if (const auto *param =
+          llvm::dyn_cast_or_null<Parameter>(value.getKernelParameter()))
+    note(param->getLoc(), "declare it `" + param->getName() +
+                              ": tl.constexpr` to make it a compile-time "
+                              "constant");
+  return *this;
+}
+
+/// Call-stack notes shown in full; a longer stack shows its innermost and
+/// outermost notes around a count of the others.
+static constexpr size_t kMaxCallNotes = 10;
+/// The longest cycle of calls (mutual recursion) collapsed into one.
+static constexpr size_t kMaxCallCycle = 8;
+
 CodeGen::Diag::~Diag() {
   if (!cg)
     return;
   cg->diags.error(loc, message);
   for (auto &[noteLoc, text] : notes)
     cg->diags.note(noteLoc, text);
+
+  // "in call from here" per inlined call, innermost first. Runaway recursion
+  // repeats a cycle of call sites: it is shown once, with a count.
+  llvm::SmallVector<SMLoc> sites;
   for (auto &frame : llvm::reverse(cg->callStack))
-    cg->diags.note(frame.first, "in call from here");
+    sites.push_back(frame.first);
+  llvm::SmallVector<std::pair<SMLoc, std::string>> lines;
+  for (size_t i = 0; i < sites.size();) {
+    size_t period = 0, repeats = 0;
+    for (size_t p = 1; p <= kMaxCallCycle && i + 2 * p <= sites.size(); ++p) {
+      size_t r = 0;
+      while (i + (r + 2) * p <= sites.size() &&
+             std::equal(sites.begin() + i, sites.begin() + i + p,
+                        sites.begin() + i + (r + 1) * p))
+        ++r;
+      if (r > 0) {
+        period = p;
+        repeats = r;
+        break;
+      }
+    }
+    if (period == 0) {
+      lines.push_back({sites[i], "in call from here"});
+      ++i;
+      continue;
+    }
+    if (period == 1) {
+      lines.push_back({sites[i], "in call from here (repeated " +
+                                     std::to_string(repeats) +
+                                     " more times)"});
+    } else {
+      for (size_t k = 0; k < period; ++k)
+        lines.push_back({sites[i + k], "in call from here"});
+      lines.push_back({SMLoc(), "... the " + std::to_string(period) +
+                                    " calls above repeated " +
+                                    std::to_string(repeats) + " more times"});
+    }
+    i += period * (repeats + 1);
+  }
+  size_t head = lines.size(), tail = 0;
+  if (lines.size() > kMaxCallNotes) {
+    head = kMaxCallNotes / 2;
+    tail = kMaxCallNotes - head;
+  }
+  for (size_t i = 0; i < head; ++i)
+    cg->diags.note(lines[i].first, lines[i].second);
+  if (tail) {
+    cg->diags.note(SMLoc(), "... " +
+                                llvm::Twine(lines.size() - head - tail) +
+                                " more notes not shown ...");
+    for (size_t i = lines.size() - tail; i < lines.size(); ++i)
+      cg->diags.note(lines[i].first, lines[i].second);
+  }
 }
 
 CodeGen::Diag CodeGen::error(SMLoc loc, const llvm::Twine &message) {
@@ -515,22 +584,7 @@ FailureOr<const FunctionDef *> CodeGen::selectKernel(StringRef name) {
   if (functions.size() == 1)
     return static_cast<const FunctionDef *>(functions.front());
   // Several @jit functions: the kernel is the one no other calls.
-  llvm::SmallVector<FunctionDef *> roots;
-  for (FunctionDef *candidate : functions) {
-    bool called = false;
-    for (FunctionDef *other : functions) {
-      if (other == candidate)
-        continue;
-      llvm::StringSet<> reads;
-      llvm::StringSet<> assigned;
-      collectExposedReads(other->getBody(), assigned, reads);
-      collectClosureReads(other->getBody(), reads);
-      if (reads.contains(candidate->getName()))
-        called = true;
-    }
-    if (!called)
-      roots.push_back(candidate);
-  }
+  llvm::SmallVector<FunctionDef *> roots = findUncalledFunctions(functions);
   if (roots.size() == 1)
     return static_cast<const FunctionDef *>(roots.front());
   return error(fileStart, "this file defines several @jit functions (" +
@@ -573,18 +627,31 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
                    "'*args' and '**kwargs' parameters are not supported in "
                    "a tilec kernel");
   }
-  if (haveSignature && signature.entries.size() != params.size()) {
+  // As in Triton's AOT compiler, trailing parameters with a default value
+  // may be left out of the signature: they are specialized to the default.
+  size_t numEntries = signature.entries.size();
+  bool trailingDefaults =
+      numEntries < params.size() &&
+      llvm::all_of(params.drop_front(numEntries),
+                   [](const Parameter *p) { return p->getDefault(); });
+  if (haveSignature && numEntries != params.size() && !trailingDefaults) {
     std::string message =
         "signature has " + std::to_string(signature.entries.size()) +
         " entries but kernel '" + kernel->getName().str() + "' has " +
         std::to_string(params.size()) + " parameters";
     if (signature.entries.size() < params.size()) {
       message += "; missing: ";
+      bool first = true;
       for (size_t i = signature.entries.size(); i < params.size(); ++i) {
-        if (i != signature.entries.size())
+        if (params[i]->getDefault())
+          continue;
+        if (!first)
           message += ", ";
+        first = false;
         message += "'" + params[i]->getName().str() + "'";
       }
+      message += " (only trailing parameters with a default value may be "
+                 "left out)";
     } else {
       message += "; extra: ";
       for (size_t i = params.size(); i < signature.entries.size(); ++i) {
@@ -653,14 +720,68 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
     CGValue constant;
     int64_t divisibility = 1;
   };
+  // Specializes a parameter to its default value (a constexpr).
+  auto useDefault = [&](const Parameter *param, ParamInfo &info,
+                        KernelParameter &kp) -> LogicalResult {
+    FailureOr<CGValue> value = eval(param->getDefault());
+    if (failed(value))
+      return failure();
+    if (!value->isNumber() && !value->isStr())
+      return error(param->getDefault()->getLoc(),
+                   "parameter '" + param->getName() +
+                       "' is specialized to its default, which must be a "
+                       "number, a bool or a string, got " +
+                       value->describe());
+    info.kind = KernelParameter::Kind::Constexpr;
+    info.constant = *value;
+    kp.kind = KernelParameter::Kind::Constexpr;
+    SignatureEntry literal;
+    if (value->isBool()) {
+      literal.literalKind = SignatureEntry::LiteralKind::Bool;
+      literal.boolValue = value->getBool();
+      kp.type = "i1";
+    } else if (value->isInt()) {
+      literal.literalKind = SignatureEntry::LiteralKind::Int;
+      literal.intValue = value->getInt();
+      kp.type = pythonIntType(value->getInt()) == DType::get(ScalarKind::Int32)
+                    ? "i32"
+                    : "i64";
+    } else if (value->isFloat()) {
+      literal.literalKind = SignatureEntry::LiteralKind::Float;
+      literal.floatValue = value->getFloat();
+      kp.type = "fp32";
+    } else {
+      literal.literalKind = SignatureEntry::LiteralKind::Str;
+      literal.strValue = value->getStr().str();
+      kp.type = "str";
+    }
+    kp.value = literal.getJSONValue();
+    return success();
+  };
+
   llvm::SmallVector<ParamInfo> infos;
   bool paramsOk = true;
+  bool usedDefaults = false;
   for (auto [index, param] : llvm::enumerate(params)) {
     ParamAnnotation annotation = evalAnnotation(param);
     ParamInfo info;
     KernelParameter kp;
     kp.name = param->getName().str();
-    if (haveSignature) {
+    if (haveSignature && index >= numEntries) {
+      // Left out of the signature: its default (checked above).
+      if (annotation.kind == ParamAnnotation::Kind::Pointer) {
+        error(param->getLoc(), "parameter '" + param->getName() +
+                                   "' is a pointer (" + annotation.spelling +
+                                   ") and needs a signature entry");
+        paramsOk = false;
+        continue;
+      }
+      if (failed(useDefault(param, info, kp))) {
+        paramsOk = false;
+        continue;
+      }
+      usedDefaults = true;
+    } else if (haveSignature) {
       const SignatureEntry &entry = signature.entries[index];
       if (entry.isConstexpr()) {
         if (annotation.kind == ParamAnnotation::Kind::Pointer) {
@@ -739,36 +860,9 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
           paramsOk = false;
           continue;
         }
-        FailureOr<CGValue> value = eval(param->getDefault());
-        if (failed(value)) {
+        if (failed(useDefault(param, info, kp))) {
           paramsOk = false;
           continue;
-        }
-        if (!value->isNumber()) {
-          error(param->getDefault()->getLoc(),
-                "the default of constexpr parameter '" + param->getName() +
-                    "' must be a number or a bool, got " + value->describe());
-          paramsOk = false;
-          continue;
-        }
-        info.kind = KernelParameter::Kind::Constexpr;
-        info.constant = *value;
-        kp.kind = KernelParameter::Kind::Constexpr;
-        if (value->isBool()) {
-          kp.type = "i1";
-          kp.value = value->getBool() ? "true" : "false";
-        } else if (value->isInt()) {
-          kp.type =
-              pythonIntType(value->getInt()) == DType::get(ScalarKind::Int32)
-                  ? "i32"
-                  : "i64";
-          kp.value = std::to_string(value->getInt());
-        } else {
-          SignatureEntry tmp;
-          tmp.literalKind = SignatureEntry::LiteralKind::Float;
-          tmp.floatValue = value->getFloat();
-          kp.type = "fp32";
-          kp.value = tmp.getJSONValue();
         }
         break;
       }
@@ -791,14 +885,16 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
     return failure();
 
   // The signature the kernel was specialized for, normalized.
-  if (haveSignature) {
+  if (haveSignature && !usedDefaults) {
     interface.signature = signature.str();
   } else {
     std::string text;
-    for (const KernelParameter &kp : interface.parameters) {
+    for (auto [index, kp] : llvm::enumerate(interface.parameters)) {
       if (!text.empty())
         text += ", ";
-      if (kp.kind == KernelParameter::Kind::Constexpr)
+      if (index < numEntries)
+        text += signature.entries[index].text;
+      else if (kp.kind == KernelParameter::Kind::Constexpr)
         text += kp.value == "true"    ? "True"
                 : kp.value == "false" ? "False"
                                       : kp.value;
@@ -838,7 +934,9 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
       funcOp.setArgAttr(argIndex, tile::kDivisibilityAttrName,
                         builder.getI32IntegerAttr(info.divisibility));
     kernelFrame->vars[param->getName()] =
-        Binding{CGValue::runtime(arg, info.dtype), param->getLoc()};
+        Binding{CGValue::kernelParameter(CGValue::runtime(arg, info.dtype),
+                                         param),
+                param->getLoc()};
     ++argIndex;
   }
 
@@ -907,6 +1005,8 @@ FailureOr<KernelModule> CodeGen::emit(StringRef kernelName,
   KernelModule result;
   result.module = std::move(moduleOp);
   result.interface = interface;
+  for (StringRef name : inlinedFunctions)
+    result.inlinedFunctions.push_back(name.str());
   return result;
 }
 

@@ -47,6 +47,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
@@ -154,6 +155,10 @@ public:
     ~Diag();
     /// Adds a note at `loc`.
     Diag &note(llvm::SMLoc loc, const llvm::Twine &message);
+    /// For a run-time `value` used where a compile-time constant is needed:
+    /// if it is a kernel parameter, adds a note at its declaration
+    /// suggesting `NAME: tl.constexpr`.
+    Diag &constexprHint(const CGValue &value);
     operator mlir::LogicalResult() const { return mlir::failure(); }
     template <typename T> operator mlir::FailureOr<T>() const {
       return mlir::failure();
@@ -225,6 +230,14 @@ public:
   mlir::FailureOr<CGValue> callValue(const CGValue &callee, CallArgs &args);
   /// A readable name of a callee expression (`tl.load`, `x.to`).
   std::string describeCallee(const Expr *callee);
+  /// Evaluates an f-string at compile time: every replacement field must be
+  /// a constexpr, formatted like Python does (conversions, format specs).
+  mlir::FailureOr<std::string> formatFString(const FStringExpr *fstring);
+  /// `a if c else b` on a run-time scalar condition `cond`: an `scf.if`
+  /// evaluating each arm in its region and yielding the arms' values
+  /// promoted to a common type (CodeGenStmt.cpp).
+  mlir::FailureOr<CGValue> evalRuntimeIfExp(const IfExpr *ifExp,
+                                            const CGValue &cond);
 
   //===--------------------------------------------------------------------===//
   // Semantic operations (CodeGenSemantic.cpp)
@@ -389,6 +402,12 @@ public:
 
   /// The kernel's parameters as compiled (filled by emit).
   KernelInterface interface;
+  /// Module-level @jit functions inlined so far, in first-call order.
+  llvm::SetVector<llvm::StringRef> inlinedFunctions;
+  /// The words of the statements reported as unsupported (`try`, `with`,
+  /// ...), whose text is not parsed: a name they may define is not reported
+  /// as unknown afterwards.
+  llvm::StringSet<> namesInUnsupportedStmts;
 
 private:
   /// Records the module's imports, constants and @jit functions.

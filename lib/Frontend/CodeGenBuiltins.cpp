@@ -136,10 +136,12 @@ public:
     if (v.isIntLike())
       return v.getInt();
     if (v.isRuntime())
-      return cg.error(loc(i), name(i) +
-                                  " must be a compile-time integer "
-                                  "(tl.constexpr), but it is a run-time " +
-                                  v.describe() + getAssignedNumberHint(v));
+      return cg
+          .error(loc(i), name(i) +
+                             " must be a compile-time integer "
+                             "(tl.constexpr), but it is a run-time " +
+                             v.describe() + getAssignedNumberHint(v))
+          .constexprHint(v);
     return cg.error(loc(i),
                     name(i) + " must be an integer, got " + v.describe());
   }
@@ -150,8 +152,10 @@ public:
     const CGValue &v = value(i);
     if (v.isConstexpr() && (v.isIntLike() || v.isNone()))
       return v.isTruthy();
-    return cg.error(loc(i), name(i) + " must be a compile-time bool, got " +
-                                v.describe());
+    return cg
+        .error(loc(i), name(i) + " must be a compile-time bool, got " +
+                           v.describe())
+        .constexprHint(v);
   }
   /// A constexpr string argument (with default).
   FailureOr<std::string> getStr(size_t i, StringRef dflt) {
@@ -185,21 +189,26 @@ public:
     if (v.isTuple()) {
       for (auto [index, element] : llvm::enumerate(v.getElements())) {
         if (!element.isIntLike())
-          return cg.error(
-              loc(i), "element " + std::to_string(index) + " of " + name(i) +
-                          " must be a compile-time integer "
-                          "(tl.constexpr), but it is " +
-                          (element.isRuntime() ? "a run-time " : "") +
-                          element.describe() + getAssignedNumberHint(element));
+          return cg
+              .error(loc(i), "element " + std::to_string(index) + " of " +
+                                 name(i) +
+                                 " must be a compile-time integer "
+                                 "(tl.constexpr), but it is " +
+                                 (element.isRuntime() ? "a run-time " : "") +
+                                 element.describe() +
+                                 getAssignedNumberHint(element))
+              .constexprHint(element);
         result.push_back(element.getInt());
       }
       return result;
     }
-    return cg.error(loc(i), name(i) +
-                                " must be a tuple of compile-time "
-                                "integers, got " +
-                                (v.isRuntime() ? "a run-time " : "") +
-                                v.describe());
+    return cg
+        .error(loc(i), name(i) +
+                           " must be a tuple of compile-time "
+                           "integers, got " +
+                           (v.isRuntime() ? "a run-time " : "") +
+                           v.describe())
+        .constexprHint(v);
   }
   /// A run-time tile argument (numbers are materialized as scalars).
   FailureOr<CGValue> getRuntime(size_t i) {
@@ -239,11 +248,13 @@ public:
     }
     for (auto &[v, l] : items) {
       if (!v.isIntLike())
-        return cg.error(l, what.str() + " of " + call.calleeName +
-                               "() must be compile-time integers "
-                               "(tl.constexpr), got " +
-                               (v.isRuntime() ? "a run-time " : "") +
-                               v.describe() + getAssignedNumberHint(v));
+        return cg
+            .error(l, what.str() + " of " + call.calleeName +
+                          "() must be compile-time integers "
+                          "(tl.constexpr), got " +
+                          (v.isRuntime() ? "a run-time " : "") + v.describe() +
+                          getAssignedNumberHint(v))
+            .constexprHint(v);
       result.push_back(v.getInt());
     }
     return result;
@@ -1354,8 +1365,11 @@ static FailureOr<CGValue> builtinReduce(CodeGen &cg, CallArgs &call) {
 // Element-wise math
 //===----------------------------------------------------------------------===//
 
-/// A float input for math: numbers and integers become fp32.
+/// A floating-point input for math. As in Triton, a run-time integer is an
+/// error (Triton's math functions check the dtype); a Python number becomes
+/// an fp32 scalar.
 static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
+  bool fromNumber = a.value(i).isNumber();
   FailureOr<CGValue> x = a.getRuntime(i);
   if (failed(x))
     return failure();
@@ -1364,8 +1378,14 @@ static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
                                   " must be a number or a numeric "
                                   "tile, got " +
                                   x->describe());
-  if (x->getDType().isInt())
+  if (x->getDType().isInt()) {
+    if (!fromNumber)
+      return cg.error(a.loc(i), a.call.calleeName +
+                                    " expects a floating-point tile, got " +
+                                    x->getDType().str() +
+                                    "; use .to(tl.float32)");
     return cg.cast(*x, DType::get(ScalarKind::FP32), a.loc(i));
+  }
   return x;
 }
 
@@ -1948,16 +1968,16 @@ static FailureOr<CGValue> builtinStaticAssert(CodeGen &cg, CallArgs &call) {
     return failure();
   const CGValue &cond = a.value(0);
   if (cond.isRuntime())
-    return cg.error(a.loc(0), "tl.static_assert() needs a compile-time "
-                              "condition, got a run-time " +
-                                  cond.describe() +
-                                  getAssignedNumberHint(cond));
+    return cg
+        .error(a.loc(0), "tl.static_assert() needs a compile-time "
+                         "condition, got a run-time " +
+                             cond.describe() + getAssignedNumberHint(cond))
+        .constexprHint(cond);
   if (cond.isTruthy())
     return CGValue::none();
   std::string message = "static assertion failed";
   if (a.has(1))
-    message += ": " + (a.value(1).isStr() ? a.value(1).getStr().str()
-                                          : a.value(1).repr());
+    message += ": " + a.value(1).str();
   return cg.error(a.loc(0), message);
 }
 
@@ -1966,7 +1986,7 @@ static FailureOr<CGValue> builtinStaticPrint(CodeGen &cg, CallArgs &call) {
   for (const CallArg &arg : call.positional) {
     if (!text.empty())
       text += " ";
-    text += arg.value.isStr() ? arg.value.getStr().str() : arg.value.repr();
+    text += arg.value.str();
   }
   cg.diags.report(DiagSeverity::Remark, call.loc, text);
   return CGValue::none();

@@ -156,6 +156,8 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
   }
 
   // Compile the body in place.
+  if (def && !callee.isClosure())
+    inlinedFunctions.insert(def->getName());
   FunctionState state;
   state.frame = frame;
   state.name = name;

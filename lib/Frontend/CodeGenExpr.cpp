@@ -184,6 +184,13 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
                    "bytes literals are not supported in a tilec kernel");
     return CGValue::string(literal->getValue());
   }
+  case Node::Kind::FString: {
+    FailureOr<std::string> text =
+        formatFString(llvm::cast<FStringExpr>(expr));
+    if (failed(text))
+      return failure();
+    return CGValue::string(*text);
+  }
   case Node::Kind::BoolLiteral:
     return CGValue::boolean(llvm::cast<BoolLiteral>(expr)->getValue());
   case Node::Kind::NoneLiteral:
@@ -299,13 +306,7 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
     if (failed(cond))
       return failure();
     if (cond->isRuntime())
-      return error(
-          ifExp->getOpLoc(),
-          "the condition of a conditional expression ('a if c else "
-          "b') must be a compile-time constant, but it is a run-time " +
-              cond->describe() +
-              "; use tl.where(c, a, b) to select between run-time "
-              "values");
+      return evalRuntimeIfExp(ifExp, *cond);
     return eval(cond->isTruthy() ? ifExp->getTrueValue()
                                  : ifExp->getFalseValue());
   }
@@ -538,6 +539,78 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
   }
   return error(expr->getLoc(), "this expression is not supported in a tilec "
                                "kernel");
+}
+
+/// The source text of an expression for messages (shortened if long).
+static std::string sourceText(const Expr *expr) {
+  llvm::SMRange range = expr->getRange();
+  if (!range.Start.isValid() || !range.End.isValid() ||
+      range.End.getPointer() <= range.Start.getPointer())
+    return "expression";
+  StringRef text(range.Start.getPointer(),
+                 range.End.getPointer() - range.Start.getPointer());
+  text = text.trim();
+  if (text.contains('\n') || text.size() > 40)
+    return (text.take_front(std::min<size_t>(text.find('\n'), 37)) + "...")
+        .str();
+  return text.str();
+}
+
+FailureOr<std::string> CodeGen::formatFString(const FStringExpr *fstring) {
+  std::string result;
+  bool ok = true;
+  for (const FStringPart &part : fstring->getParts()) {
+    if (!part.isField()) {
+      result += part.text;
+      continue;
+    }
+    FailureOr<CGValue> value = eval(part.expr);
+    if (failed(value)) {
+      ok = false;
+      continue;
+    }
+    if (value->isRuntime()) {
+      error(part.expr->getLoc(), "f-string field '" + sourceText(part.expr) +
+                                     "' is a run-time value; f-strings are "
+                                     "evaluated at compile time")
+          .constexprHint(*value);
+      ok = false;
+      continue;
+    }
+    std::string spec;
+    if (part.formatSpec) {
+      FailureOr<std::string> specText = formatFString(part.formatSpec);
+      if (failed(specText)) {
+        ok = false;
+        continue;
+      }
+      spec = *specText;
+    }
+    // `{x=}` shows the repr unless a conversion or a spec is given.
+    char conversion = part.conversion;
+    if (!conversion && !part.selfDocText.empty() && !part.formatSpec)
+      conversion = 'r';
+    CGValue converted = *value;
+    if (conversion == 'r')
+      converted = CGValue::string(value->repr());
+    else if (conversion == 's')
+      converted = CGValue::string(value->str());
+    else if (conversion == 'a')
+      converted = CGValue::string(pythonAscii(value->repr()));
+    std::string formatted, problem;
+    if (!formatConstexpr(converted, spec, formatted, problem)) {
+      error(part.formatSpec ? part.formatSpec->getLoc() : part.expr->getLoc(),
+            "invalid format spec '" + spec + "' for " + converted.describe() +
+                " in f-string: " + problem);
+      ok = false;
+      continue;
+    }
+    result += part.selfDocText;
+    result += formatted;
+  }
+  if (!ok)
+    return failure();
+  return result;
 }
 
 FailureOr<CallArgs> CodeGen::evalCallArgs(const CallExpr *call,

@@ -27,6 +27,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace tilec;
@@ -40,6 +41,10 @@ using mlir::success;
 namespace scf = mlir::scf;
 namespace arith = mlir::arith;
 
+/// The most iterations of a loop that is unrolled (tl.static_range, or a
+/// constexpr tuple).
+static constexpr int64_t kMaxUnrolledIterations = 4096;
+
 /// The line of a location, for messages.
 static unsigned lineOf(const llvm::SourceMgr &srcMgr, SMLoc loc) {
   return srcMgr.getLineAndColumn(loc).first;
@@ -52,6 +57,9 @@ static unsigned lineOf(const llvm::SourceMgr &srcMgr, SMLoc loc) {
 void CodeGen::compileBlock(llvm::ArrayRef<Stmt *> stmts, const Stmt *loopStmt) {
   fn->cursors.push_back({stmts, 0, loopStmt});
   for (size_t i = 0; i < stmts.size() && !fn->returned; ++i) {
+    // Past the error limit nothing more is reported: stop compiling.
+    if (diags.hasReachedErrorLimit())
+      break;
     fn->cursors.back().index = i;
     const Stmt *stmt = stmts[i];
     if (failed(compileStmt(stmt))) {
@@ -575,6 +583,143 @@ LogicalResult IfCompiler::compileReturning(mlir::Value cond) {
 }
 
 //===----------------------------------------------------------------------===//
+// Conditional expressions on a run-time condition
+//===----------------------------------------------------------------------===//
+
+FailureOr<CGValue> CodeGen::evalRuntimeIfExp(const IfExpr *ifExp,
+                                             const CGValue &cond) {
+  const Expr *arms[2] = {ifExp->getTrueValue(), ifExp->getFalseValue()};
+  if (cond.isTile() || cond.isBlockPointer())
+    return error(ifExp->getOpLoc(),
+                 "the condition of a conditional expression ('a if c else b') "
+                 "must be a scalar, but it is " +
+                     cond.describe() +
+                     "; use tl.where(c, a, b) to select element-wise");
+  NameSet walrus;
+  for (const Expr *arm : arms)
+    collectWalrusTargets(arm, walrus);
+  if (!walrus.empty())
+    return error(ifExp->getOpLoc(),
+                 "assignment expressions (':=') are not supported in the "
+                 "arms of a conditional expression whose condition is a "
+                 "run-time value");
+  FailureOr<CGValue> flag = toBool(cond, ifExp->getCondition()->getLoc());
+  if (failed(flag))
+    return failure();
+
+  // Each arm is evaluated in its own region, as Triton does.
+  auto ifOp = scf::IfOp::create(builder, loc(), flag->getValue(),
+                                /*withElseRegion=*/true);
+  mlir::Block *blocks[2] = {&ifOp.getThenRegion().front(),
+                            &ifOp.getElseRegion().front()};
+  CGValue values[2];
+  bool ok = true;
+  for (int arm = 0; arm < 2; ++arm) {
+    builder.setInsertionPoint(blocks[arm]->getTerminator());
+    FailureOr<CGValue> value = eval(arms[arm]);
+    if (failed(value))
+      ok = false;
+    else
+      values[arm] = *value;
+  }
+  builder.setInsertionPointAfter(ifOp);
+  auto fail = [&]() -> FailureOr<CGValue> {
+    ifOp.erase();
+    return failure();
+  };
+  if (!ok)
+    return fail();
+
+  // Both arms must be numbers or run-time values of one promoted type.
+  static const char *const armNames[2] = {"the value if true",
+                                          "the value if false"};
+  auto mismatch = [&](const std::string &problem) {
+    error(ifExp->getOpLoc(),
+          "the two values of this conditional expression " + problem)
+        .note(arms[0]->getLoc(), std::string(armNames[0]) + " is " +
+                                     values[0].describe())
+        .note(arms[1]->getLoc(),
+              std::string(armNames[1]) + " is " + values[1].describe());
+    return fail();
+  };
+  for (int arm = 0; arm < 2; ++arm)
+    if (values[arm].isConstexpr() && !values[arm].isNumber())
+      return mismatch("must be numbers or run-time values when the condition "
+                      "is a run-time value");
+  bool pointerLike[2];
+  for (int arm = 0; arm < 2; ++arm)
+    pointerLike[arm] =
+        values[arm].isRuntime() &&
+        (values[arm].isBlockPointer() || values[arm].getDType().isPointer());
+  DType dtype;
+  if (pointerLike[0] || pointerLike[1]) {
+    if (!values[0].isRuntime() || !values[1].isRuntime() ||
+        values[0].getDType() != values[1].getDType() ||
+        values[0].getValue().getType() != values[1].getValue().getType())
+      return mismatch("have incompatible types");
+    dtype = values[0].getDType();
+  } else {
+    auto typeOf = [](const CGValue &v) {
+      if (v.isRuntime())
+        return v.getDType();
+      return v.isBool()  ? DType::get(ScalarKind::Int1)
+             : v.isInt() ? pythonIntType(v.getInt())
+                         : pythonFloatType(v.getFloat());
+    };
+    std::string reason;
+    std::optional<DType> promoted = computationType(
+        typeOf(values[0]), values[0].isConstexpr(), typeOf(values[1]),
+        values[1].isConstexpr(), /*divOrMod=*/false, reason);
+    if (!promoted)
+      return mismatch("have incompatible types (" + reason + ")");
+    dtype = *promoted;
+  }
+  llvm::SmallVector<int64_t> shape;
+  bool tile[2] = {values[0].isTile(), values[1].isTile()};
+  if (tile[0] && tile[1] && values[0].getShape() != values[1].getShape())
+    return mismatch("have different shapes");
+  if (tile[0] || tile[1])
+    shape = values[tile[0] ? 0 : 1].getShape();
+
+  // Convert each arm in its region and yield it.
+  mlir::Value results[2];
+  for (int arm = 0; arm < 2; ++arm) {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(blocks[arm]->getTerminator());
+    LocationScope scope(*this, arms[arm]);
+    CGValue v = values[arm];
+    if (!pointerLike[arm]) {
+      FailureOr<CGValue> converted =
+          convertTo(v, dtype, arms[arm]->getLoc(), armNames[arm]);
+      if (failed(converted))
+        return fail();
+      v = *converted;
+    }
+    if (!v.isTile() && !shape.empty())
+      v = splat(v, shape);
+    results[arm] = v.getValue();
+  }
+  mlir::Type type = results[0].getType();
+  auto newIf = scf::IfOp::create(builder, ifOp.getLoc(), mlir::TypeRange{type},
+                                 ifOp.getCondition(), /*addThenBlock=*/false,
+                                 /*addElseBlock=*/false);
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  for (int arm = 0; arm < 2; ++arm) {
+    mlir::Region &region = arm == 0 ? newIf.getThenRegion()
+                                    : newIf.getElseRegion();
+    mlir::Operation *terminator = region.front().getTerminator();
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(terminator);
+    scf::YieldOp::create(builder, terminator->getLoc(), results[arm]);
+    terminator->erase();
+  }
+  ifOp.erase();
+  builder.setInsertionPointAfter(newIf);
+  return CGValue::runtime(newIf.getResult(0), dtype);
+}
+
+//===----------------------------------------------------------------------===//
 // Loops
 //===----------------------------------------------------------------------===//
 
@@ -892,10 +1037,11 @@ static FailureOr<ForIterable> evalIterable(CodeGen &cg, const ForStmt *stmt) {
 /// Compiles an unrolled loop over constexpr values.
 static LogicalResult compileUnrolled(CodeGen &cg, const ForStmt *stmt,
                                      llvm::ArrayRef<CGValue> values) {
-  if (values.size() > 4096)
+  if (values.size() > size_t(kMaxUnrolledIterations))
     return cg.error(stmt->getIter()->getLoc(),
                     "a static loop of " + std::to_string(values.size()) +
-                        " iterations is too long to unroll (at most 4096)");
+                        " iterations is too long to unroll (at most " +
+                        std::to_string(kMaxUnrolledIterations) + ")");
   FunctionState &state = *cg.fn;
   ++state.loopDepth;
   LogicalResult result = success();
@@ -948,23 +1094,37 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
   if (iterable->kind == ForIterable::Kind::StaticRange) {
     for (Bound &bound : bounds)
       if (!bound.value->isConstexpr())
-        return cg.error(bound.loc,
-                        "the " + std::string(bound.what) +
-                            " of tl.static_range() must be a compile-time "
-                            "constant, got a run-time " +
-                            bound.value->describe() +
-                            getAssignedNumberHint(*bound.value));
+        return cg
+            .error(bound.loc, "the " + std::string(bound.what) +
+                                  " of tl.static_range() must be a "
+                                  "compile-time constant, got a run-time " +
+                                  bound.value->describe() +
+                                  getAssignedNumberHint(*bound.value))
+            .constexprHint(*bound.value);
     int64_t start = iterable->start.getInt(), stop = iterable->stop.getInt(),
             step = iterable->step.getInt();
     if (step == 0)
       return cg.error(iterable->stepLoc, "tl.static_range() step must not be "
                                          "zero");
-    std::vector<CGValue> values;
-    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
-      values.push_back(CGValue::integer(i));
-      if (values.size() > 4097)
-        break;
+    // The trip count, computed in uint64_t (the distance between two
+    // int64_t values always fits).
+    bool up = step > 0;
+    uint64_t count = 0;
+    if (up ? start < stop : start > stop) {
+      uint64_t span = up ? uint64_t(stop) - uint64_t(start)
+                         : uint64_t(start) - uint64_t(stop);
+      uint64_t stride = up ? uint64_t(step) : 0 - uint64_t(step);
+      count = (span - 1) / stride + 1;
     }
+    if (count > uint64_t(kMaxUnrolledIterations))
+      return cg.error(stmt->getIter()->getLoc(),
+                      "a static loop of " + std::to_string(count) +
+                          " iterations is too long to unroll (at most " +
+                          std::to_string(kMaxUnrolledIterations) + ")");
+    std::vector<CGValue> values;
+    for (uint64_t k = 0; k < count; ++k)
+      values.push_back(CGValue::integer(
+          static_cast<int64_t>(uint64_t(start) + k * uint64_t(step))));
     return compileUnrolled(cg, stmt, values);
   }
 
@@ -1232,17 +1392,20 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
     FailureOr<CGValue> test = eval(assertStmt->getTest());
     if (failed(test))
       return failure();
+    // The message is evaluated in any case, as Triton does (an f-string
+    // with a run-time field is an error even when the assertion holds).
+    std::string message = "assertion failed";
+    if (const Expr *msgExpr = assertStmt->getMessage()) {
+      FailureOr<CGValue> msg = eval(msgExpr);
+      if (failed(msg))
+        return failure();
+      message += ": " + msg->str();
+    }
     if (test->isRuntime())
       return success(); // A device assertion: a no-op, as in Triton without
                         // debug mode.
     if (test->isTruthy())
       return success();
-    std::string message = "assertion failed";
-    if (const Expr *msgExpr = assertStmt->getMessage()) {
-      FailureOr<CGValue> msg = eval(msgExpr);
-      if (succeeded(msg))
-        message += ": " + (msg->isStr() ? msg->getStr().str() : msg->repr());
-    }
     return error(assertStmt->getTest()->getLoc(), message);
   }
   case Node::Kind::FunctionDef: {
@@ -1262,10 +1425,26 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
                                      ? "nonlocal"
                                      : "global") +
                      "' statements are not supported in a tilec kernel");
-  case Node::Kind::UnsupportedStmt:
+  case Node::Kind::UnsupportedStmt: {
+    // Its text is not parsed: the names it may bind are not reported as
+    // unknown later (a cascade of "unknown name" errors).
+    llvm::SMRange range = stmt->getRange();
+    StringRef text(range.Start.getPointer(),
+                   range.End.getPointer() - range.Start.getPointer());
+    for (size_t i = 0; i < text.size();) {
+      if (!llvm::isAlpha(text[i]) && text[i] != '_') {
+        ++i;
+        continue;
+      }
+      size_t start = i;
+      while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
+        ++i;
+      namesInUnsupportedStmts.insert(text.slice(start, i));
+    }
     return error(stmt->getLoc(),
                  "'" + llvm::cast<UnsupportedStmt>(stmt)->getConstruct() +
                      "' statements are not supported in a tilec kernel");
+  }
   default:
     break;
   }

@@ -288,12 +288,12 @@ tilec::frontend::lookupLanguageDType(llvm::StringRef name) {
       .Case("uint16", ScalarKind::UInt16)
       .Case("uint32", ScalarKind::UInt32)
       .Case("uint64", ScalarKind::UInt64)
-      .Cases("float8e4nv", "float8_e4m3fn", ScalarKind::FP8E4NV)
-      .Cases("float8e5", "float8_e5m2", ScalarKind::FP8E5)
-      .Cases("float16", "half", ScalarKind::FP16)
+      .Cases({"float8e4nv", "float8_e4m3fn"}, ScalarKind::FP8E4NV)
+      .Cases({"float8e5", "float8_e5m2"}, ScalarKind::FP8E5)
+      .Cases({"float16", "half"}, ScalarKind::FP16)
       .Case("bfloat16", ScalarKind::BF16)
-      .Cases("float32", "float", ScalarKind::FP32)
-      .Cases("float64", "double", ScalarKind::FP64)
+      .Cases({"float32", "float"}, ScalarKind::FP32)
+      .Cases({"float64", "double"}, ScalarKind::FP64)
       .Default(std::nullopt);
 }
 

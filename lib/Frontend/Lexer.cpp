@@ -208,6 +208,16 @@ Lexer::Lexer(const llvm::SourceMgr &srcMgr, unsigned bufferId,
     curPtr += 3;
 }
 
+Lexer::Lexer(const llvm::SourceMgr &srcMgr, unsigned bufferId,
+             DiagnosticSink &diags, StringRef range)
+    : srcMgr(srcMgr), bufferId(bufferId), diags(diags) {
+  bufStart = range.begin();
+  bufEnd = range.end();
+  curPtr = bufStart;
+  atLineStart = false;
+  embedded = true;
+}
+
 std::vector<Token> Lexer::lexAll(const llvm::SourceMgr &srcMgr,
                                  unsigned bufferId, DiagnosticSink &diags) {
   Lexer lexer(srcMgr, bufferId, diags);
@@ -234,6 +244,15 @@ Token Lexer::emitError(const char *start, const llvm::Twine &msg) {
 }
 
 Token Lexer::lex() {
+  // Past the error limit nothing more is reported: end the buffer here
+  // (closing the open lines and blocks, so that layout tokens balance).
+  if (!stopped && diags.hasReachedErrorLimit()) {
+    stopped = true;
+    curPtr = bufEnd;
+    brackets.clear();
+    pendingNewlineAfterError = false;
+    atLineStart = false;
+  }
   if (pendingDedents > 0) {
     --pendingDedents;
     return Token(TokenKind::dedent, StringRef(pendingDedentLoc, 0));
@@ -290,6 +309,8 @@ Token Lexer::lex() {
         continue;
       }
       curPtr += nl;
+      if (embedded)
+        continue; // Inside the brackets of a replacement field.
       if (!brackets.empty()) {
         // Implicit line joining, unless the brackets are never closed and
         // the next line starts a new statement.
@@ -388,11 +409,8 @@ std::optional<Token> Lexer::lexLineStart() {
     return std::nullopt;
   }
   if (col > top.col) {
-    if (indents.size() > kMaxIndentLevels) {
-      // Treat the line as part of the current level.
-      top.aliasCol = col;
-      return emitError(first, "too many levels of indentation");
-    }
+    // No limit here: the parser bounds how deeply statements nest, and
+    // reports it once.
     checkTabs(top.altCol, /*deeper=*/true);
     indents.push_back({col, altCol, ~0u});
     lineHasTokens = true;
@@ -425,6 +443,8 @@ std::optional<Token> Lexer::lexLineStart() {
 
 Token Lexer::lexEndOfBuffer() {
   if (dryRun)
+    return Token(TokenKind::eof, StringRef(bufEnd, 0));
+  if (embedded && brackets.empty())
     return Token(TokenKind::eof, StringRef(bufEnd, 0));
   if (!brackets.empty()) {
     reportNeverClosed();
@@ -1002,12 +1022,16 @@ static void appendUtf8(std::string &out, uint32_t cp) {
 
 std::string tilec::frontend::decodeStringLiteral(StringRef spelling) {
   StringLiteralParts parts = getStringLiteralParts(spelling);
-  StringRef body = parts.body;
+  return decodeStringBody(parts.body, parts.isRaw, parts.isBytes);
+}
+
+std::string tilec::frontend::decodeStringBody(StringRef body, bool isRaw,
+                                              bool isBytes) {
   std::string out;
   out.reserve(body.size());
   // Appends a code point (str) or a byte (bytes).
   auto appendCode = [&](uint32_t code) {
-    if (parts.isBytes)
+    if (isBytes)
       out.push_back(static_cast<char>(code & 0xFF));
     else
       appendUtf8(out, code);
@@ -1030,7 +1054,7 @@ std::string tilec::frontend::decodeStringLiteral(StringRef spelling) {
     char c = body[i];
     if (c == '\r' && i + 1 < body.size() && body[i + 1] == '\n')
       continue; // Universal newlines: CRLF reads as LF.
-    if (c != '\\' || parts.isRaw || i + 1 == body.size()) {
+    if (c != '\\' || isRaw || i + 1 == body.size()) {
       out.push_back(c);
       continue;
     }
@@ -1089,7 +1113,7 @@ std::string tilec::frontend::decodeStringLiteral(StringRef spelling) {
     case 'U': {
       unsigned count = e == 'u' ? 4 : 8;
       uint32_t code;
-      if (!parts.isBytes && parseHex(i + 2, count, code) && code <= 0x10FFFF) {
+      if (!isBytes && parseHex(i + 2, count, code) && code <= 0x10FFFF) {
         appendUtf8(out, code);
         i += 1 + count;
         continue;

@@ -137,6 +137,12 @@ void walkExpr(const Expr *expr, ReadFn &onRead, WalrusFn &onWalrus,
   case Node::Kind::UnsupportedExpr:
     visit(llvm::cast<UnsupportedExpr>(expr)->getOperand());
     return;
+  case Node::Kind::FString:
+    for (const FStringPart &part : llvm::cast<FStringExpr>(expr)->getParts()) {
+      visit(part.expr);
+      visit(part.formatSpec);
+    }
+    return;
   default:
     return;
   }
@@ -186,8 +192,7 @@ void tilec::frontend::collectTargetNames(const Expr *target, NameSet &names) {
     collectTargetNames(starred->getValue(), names);
 }
 
-/// Walrus targets inside an expression.
-static void collectWalrusTargets(const Expr *expr, NameSet &names) {
+void tilec::frontend::collectWalrusTargets(const Expr *expr, NameSet &names) {
   auto onRead = [](StringRef) {};
   auto onWalrus = [&](StringRef name) { names.insert(name); };
   walkExpr(expr, onRead, onWalrus);
@@ -482,6 +487,27 @@ void tilec::frontend::collectClosureReads(ArrayRef<Stmt *> stmts,
 //===----------------------------------------------------------------------===//
 // Returns
 //===----------------------------------------------------------------------===//
+
+llvm::SmallVector<FunctionDef *>
+tilec::frontend::findUncalledFunctions(ArrayRef<FunctionDef *> functions) {
+  llvm::SmallVector<FunctionDef *> roots;
+  for (FunctionDef *candidate : functions) {
+    bool called = false;
+    for (FunctionDef *other : functions) {
+      if (other == candidate)
+        continue;
+      llvm::StringSet<> reads;
+      llvm::StringSet<> assigned;
+      collectExposedReads(other->getBody(), assigned, reads);
+      collectClosureReads(other->getBody(), reads);
+      if (reads.contains(candidate->getName()))
+        called = true;
+    }
+    if (!called)
+      roots.push_back(candidate);
+  }
+  return roots;
+}
 
 bool tilec::frontend::containsReturn(ArrayRef<Stmt *> stmts) {
   for (const Stmt *stmt : stmts) {

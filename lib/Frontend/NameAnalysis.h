@@ -38,6 +38,8 @@ using NameSet = llvm::SetVector<llvm::StringRef>;
 void collectAssignedNames(llvm::ArrayRef<Stmt *> stmts, NameSet &names);
 /// Adds the names an assignment target binds (`a`, `(a, b)`, `[a, *b]`).
 void collectTargetNames(const Expr *target, NameSet &names);
+/// Adds the walrus (`:=`) targets inside an expression.
+void collectWalrusTargets(const Expr *expr, NameSet &names);
 
 /// Adds the names `target` binds to `assigned`.
 void assignTargetsInto(const Expr *target, llvm::StringSet<> &assigned);
@@ -53,6 +55,12 @@ void collectReads(const Expr *expr, llvm::StringSet<> &reads);
 /// `stmts` (these may run at any later call).
 void collectClosureReads(llvm::ArrayRef<Stmt *> stmts,
                          llvm::StringSet<> &reads);
+
+/// The functions of `functions` that no other one of them reads (calls) by
+/// name, in order: the candidates for the kernel of a file that defines
+/// several `@jit` functions.
+llvm::SmallVector<FunctionDef *>
+findUncalledFunctions(llvm::ArrayRef<FunctionDef *> functions);
 
 /// Whether `stmts` contain a `return` (outside nested functions).
 bool containsReturn(llvm::ArrayRef<Stmt *> stmts);

@@ -18,6 +18,7 @@
 
 #include "ParserImpl.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace tilec::frontend;
@@ -60,6 +61,8 @@ std::string Parser::describeExpr(const Expr *expr) {
   case Node::Kind::ImaginaryLiteral:
   case Node::Kind::StringLiteral:
     return "literal";
+  case Node::Kind::FString:
+    return "f-string expression";
   case Node::Kind::BoolLiteral:
     return llvm::cast<BoolLiteral>(expr)->getValue() ? "True" : "False";
   case Node::Kind::NoneLiteral:
@@ -626,20 +629,257 @@ Expr *Parser::parseAtom() {
 Expr *Parser::parseStrings() {
   SMLoc start = tok().getLoc();
   std::string value;
-  bool isBytes = false, isFormat = false;
+  bool isBytes = false, isFormat = false, ok = true;
   bool first = true;
+  llvm::SmallVector<FStringPart> parts;
   while (tok().is(TokenKind::string)) {
     Token piece = consume();
-    StringLiteralParts parts = getStringLiteralParts(piece.getSpelling());
-    if (!first && parts.isBytes != isBytes)
+    StringLiteralParts pieceParts = getStringLiteralParts(piece.getSpelling());
+    if (!first && pieceParts.isBytes != isBytes)
       emitError(piece.getLoc(), "cannot mix bytes and nonbytes literals");
-    isBytes = first ? parts.isBytes : isBytes;
-    isFormat |= parts.isFormat;
-    value += decodeStringLiteral(piece.getSpelling());
+    isBytes = first ? pieceParts.isBytes : isBytes;
     first = false;
+    if (!pieceParts.isFormat) {
+      std::string decoded = decodeStringLiteral(piece.getSpelling());
+      value += decoded;
+      addFStringLiteral(parts, decoded, piece.getRange());
+      continue;
+    }
+    isFormat = true;
+    size_t end;
+    if (!parseFStringBody(pieceParts.body, 0, pieceParts.isRaw,
+                          /*inSpec=*/false, parts, end))
+      ok = false;
   }
-  return createExpr<StringLiteral>(ctx.copyString(value), isBytes, isFormat,
-                                   rangeFrom(start));
+  if (!isFormat)
+    return createExpr<StringLiteral>(ctx.copyString(value), isBytes,
+                                     /*isFormat=*/false, rangeFrom(start));
+  if (!ok)
+    return nullptr;
+  return createExpr<FStringExpr>(copy<FStringPart>(parts), rangeFrom(start));
+}
+
+void Parser::addFStringLiteral(llvm::SmallVectorImpl<FStringPart> &parts,
+                               StringRef text, llvm::SMRange range) {
+  if (text.empty())
+    return;
+  if (!parts.empty() && !parts.back().isField()) {
+    FStringPart &last = parts.back();
+    last.text = ctx.copyString((last.text + text).str());
+    last.range.End = range.End;
+    return;
+  }
+  FStringPart part;
+  part.text = ctx.copyString(text);
+  part.range = range;
+  parts.push_back(part);
+}
+
+bool Parser::parseFStringBody(StringRef body, size_t begin, bool isRaw,
+                              bool inSpec,
+                              llvm::SmallVectorImpl<FStringPart> &parts,
+                              size_t &end) {
+  auto at = [&](size_t offset) {
+    return SMLoc::getFromPointer(body.data() + offset);
+  };
+  // Literal characters not decoded yet, from offset `rawBegin`.
+  std::string raw;
+  size_t rawBegin = begin;
+  auto flush = [&](size_t offset) {
+    if (!raw.empty())
+      addFStringLiteral(parts, decodeStringBody(raw, isRaw, /*isBytes=*/false),
+                        {at(rawBegin), at(offset)});
+    raw.clear();
+    rawBegin = offset;
+  };
+  size_t i = begin;
+  while (i < body.size()) {
+    char c = body[i];
+    if (c == '\\' && !isRaw && i + 1 < body.size()) {
+      // `\N{name}` is a named escape, not a replacement field.
+      if (body[i + 1] == 'N' && i + 2 < body.size() && body[i + 2] == '{') {
+        size_t close = body.find('}', i + 3);
+        if (close != StringRef::npos) {
+          raw += body.slice(i, close + 1);
+          i = close + 1;
+          continue;
+        }
+      }
+      raw += body.substr(i, 2);
+      i += 2;
+      continue;
+    }
+    if (c == '{') {
+      if (!inSpec && i + 1 < body.size() && body[i + 1] == '{') {
+        raw += '{';
+        i += 2;
+        continue;
+      }
+      flush(i);
+      FStringPart part;
+      size_t fieldEnd;
+      if (!parseFStringField(body, i, isRaw, part, fieldEnd))
+        return false;
+      parts.push_back(part);
+      i = fieldEnd;
+      rawBegin = i;
+      continue;
+    }
+    if (c == '}') {
+      if (inSpec) {
+        flush(i);
+        end = i;
+        return true;
+      }
+      if (i + 1 < body.size() && body[i + 1] == '}') {
+        raw += '}';
+        i += 2;
+        continue;
+      }
+      emitError(at(i), "f-string: single '}' is not allowed");
+      return false;
+    }
+    raw += c;
+    ++i;
+  }
+  if (inSpec) {
+    emitError(at(body.size()), "f-string: expecting '}'");
+    return false;
+  }
+  flush(body.size());
+  end = body.size();
+  return true;
+}
+
+bool Parser::parseFStringField(StringRef body, size_t open, bool isRaw,
+                               FStringPart &part, size_t &end) {
+  auto at = [&](size_t offset) {
+    return SMLoc::getFromPointer(body.data() + offset);
+  };
+  // The expression ends at a top-level `}`, `!` (not `!=`), `:` or `=` (not
+  // part of `==`, `!=`, `<=`, `>=`).
+  size_t i = open + 1;
+  unsigned depth = 0;
+  while (i < body.size()) {
+    char c = body[i];
+    if (c == '\'' || c == '"') {
+      bool triple = i + 2 < body.size() && body[i + 1] == c && body[i + 2] == c;
+      i += triple ? 3 : 1;
+      while (i < body.size()) {
+        if (body[i] == '\\') {
+          i += 2;
+          continue;
+        }
+        if (body[i] == c &&
+            (!triple || (i + 2 < body.size() && body[i + 1] == c &&
+                         body[i + 2] == c))) {
+          i += triple ? 3 : 1;
+          break;
+        }
+        ++i;
+      }
+      continue;
+    }
+    bool nextIsEqual = i + 1 < body.size() && body[i + 1] == '=';
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']') {
+      if (depth)
+        --depth;
+    } else if (c == '}') {
+      if (depth == 0)
+        break;
+      --depth;
+    } else if (depth == 0) {
+      if ((c == '!' && !nextIsEqual) || c == ':')
+        break;
+      if (c == '=' && !nextIsEqual &&
+          !(i > open + 1 && StringRef("=!<>").contains(body[i - 1])))
+        break;
+    }
+    ++i;
+  }
+  if (i >= body.size()) {
+    emitError(at(open), "f-string: expecting '}'");
+    return false;
+  }
+  StringRef exprText = body.slice(open + 1, i);
+  if (exprText.trim().empty()) {
+    emitError(at(i), llvm::Twine("f-string: valid expression required "
+                                 "before '") +
+                         llvm::Twine(body[i]) + "'");
+    return false;
+  }
+  Expr *expr = parseFStringExpression(exprText);
+  if (!expr)
+    return false;
+  part.expr = expr;
+
+  if (body[i] == '=') {
+    ++i;
+    while (i < body.size() && llvm::isSpace(body[i]))
+      ++i;
+    part.selfDocText = body.slice(open + 1, i);
+  }
+  if (i < body.size() && body[i] == '!') {
+    char conversion = i + 1 < body.size() ? body[i + 1] : '}';
+    if (conversion == '}' || conversion == ':') {
+      emitError(at(i + 1), "f-string: missing conversion character");
+      return false;
+    }
+    if (conversion != 'r' && conversion != 's' && conversion != 'a') {
+      emitError(at(i + 1), llvm::Twine("f-string: invalid conversion "
+                                       "character '") +
+                               llvm::Twine(conversion) +
+                               "': expected 's', 'r', or 'a'");
+      return false;
+    }
+    part.conversion = conversion;
+    i += 2;
+  }
+  if (i < body.size() && body[i] == ':') {
+    llvm::SmallVector<FStringPart> specParts;
+    size_t specEnd;
+    if (!parseFStringBody(body, i + 1, isRaw, /*inSpec=*/true, specParts,
+                          specEnd))
+      return false;
+    part.formatSpec = createExpr<FStringExpr>(copy<FStringPart>(specParts),
+                                              llvm::SMRange(at(i + 1),
+                                                            at(specEnd)));
+    if (!part.formatSpec)
+      return false;
+    i = specEnd;
+  }
+  if (i >= body.size() || body[i] != '}') {
+    emitError(at(i), "f-string: expecting '}'");
+    return false;
+  }
+  part.range = {at(open), at(i + 1)};
+  end = i + 1;
+  return true;
+}
+
+Expr *Parser::parseFStringExpression(StringRef text) {
+  SMLoc loc = SMLoc::getFromPointer(text.data());
+  NestingGuard guard(*this, loc);
+  if (!guard)
+    return nullptr;
+  Parser sub(srcMgr, bufferId, diags, ctx, text);
+  sub.nestingDepth = nestingDepth;
+  sub.muteDepth = muteDepth;
+  sub.inFStringField = true;
+  Expr *expr =
+      sub.tok().is(TokenKind::kw_yield)
+          ? sub.parseYieldExpr()
+          : sub.parseOperand(&Parser::parseStarExpressions,
+                             "in f-string replacement field");
+  if (expr && sub.tok().isNot(TokenKind::eof)) {
+    sub.emitExpected("'}' after the f-string expression");
+    expr = nullptr;
+  }
+  if (sub.mutedError)
+    mutedError = true;
+  return expr;
 }
 
 Expr *Parser::parseParenthesized() {

@@ -14,6 +14,8 @@
 
 #include "ParserImpl.h"
 
+#include <optional>
+
 using namespace tilec::frontend;
 using namespace tilec::frontend::detail;
 using llvm::SMLoc;
@@ -175,6 +177,12 @@ bool Parser::parseBlock(llvm::SmallVectorImpl<Stmt *> &body,
   consume(); // newline
   if (tok().isNot(TokenKind::indent)) {
     emitError(tok().getLoc(), "expected an indented block after " + after);
+    return true;
+  }
+  NestingGuard guard(*this, tok().getLoc(), /*statement=*/true);
+  if (!guard) {
+    // Too deep: skip the block (reported once).
+    skipBlock();
     return true;
   }
   consume(); // indent
@@ -503,9 +511,12 @@ Stmt *Parser::parseGlobal() {
 Stmt *Parser::parseIfStmt(bool isElif) {
   SMLoc start = tok().getLoc();
   // An elif chain nests one IfStmt per elif.
-  NestingGuard guard(*this, start);
-  if (!guard)
-    return nullptr;
+  std::optional<NestingGuard> guard;
+  if (isElif) {
+    guard.emplace(*this, start, /*statement=*/true);
+    if (!*guard)
+      return nullptr;
+  }
   StringRef keyword = consume().getSpelling();
   unsigned line = getLine(start);
   Expr *condition =

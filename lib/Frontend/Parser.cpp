@@ -60,17 +60,32 @@ SMLoc TokenStream::getPrevEndLoc(SMLoc fallback) const {
 // Diagnostics
 //===----------------------------------------------------------------------===//
 
-NestingGuard::NestingGuard(Parser &parser, SMLoc loc) : parser(parser) {
-  ok = ++parser.nestingDepth <= kMaxNestingDepth;
-  if (!ok)
+NestingGuard::NestingGuard(Parser &parser, SMLoc loc, bool statement)
+    : depth(statement ? parser.statementDepth : parser.nestingDepth) {
+  ok = ++depth <= kMaxNestingDepth;
+  if (ok)
+    return;
+  if (!statement) {
     parser.emitError(loc, "expression is nested too deeply (more than " +
                               llvm::Twine(kMaxNestingDepth) + " levels)");
+    return;
+  }
+  if (parser.reportedDeepStatements)
+    return;
+  parser.reportedDeepStatements = true;
+  parser.emitError(loc, "statements are nested too deeply (limit " +
+                            llvm::Twine(kMaxNestingDepth) + ")");
 }
 
 Parser::Parser(const llvm::SourceMgr &srcMgr, unsigned bufferId,
                DiagnosticSink &diags, ASTContext &ctx)
     : srcMgr(srcMgr), bufferId(bufferId), diags(diags), ctx(ctx),
       tokens(srcMgr, bufferId, diags) {}
+
+Parser::Parser(const llvm::SourceMgr &srcMgr, unsigned bufferId,
+               DiagnosticSink &diags, ASTContext &ctx, StringRef range)
+    : srcMgr(srcMgr), bufferId(bufferId), diags(diags), ctx(ctx),
+      tokens(srcMgr, bufferId, diags, range) {}
 
 unsigned Parser::getLine(SMLoc loc) const {
   return srcMgr.FindLineNumber(loc, bufferId);
@@ -119,8 +134,10 @@ void Parser::emitExpected(const llvm::Twine &what) {
       mutedError = true;
     return;
   }
-  emitError(current.getLoc(),
-            "expected " + what + ", found " + describe(current));
+  std::string found = inFStringField && current.is(TokenKind::eof)
+                          ? "the end of the f-string field"
+                          : describe(current);
+  emitError(current.getLoc(), "expected " + what + ", found " + found);
 }
 
 bool Parser::expect(TokenKind kind, const llvm::Twine &what) {

@@ -40,6 +40,11 @@ public:
   TokenStream(const llvm::SourceMgr &srcMgr, unsigned bufferId,
               DiagnosticSink &diags)
       : lexer(srcMgr, bufferId, diags) {}
+  /// The tokens of `range`, characters of the buffer (see Lexer's range
+  /// constructor).
+  TokenStream(const llvm::SourceMgr &srcMgr, unsigned bufferId,
+              DiagnosticSink &diags, llvm::StringRef range)
+      : lexer(srcMgr, bufferId, diags, range) {}
 
   /// The token `ahead` positions after the current one (by value: the
   /// buffer grows as tokens are lexed).
@@ -63,6 +68,10 @@ class Parser {
 public:
   Parser(const llvm::SourceMgr &srcMgr, unsigned bufferId,
          DiagnosticSink &diags, ASTContext &ctx);
+  /// A parser of `range`, characters of the buffer: an f-string replacement
+  /// field's expression.
+  Parser(const llvm::SourceMgr &srcMgr, unsigned bufferId,
+         DiagnosticSink &diags, ASTContext &ctx, llvm::StringRef range);
 
   /// Parses the whole buffer into top-level statements.
   llvm::SmallVector<Stmt *> parseModuleBody();
@@ -221,6 +230,23 @@ private:
   Expr *parsePrimary();
   Expr *parseAtom();
   Expr *parseStrings();
+  /// Parses the body of an f-string piece (the characters between its
+  /// quotes), from offset `begin`, into `parts`. In a format spec (`inSpec`),
+  /// parsing stops at the `}` that ends the enclosing field, whose offset in
+  /// `body` is returned through `end`. Returns false after an error.
+  bool parseFStringBody(llvm::StringRef body, size_t begin, bool isRaw,
+                        bool inSpec, llvm::SmallVectorImpl<FStringPart> &parts,
+                        size_t &end);
+  /// Appends literal text to `parts`, merging it with a literal before it.
+  void addFStringLiteral(llvm::SmallVectorImpl<FStringPart> &parts,
+                         llvm::StringRef text, llvm::SMRange range);
+  /// Parses the replacement field whose `{` is at `body[open]`; `end` is set
+  /// past its `}`. Returns false after an error.
+  bool parseFStringField(llvm::StringRef body, size_t open, bool isRaw,
+                         FStringPart &part, size_t &end);
+  /// Parses `text`, characters of the buffer, as the expression of an
+  /// f-string replacement field.
+  Expr *parseFStringExpression(llvm::StringRef text);
   Expr *parseParenthesized();
   Expr *parseListDisplay();
   Expr *parseBraceDisplay();
@@ -247,7 +273,16 @@ private:
   ASTContext &ctx;
   TokenStream tokens;
 
+  /// Nesting of the expression being parsed, and of statements (blocks and
+  /// elif chains); each is bounded by kMaxNestingDepth.
   unsigned nestingDepth = 0;
+  unsigned statementDepth = 0;
+  /// Whether "statements are nested too deeply" was reported (it is
+  /// reported once).
+  bool reportedDeepStatements = false;
+  /// This parser parses an f-string replacement field (its `eof` is the end
+  /// of the field).
+  bool inFStringField = false;
   /// Loops enclosing the current statement in the current function.
   unsigned loopDepth = 0;
   /// Speculative parsing: errors are recorded, not reported.
@@ -256,17 +291,19 @@ private:
 };
 
 /// Bounds the parser's recursion: reports once and fails when the nesting
-/// exceeds kMaxNestingDepth.
+/// exceeds kMaxNestingDepth. A `statement` guard (an indented block, an elif)
+/// reports "statements are nested too deeply", once per parse.
 class NestingGuard {
 public:
-  NestingGuard(Parser &parser, llvm::SMLoc loc);
-  ~NestingGuard() { --parser.nestingDepth; }
+  NestingGuard(Parser &parser, llvm::SMLoc loc, bool statement = false);
+  ~NestingGuard() { --depth; }
   NestingGuard(const NestingGuard &) = delete;
   NestingGuard &operator=(const NestingGuard &) = delete;
   explicit operator bool() const { return ok; }
 
 private:
-  Parser &parser;
+  /// The parser's counter this guard increments.
+  unsigned &depth;
   bool ok;
 };
 

@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -20,6 +21,34 @@ using llvm::StringRef;
 static constexpr StringRef kTypeNames[] = {
     "i1",  "i8",   "i16",  "i32",  "i64",  "u8",      "u16",  "u32",
     "u64", "fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5"};
+
+/// The type names, for messages.
+static constexpr const char *kTypeList =
+    "i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64 fp8e4nv fp8e5";
+
+/// The signature spelling of a type written as in triton.language
+/// (`float32` -> `fp32`), or "".
+static StringRef getSignatureSpellingOf(StringRef name) {
+  StringRef n = name;
+  n.consume_front("tl.");
+  return llvm::StringSwitch<StringRef>(n)
+      .Cases({"int1", "bool"}, "i1")
+      .Case("int8", "i8")
+      .Case("int16", "i16")
+      .Cases({"int32", "int"}, "i32")
+      .Case("int64", "i64")
+      .Case("uint8", "u8")
+      .Case("uint16", "u16")
+      .Case("uint32", "u32")
+      .Case("uint64", "u64")
+      .Cases({"float16", "f16", "half"}, "fp16")
+      .Cases({"bfloat16", "bf"}, "bf16")
+      .Cases({"float32", "f32", "float"}, "fp32")
+      .Cases({"float64", "f64", "double"}, "fp64")
+      .Case("float8e4nv", "fp8e4nv")
+      .Case("float8e5", "fp8e5")
+      .Default("");
+}
 
 bool tilec::frontend::isSignatureTypeName(StringRef name) {
   return llvm::is_contained(kTypeNames, name);
@@ -182,22 +211,34 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
   if (typeName.empty())
     return makeError("missing type name");
   if (!isSignatureTypeName(typeName)) {
-    std::string msg = ("unknown type '" + typeName + "'").str();
+    // triton.language's spelling of a type.
+    StringRef alias = getSignatureSpellingOf(typeName);
+    if (!alias.empty())
+      return makeError("unknown type '" + typeName +
+                       "'; the signature spells it '" + alias + "'");
+    // A close misspelling (one edit for short names, two for longer ones).
+    unsigned maxDist = typeName.size() >= 5 ? 2 : 1;
     StringRef best;
-    unsigned bestDist = 3;
+    unsigned bestDist = maxDist + 1;
     for (StringRef candidate : kTypeNames) {
-      unsigned dist = typeName.edit_distance(candidate, true, bestDist);
+      unsigned dist = typeName.edit_distance(candidate, true, maxDist);
       if (dist < bestDist) {
         bestDist = dist;
         best = candidate;
       }
     }
     if (!best.empty())
-      msg += ("; did you mean '" + best + "'?").str();
-    else
-      msg += " (expected one of i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 "
-             "fp32 fp64 fp8e4nv fp8e5)";
-    return makeError(msg);
+      return makeError("unknown type '" + typeName + "'; did you mean '" +
+                       best + "'?");
+    if (entry.kind == SignatureEntry::Kind::Pointer ||
+        text.contains(':'))
+      return makeError("unknown type '" + typeName + "' (expected one of " +
+                       kTypeList + ")");
+    return makeError("'" + typeName +
+                     "' is neither a type nor a literal: an entry is a type (" +
+                     kTypeList +
+                     "), '*' and a type for a pointer, or a literal such as "
+                     "1024, 1.5, True or 'name'");
   }
   entry.type = typeName.str();
   if (typeText.contains(':')) {
@@ -222,6 +263,44 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
   return entry;
 }
 
+/// If `piece` (which failed to parse as one entry) is several valid entries
+/// separated by spaces (`*fp32 i32 128`), returns them joined by ", ";
+/// otherwise "". A lone `*` belongs to the word after it and a `:N` to the
+/// word before it.
+static std::string splitSpaceSeparatedEntries(StringRef piece) {
+  if (piece.trim().starts_with("'") || piece.trim().starts_with("\""))
+    return "";
+  llvm::SmallVector<StringRef> words;
+  llvm::SplitString(piece, words);
+  llvm::SmallVector<std::string> entries;
+  bool glueNext = false;
+  for (StringRef word : words) {
+    word = word.trim();
+    if (word.empty())
+      continue;
+    if (glueNext || (word.starts_with(":") && !entries.empty())) {
+      entries.back() += word.str();
+    } else {
+      entries.push_back(word.str());
+    }
+    glueNext = word == "*" || word.ends_with(":");
+  }
+  if (entries.size() < 2)
+    return "";
+  std::string joined;
+  for (const std::string &entry : entries) {
+    llvm::Expected<SignatureEntry> parsed = parseSignatureEntry(entry);
+    if (!parsed) {
+      llvm::consumeError(parsed.takeError());
+      return "";
+    }
+    if (!joined.empty())
+      joined += ", ";
+    joined += entry;
+  }
+  return joined;
+}
+
 llvm::Expected<Signature> tilec::frontend::parseSignature(StringRef text) {
   Signature signature;
   if (text.trim().empty())
@@ -232,6 +311,10 @@ llvm::Expected<Signature> tilec::frontend::parseSignature(StringRef text) {
     llvm::Expected<SignatureEntry> entry = parseSignatureEntry(piece);
     if (!entry) {
       std::string msg = llvm::toString(entry.takeError());
+      std::string withCommas = splitSpaceSeparatedEntries(piece);
+      if (!withCommas.empty())
+        msg = "entries must be separated by commas; did you mean '" +
+              withCommas + "'?";
       return makeError("signature entry " + llvm::Twine(index + 1) + " ('" +
                        piece.trim() + "'): " + msg);
     }

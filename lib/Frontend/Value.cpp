@@ -101,7 +101,7 @@ std::string CGValue::repr() const {
   case Kind::Float:
     return floatRepr(floatValue);
   case Kind::Str:
-    return "'" + text + "'";
+    return pythonStringRepr(text);
   case Kind::Tuple: {
     std::string s = "(";
     for (size_t i = 0; i < elements.size(); ++i) {
@@ -132,6 +132,10 @@ std::string CGValue::repr() const {
     return describe();
   }
   return "?";
+}
+
+std::string CGValue::str() const {
+  return isStr() ? text : repr();
 }
 
 std::string CGValue::describe() const {

@@ -135,6 +135,13 @@ public:
     v.dtype = dtype;
     return v;
   }
+  /// The run-time value of a (non-constexpr) kernel parameter; remembers the
+  /// parameter so that a message needing a constant can suggest declaring it
+  /// `tl.constexpr`.
+  static CGValue kernelParameter(CGValue value, const Node *param) {
+    value.node = param;
+    return value;
+  }
   /// A run-time scalar made from a Python number by a plain assignment
   /// (`n = 16` in a kernel is a run-time int32, as in Triton); remembers
   /// the number for messages.
@@ -165,6 +172,10 @@ public:
   /// For a run-time value: whether a plain assignment made it from a
   /// Python number, and that number's spelling.
   bool isAssignedNumber() const { return isRuntime() && assignedFromNumber; }
+  /// For a run-time value: the kernel Parameter it is the value of, or null.
+  const Node *getKernelParameter() const {
+    return isRuntime() ? node : nullptr;
+  }
   llvm::StringRef getAssignedNumber() const { return text; }
   bool isConstexpr() const { return !isRuntime() && !isPoison(); }
   /// A Python number: bool, int or float.
@@ -211,6 +222,9 @@ public:
   /// The constexpr as Python would print it: `16`, `1.5`, `True`, `'s'`,
   /// `(1, 2)`, `None`, `fp16`.
   std::string repr() const;
+  /// Python's str() of a constexpr: a string is itself, anything else its
+  /// repr().
+  std::string str() const;
 
   /// Structural equality of constexprs (Python's ==).
   bool constexprEquals(const CGValue &other) const;
@@ -234,6 +248,22 @@ private:
 /// parenthesized explanation for messages that needed a constant; "" for
 /// anything else.
 std::string getAssignedNumberHint(const CGValue &value);
+
+/// Python's repr() of a string: quoted (single quotes unless the text has
+/// one and no double quote), backslashes, the quote and unprintable
+/// characters escaped.
+std::string pythonStringRepr(llvm::StringRef text);
+/// Python's ascii(): `repr` with every non-ASCII character escaped
+/// (`\xe9`, `\u03c0`, `\U0001f600`).
+std::string pythonAscii(llvm::StringRef repr);
+
+/// Python's format(value, spec) of a constexpr (the format-spec
+/// mini-language: `[[fill]align][sign][z][#][0][width][grouping][.precision]
+/// [type]` for ints, bools, floats and strings; other values accept only an
+/// empty spec). Returns false with Python's complaint in `error` when the
+/// spec does not apply to the value.
+bool formatConstexpr(const CGValue &value, llvm::StringRef spec,
+                     std::string &result, std::string &error);
 
 /// Prints a shape as `[64, 32]`.
 std::string shapeToString(llvm::ArrayRef<int64_t> shape);

@@ -94,6 +94,13 @@ Status Device::makeCurrent() const {
                         "cuCtxSetCurrent");
 }
 
+Status Device::ensureCurrent() const {
+  CUcontext current = nullptr;
+  TILEC_RETURN_IF_ERROR(
+      driver_->check(driver_->api().ctxGetCurrent(&current), "cuCtxGetCurrent"));
+  return current ? Status::success() : makeCurrent();
+}
+
 Status Device::synchronize() const {
   return driver_->check(driver_->api().ctxSynchronize(), "cuCtxSynchronize");
 }

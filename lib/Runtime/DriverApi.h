@@ -34,6 +34,7 @@ namespace tilec::runtime {
   X(primaryCtxRelease, cuDevicePrimaryCtxRelease_v2,                           \
     "cuDevicePrimaryCtxRelease_v2", nullptr)                                   \
   X(ctxSetCurrent, cuCtxSetCurrent, "cuCtxSetCurrent", nullptr)                \
+  X(ctxGetCurrent, cuCtxGetCurrent, "cuCtxGetCurrent", nullptr)                \
   X(ctxSynchronize, cuCtxSynchronize, "cuCtxSynchronize", nullptr)             \
   X(moduleLoadData, cuModuleLoadData, "cuModuleLoadData", nullptr)             \
   X(moduleLoadDataEx, cuModuleLoadDataEx, "cuModuleLoadDataEx", nullptr)       \

@@ -145,6 +145,8 @@ Expected<std::unique_ptr<Kernel>> Kernel::load(const Device &device,
 
   TILEC_RETURN_IF_ERROR(kernel->configureSharedMemory());
   TILEC_RETURN_IF_ERROR(kernel->checkParameterLayout());
+  TILEC_RETURN_IF_ERROR(kernel->checkTensorMapSupport());
+  kernel->tensorMaps_.resize(metadata.hiddenParameters.size());
   return kernel;
 }
 
@@ -247,9 +249,57 @@ Status Kernel::checkParameterLayout() const {
   return Status::success();
 }
 
-Status Kernel::buildHiddenArguments(LaunchGrid grid, PackedArguments &packed) {
+Status Kernel::checkTensorMapSupport() const {
+  std::string first;
+  for (const HiddenParameterInfo &hidden : metadata_.hiddenParameters)
+    if (hidden.recipe.kind == "tma_descriptor" && first.empty())
+      first = hidden.name;
+  if (first.empty())
+    return Status::success();
+  const DeviceInfo &info = device_->info();
+  if (info.computeMajor < 9)
+    return Status::error(
+        ErrorCode::Unsupported,
+        "kernel '" + metadata_.name + "' takes TMA descriptors ('" + first +
+            "'), which need a device of compute capability 9.0 or newer; " +
+            info.name + " is " + std::to_string(info.computeMajor) + "." +
+            std::to_string(info.computeMinor));
+  if (!device_->driver().api().tensorMapEncodeTiled)
+    return Status::error(ErrorCode::Unsupported,
+                         "kernel '" + metadata_.name +
+                             "' takes TMA descriptors ('" + first +
+                             "'), which need cuTensorMapEncodeTiled; this "
+                             "driver lacks it (CUDA 12.0 or newer needed)");
+  return Status::success();
+}
+
+std::uint64_t Kernel::tensorMapEncodes() const {
+  std::uint64_t total = 0;
+  for (const TensorMapCache &cache : tensorMaps_)
+    total += cache.encodes();
+  return total;
+}
+
+Status Kernel::buildHiddenArguments(LaunchGrid grid, KernelArgs args,
+                                    PackedArguments &packed) {
   for (std::size_t i = 0; i < metadata_.hiddenParameters.size(); ++i) {
     const HiddenParameterInfo &hidden = metadata_.hiddenParameters[i];
+    if (hidden.recipe.kind == "tma_descriptor") {
+      Expected<TensorMapRequest> request =
+          resolveTensorMap(metadata_, hidden, args);
+      if (!request)
+        return request.status();
+      Expected<const TensorMapBytes *> map = tensorMaps_[i].get(
+          *request, [&](const TensorMapRequest &toEncode) {
+            return encodeTensorMap(device_->driver(), metadata_, hidden,
+                                   toEncode);
+          });
+      if (!map)
+        return map.status();
+      TILEC_RETURN_IF_ERROR(
+          packed.setHidden(i, (*map)->bytes, sizeof((*map)->bytes)));
+      continue;
+    }
     if (hidden.recipe.kind != "global_scratch")
       return Status::error(ErrorCode::Unsupported,
                            "hidden parameter '" + hidden.name +
@@ -277,44 +327,53 @@ Status Kernel::buildHiddenArguments(LaunchGrid grid, PackedArguments &packed) {
 }
 
 Status Kernel::launch(LaunchGrid grid, KernelArgs args, const Stream *stream) {
+  return launch(grid, args, stream ? stream->handle() : nullptr);
+}
+
+Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
+  // This is the hot path of every launch: messages are built only on error.
   const Driver &driver = device_->driver();
   const DriverApi &api = driver.api();
-  const std::string gridText = "(" + std::to_string(grid.x) + ", " +
-                               std::to_string(grid.y) + ", " +
-                               std::to_string(grid.z) + ")";
+  auto gridText = [&] {
+    return "(" + std::to_string(grid.x) + ", " + std::to_string(grid.y) +
+           ", " + std::to_string(grid.z) + ")";
+  };
   if (grid.x < 1 || grid.x > 0x7fffffffu || grid.y < 1 || grid.y > 65535 ||
       grid.z < 1 || grid.z > 65535)
     return Status::error(ErrorCode::InvalidArgument,
-                         "kernel '" + metadata_.name + "': grid " + gridText +
+                         "kernel '" + metadata_.name + "': grid " + gridText() +
                              " out of range (x in [1, 2^31-1], y and z in "
                              "[1, 65535])");
 
   Expected<PackedArguments> packed = PackedArguments::pack(metadata_, args);
   if (!packed)
     return packed.status();
-  TILEC_RETURN_IF_ERROR(buildHiddenArguments(grid, *packed));
+  if (!metadata_.hiddenParameters.empty())
+    TILEC_RETURN_IF_ERROR(buildHiddenArguments(grid, args, *packed));
 
   unsigned block = static_cast<unsigned>(metadata_.numThreads);
   unsigned sharedBytes = static_cast<unsigned>(metadata_.dynamicSharedBytes);
-  CUstream cuStream = stream ? stream->handle() : nullptr;
-  std::string what = "launching '" + metadata_.name + "' with grid " +
-                     gridText + ", block (" + std::to_string(block) +
-                     ", 1, 1), " + std::to_string(sharedBytes) +
-                     " bytes of dynamic shared memory";
+  CUstream cuStream = stream;
+  auto what = [&] {
+    return "launching '" + metadata_.name + "' with grid " + gridText() +
+           ", block (" + std::to_string(block) + ", 1, 1), " +
+           std::to_string(sharedBytes) + " bytes of dynamic shared memory";
+  };
 
   const auto &cluster = metadata_.clusterDims;
   bool clustered = cluster[0] * cluster[1] * cluster[2] != 1;
-  if (!clustered)
-    return driver
-        .check(api.launchKernel(function_, grid.x, grid.y, grid.z, block, 1, 1,
-                                sharedBytes, cuStream,
-                                packed->kernelParams(), nullptr),
-               "cuLaunchKernel")
-        .withContext(what);
+  if (!clustered) {
+    CUresult result = api.launchKernel(function_, grid.x, grid.y, grid.z,
+                                       block, 1, 1, sharedBytes, cuStream,
+                                       packed->kernelParams(), nullptr);
+    if (result == CUDA_SUCCESS)
+      return Status::success();
+    return driver.check(result, "cuLaunchKernel").withContext(what());
+  }
 
   if (grid.x % cluster[0] || grid.y % cluster[1] || grid.z % cluster[2])
     return Status::error(ErrorCode::InvalidArgument,
-                         "kernel '" + metadata_.name + "': grid " + gridText +
+                         "kernel '" + metadata_.name + "': grid " + gridText() +
                              " is not a multiple of its cluster dims (" +
                              std::to_string(cluster[0]) + ", " +
                              std::to_string(cluster[1]) + ", " +
@@ -340,11 +399,11 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, const Stream *stream) {
   config.hStream = cuStream;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  return driver
-      .check(api.launchKernelEx(&config, function_, packed->kernelParams(),
-                                nullptr),
-             "cuLaunchKernelEx")
-      .withContext(what);
+  CUresult result = api.launchKernelEx(&config, function_,
+                                       packed->kernelParams(), nullptr);
+  if (result == CUDA_SUCCESS)
+    return Status::success();
+  return driver.check(result, "cuLaunchKernelEx").withContext(what());
 }
 
 } // namespace tilec::runtime

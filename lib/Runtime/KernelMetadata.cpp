@@ -9,9 +9,14 @@
 
 #include "tilec/Runtime/KernelMetadata.h"
 
+#include "tilec/Runtime/TensorMap.h"
+
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -192,8 +197,219 @@ Status parseParameter(const json &object, std::size_t index,
   return Status::success();
 }
 
-Status parseHiddenParameter(const json &object, std::size_t index,
-                            HiddenParameterInfo &param) {
+/// A constexpr's value (compact JSON text) as an integer, if it is one.
+std::optional<std::int64_t> constexprInteger(const std::string &text) {
+  if (text.empty() || text.find_first_of(".eE\"tf") != std::string::npos)
+    return std::nullopt;
+  errno = 0;
+  char *end = nullptr;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || !end || *end != '\0')
+    return std::nullopt;
+  return static_cast<std::int64_t>(value);
+}
+
+/// Finds source parameter `name`; `argument` becomes its index among the
+/// launch parameters (-1 for a constexpr).
+const ParameterInfo *findParameter(const KernelMetadata &md,
+                                   const std::string &name, int &argument) {
+  int launchIndex = 0;
+  for (const ParameterInfo &param : md.parameters) {
+    bool passed = param.kind != ParameterInfo::Kind::Constexpr;
+    if (param.name == name) {
+      argument = passed ? launchIndex : -1;
+      return &param;
+    }
+    if (passed)
+      ++launchIndex;
+  }
+  argument = -1;
+  return nullptr;
+}
+
+/// Reads a recipe integer: a literal, or the name of a scalar or constexpr
+/// integer parameter. `label` names the field in messages ("dims[1].stride").
+Status parseRecipeValue(const KernelMetadata &md, const json &value,
+                        const std::string &where, const std::string &label,
+                        RecipeValue &out) {
+  if (value.is_number_integer()) {
+    if (value.is_number_unsigned() &&
+        value.get<std::uint64_t>() >
+            static_cast<std::uint64_t>(
+                std::numeric_limits<std::int64_t>::max()))
+      return metadataError(where + ": " + label + " is " + value.dump() +
+                           ", out of range");
+    out.value = value.get<std::int64_t>();
+    return Status::success();
+  }
+  if (!value.is_string())
+    return metadataError(where + ": " + label +
+                         " must be an integer or a parameter name, got " +
+                         value.dump());
+  std::string name = value.get<std::string>();
+  int argument = -1;
+  const ParameterInfo *param = findParameter(md, name, argument);
+  if (!param)
+    return metadataError(where + ": " + label + " names '" + name +
+                         "', which is not a parameter of the kernel");
+  out.parameter = name;
+  switch (param->kind) {
+  case ParameterInfo::Kind::Pointer:
+    return metadataError(where + ": " + label + " names '" + name +
+                         "', a pointer parameter; it must name an integer "
+                         "scalar or constexpr");
+  case ParameterInfo::Kind::Scalar:
+    if (!isIntegerType(param->type) || param->type == ScalarType::I1)
+      return metadataError(where + ": " + label + " names '" + name +
+                           "', a scalar of type " +
+                           scalarTypeName(param->type) +
+                           "; it must be an integer (i8 to i64, u8 to u64)");
+    out.argument = argument;
+    return Status::success();
+  case ParameterInfo::Kind::Constexpr: {
+    std::optional<std::int64_t> number =
+        constexprInteger(param->constexprValue);
+    if (!number)
+      return metadataError(where + ": " + label + " names constexpr '" +
+                           name + "' = " + param->constexprValue +
+                           ", which is not an integer");
+    out.value = *number;
+    return Status::success();
+  }
+  }
+  return Status::success();
+}
+
+/// The "tma_descriptor" recipe of hidden parameter `param` (docs/metadata.md).
+Status parseTmaRecipe(const KernelMetadata &md, const ObjectReader &recipe,
+                      const std::string &where, HiddenParameterInfo &param) {
+  TmaDescriptorRecipe &tma = param.recipe.tma;
+  if (param.bytes != kTensorMapBytes)
+    return metadataError(where + ": a tma_descriptor is a 128-byte "
+                                 "CUtensorMap, metadata says 'bytes' " +
+                         std::to_string(param.bytes));
+  if (param.align < kTensorMapAlign)
+    return metadataError(where + ": a tma_descriptor is passed at 64-byte "
+                                 "alignment (at least), metadata says "
+                                 "'align' " +
+                         std::to_string(param.align));
+  std::string rwhere = where + ": recipe";
+
+  TILEC_RETURN_IF_ERROR(recipe.getString("base", tma.base, true));
+  const ParameterInfo *base = findParameter(md, tma.base, tma.baseArgument);
+  if (!base)
+    return metadataError(rwhere + ": 'base' names '" + tma.base +
+                         "', which is not a parameter of the kernel");
+  if (base->kind != ParameterInfo::Kind::Pointer)
+    return metadataError(
+        rwhere + ": 'base' names '" + tma.base + "', a " +
+        (base->kind == ParameterInfo::Kind::Scalar ? "scalar" : "constexpr") +
+        " parameter; it must name a pointer");
+
+  std::string element;
+  TILEC_RETURN_IF_ERROR(recipe.getString("element", element, true));
+  std::optional<ScalarType> elementType = parseScalarType(element);
+  if (!elementType)
+    return metadataError(rwhere + ": unknown 'element' type '" + element +
+                         "'");
+  tma.element = *elementType;
+  std::size_t elementBytes = scalarTypeSize(tma.element);
+  if (elementBytes != scalarTypeSize(base->type))
+    return metadataError(rwhere + ": 'element' " + element + " is " +
+                         std::to_string(elementBytes) + " bytes, but '" +
+                         tma.base + "' points to " +
+                         scalarTypeName(base->type) + " (" +
+                         std::to_string(scalarTypeSize(base->type)) +
+                         " bytes)");
+
+  const json *dims = nullptr;
+  TILEC_RETURN_IF_ERROR(recipe.getArray("dims", dims, true));
+  if (dims->empty() || dims->size() > kTmaMaxRank)
+    return metadataError(rwhere + ": 'dims' must have 1 to 5 entries (the "
+                                  "tensor's rank), got " +
+                         std::to_string(dims->size()));
+  for (std::size_t i = 0; i < dims->size(); ++i) {
+    const json &entry = (*dims)[i];
+    std::string label = "dims[" + std::to_string(i) + "]";
+    if (!entry.is_object())
+      return metadataError(rwhere + ": " + label + " must be an object, got " +
+                           entry.dump());
+    ObjectReader dimReader(entry, rwhere + ": " + label);
+    TmaDimension dim;
+    for (const char *key : {"size", "stride"}) {
+      const json *value = dimReader.find(key);
+      if (!value)
+        return dimReader.missing(key);
+      RecipeValue &out = std::string(key) == "size" ? dim.size : dim.stride;
+      std::string field = label + "." + key;
+      TILEC_RETURN_IF_ERROR(
+          parseRecipeValue(md, *value, rwhere, field, out));
+      if (!out.known())
+        continue; // A scalar: checked at launch.
+      std::string itemLabel = out.parameter.empty() ? field : out.parameter;
+      std::string problem =
+          std::string(key) == "size"
+              ? checkTmaSize(itemLabel, out.value)
+              : checkTmaStride(itemLabel, out.value, elementBytes, i == 0);
+      if (!problem.empty())
+        return metadataError(rwhere + ": " + problem);
+    }
+    tma.dims.push_back(std::move(dim));
+  }
+
+  const json *box = nullptr;
+  TILEC_RETURN_IF_ERROR(recipe.getArray("box", box, true));
+  if (box->size() != dims->size())
+    return metadataError(rwhere + ": 'box' has " +
+                         std::to_string(box->size()) +
+                         (box->size() == 1 ? " entry" : " entries") +
+                         " for " + std::to_string(dims->size()) +
+                         (dims->size() == 1 ? " dimension" : " dimensions") +
+                         " (one per dimension)");
+  for (std::size_t i = 0; i < box->size(); ++i) {
+    const json &entry = (*box)[i];
+    if (!entry.is_number_integer() || entry.get<std::int64_t>() < 1 ||
+        entry.get<std::int64_t>() > kTmaMaxBox)
+      return metadataError(rwhere + ": box[" + std::to_string(i) + "] is " +
+                           entry.dump() +
+                           ", expected an integer from 1 to 256");
+    tma.box.push_back(entry.get<std::uint32_t>());
+  }
+
+  std::int64_t swizzle = 0;
+  TILEC_RETURN_IF_ERROR(recipe.getInt("swizzle", swizzle, false, 0, 1 << 20));
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return metadataError(rwhere + ": 'swizzle' must be 0, 32, 64 or 128 "
+                                  "(bytes), got " +
+                         std::to_string(swizzle));
+  tma.swizzleBytes = static_cast<unsigned>(swizzle);
+
+  std::string fill = "zero";
+  TILEC_RETURN_IF_ERROR(recipe.getString("oob_fill", fill, false));
+  if (fill == "nan") {
+    bool isFloat = tma.element == ScalarType::FP16 ||
+                   tma.element == ScalarType::BF16 ||
+                   tma.element == ScalarType::FP32 ||
+                   tma.element == ScalarType::FP64;
+    if (!isFloat)
+      return metadataError(rwhere + ": 'oob_fill' 'nan' needs an fp16, "
+                                    "bf16, fp32 or fp64 element, got " +
+                           element);
+    tma.nanFill = true;
+  } else if (fill != "zero") {
+    return metadataError(rwhere + ": 'oob_fill' must be 'zero' or 'nan', "
+                                  "got '" +
+                         fill + "'");
+  }
+
+  std::string problem = checkTmaBox(tma.box, elementBytes, tma.swizzleBytes);
+  if (!problem.empty())
+    return metadataError(rwhere + ": " + problem);
+  return Status::success();
+}
+
+Status parseHiddenParameter(const KernelMetadata &md, const json &object,
+                            std::size_t index, HiddenParameterInfo &param) {
   std::string where = describeParameter("hidden_parameters", index, object);
   if (!object.is_object())
     return metadataError(where + " must be an object, got " + object.dump());
@@ -229,9 +445,12 @@ Status parseHiddenParameter(const json &object, std::size_t index,
                            std::to_string(param.bytes));
     return Status::success();
   }
+  if (param.recipe.kind == "tma_descriptor")
+    return parseTmaRecipe(md, recipeReader, where, param);
   return metadataError(where + ": recipe '" + param.recipe.kind +
                        "' is not known to this runtime (known: "
-                       "global_scratch), so it cannot build this argument");
+                       "global_scratch, tma_descriptor), so it cannot build "
+                       "this argument");
 }
 
 Status parseTopLevel(const json &root, KernelMetadata &md) {
@@ -321,7 +540,7 @@ Status parseTopLevel(const json &root, KernelMetadata &md) {
   if (hidden) {
     for (std::size_t i = 0; i < hidden->size(); ++i) {
       HiddenParameterInfo param;
-      TILEC_RETURN_IF_ERROR(parseHiddenParameter((*hidden)[i], i, param));
+      TILEC_RETURN_IF_ERROR(parseHiddenParameter(md, (*hidden)[i], i, param));
       md.hiddenParameters.push_back(std::move(param));
     }
   }

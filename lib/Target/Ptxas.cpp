@@ -106,7 +106,8 @@ std::vector<PtxasKernelInfo> tilec::parsePtxasReport(llvm::StringRef log) {
 
 llvm::Expected<PtxasResult> tilec::runPtxas(llvm::StringRef ptxas,
                                             llvm::StringRef ptx,
-                                            llvm::StringRef arch) {
+                                            llvm::StringRef arch,
+                                            bool lineInfo) {
   TempFile input, output, log;
   if (auto err = input.create("tilec", "ptx"))
     return std::move(err);
@@ -122,8 +123,10 @@ llvm::Expected<PtxasResult> tilec::runPtxas(llvm::StringRef ptxas,
     os << ptx;
   }
   std::string archFlag = ("-arch=" + arch).str();
-  llvm::SmallVector<llvm::StringRef> args = {ptxas, archFlag, "-O3", "-v",
-                                             input.path, "-o", output.path};
+  llvm::SmallVector<llvm::StringRef> args = {ptxas, archFlag, "-O3", "-v"};
+  if (lineInfo)
+    args.push_back("-lineinfo");
+  args.append({input.path, "-o", output.path});
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.path.str(),
                                                 log.path.str()};
   std::string execError;

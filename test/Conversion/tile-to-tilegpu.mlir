@@ -91,9 +91,9 @@ func.func @loaded_both_ways(%x: !tile.ptr<f32>) -> (tensor<32x32xf32>, tensor<32
 
 // -----
 
-// A dot accumulator is blocked for register reuse in the FMA loop: each
-// thread holds 4 rows x 8 columns of the 64x64 tile.
-// CHECK: #[[$ACC:.*]] = #tilegpu.blocked<sizePerThread = [4, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// An f16 dot with an f32 accumulator takes wgmma: the accumulator (and
+// everything that shares its class) gets the warpgroup MMA layout.
+// CHECK: #[[$ACC:.*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
 // CHECK-LABEL: func.func @dot_accumulator
 // CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #[[$ACC]]>
 func.func @dot_accumulator(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
@@ -115,4 +115,40 @@ func.func @reduced_rows(%x: tensor<256x32xf32>) -> tensor<256xf32> {
     tile.reduce.return %s : f32
   }
   return %r : tensor<256xf32>
+}
+
+// -----
+
+// One row index broadcast into two tiles of different shapes (the rows of
+// A and of C in a matmul): the index is recomputed per use, so the two
+// tiles keep their own layouts.
+// CHECK-LABEL: func.func @rows_of_two_tiles
+// CHECK-COUNT-2: tile.make_range {end = 64 : i32, start = 0 : i32}
+// CHECK-NOT: tilegpu.convert_layout
+func.func @rows_of_two_tiles(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %rows = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64 = arith.constant dense<64> : tensor<64x1xi32>
+  %ro = arith.muli %r2, %c64 : tensor<64x1xi32>
+  %cols32 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %c32 = tile.expand_dims %cols32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %ra = tile.broadcast %ro : tensor<64x1xi32> -> tensor<64x32xi32>
+  %ca = tile.broadcast %c32 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %oa = arith.addi %ra, %ca : tensor<64x32xi32>
+  %pa = tile.splat %a : tensor<64x32x!tile.ptr<f16>>
+  %aptr = tile.addptr %pa, %oa : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %av = tile.load %aptr : tensor<64x32x!tile.ptr<f16>>
+  %cols64 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %c64r = tile.expand_dims %cols64 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rc = tile.broadcast %ro : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cc = tile.broadcast %c64r : tensor<1x64xi32> -> tensor<64x64xi32>
+  %oc = arith.addi %rc, %cc : tensor<64x64xi32>
+  %pc = tile.splat %c : tensor<64x64x!tile.ptr<f32>>
+  %cptr = tile.addptr %pc, %oc : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>
+  %sb = arith.sitofp %oc : tensor<64x64xi32> to tensor<64x64xf32>
+  %ap = tile.splat %a : tensor<64x32x!tile.ptr<f16>>
+  %aq = tile.addptr %ap, %oa : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  tile.store %aq, %av : tensor<64x32x!tile.ptr<f16>>
+  tile.store %cptr, %sb : tensor<64x64x!tile.ptr<f32>>
+  return
 }

@@ -45,6 +45,8 @@ std::vector<std::string> compilerArguments(const CompileRequest &request) {
     args.push_back("--num-stages");
     args.push_back(std::to_string(request.numStages));
   }
+  args.insert(args.end(), request.extraOptions.begin(),
+              request.extraOptions.end());
   for (const char *arg : {"--emit", "cubin", "-o"})
     args.push_back(arg);
   args.push_back(request.outputCubin);

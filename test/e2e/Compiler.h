@@ -20,6 +20,8 @@ struct CompileRequest {
   std::string signature;
   int numWarps = 4;
   int numStages = 0; ///< 0: not passed.
+  /// Further tilec options, passed before the output ones.
+  std::vector<std::string> extraOptions;
   std::string outputCubin;
   std::string logPath; ///< Receives the command line, stdout and stderr.
   int timeoutSeconds = 300;

@@ -22,13 +22,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 status=0
 
 echo "== runtime unit tests"
-timeout 300 "$build/unittests/TilecRuntimeTests" 2>&1 | tee "$out/unittests.log" | tail -n 25 || status=1
+timeout 120 "$build/unittests/TilecRuntimeTests" 2>&1 | tee "$out/unittests.log" | tail -n 25 || status=1
 
 echo "== torch baselines"
 e2e="$build/bin/tilec-e2e"
 "$e2e" --describe "$out/cases.json" "$@"
 baseline=()
-if timeout 600 python3 "$here/torch_baseline.py" "$out/cases.json" > "$out/torch.json" 2> "$out/torch.log"; then
+if timeout 200 python3 "$here/torch_baseline.py" "$out/cases.json" > "$out/torch.json" 2> "$out/torch.log"; then
   baseline=(--baseline "$out/torch.json")
 else
   echo "torch baselines failed (see torch.log); ratios left empty"
@@ -41,6 +41,6 @@ if [ "$compiler" = none ]; then
 else
   compile=(--tilec "$compiler")
 fi
-timeout 1500 "$e2e" "${compile[@]}" --artifacts "$artifacts" --repeat 20 \
+timeout ${E2E_TIMEOUT:-1500} "$e2e" "${compile[@]}" --artifacts "$artifacts" --repeat 20 \
   "${baseline[@]}" --json "$out/e2e.json" "$@" 2>&1 | tee "$out/e2e.log" || status=1
 exit $status

@@ -62,6 +62,7 @@ struct Options {
   std::optional<std::uint64_t> seed;
   int timeoutSeconds = 60;
   int compileTimeoutSeconds = 300;
+  std::vector<std::string> tilecOptions;
 };
 
 const char *kUsage = R"(usage: tilec-e2e [options]
@@ -90,6 +91,8 @@ float64 reference, and prints one line per case and a markdown table.
   --seed N              input seed (default: random, printed)
   --timeout SEC         longest wait for one kernel run (default 60)
   --compile-timeout SEC longest compile (default 300)
+  --tilec-option ARG    pass ARG to every tilec invocation (repeatable), e.g.
+                        --tilec-option=--mbarrier-spin-limit=4194304
 
 Exit code: 0 if nothing failed, 1 if a compile or check failed, 2 for bad
 usage.
@@ -129,6 +132,12 @@ bool parseOptions(int argc, char **argv, Options &options) {
     if (arg == "--help" || arg == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
+    } else if (arg.rfind("--tilec-option=", 0) == 0) {
+      options.tilecOptions.push_back(arg.substr(std::strlen("--tilec-option=")));
+    } else if (arg == "--tilec-option") {
+      if (!(text = value("--tilec-option")))
+        return false;
+      options.tilecOptions.push_back(text);
     } else if (arg == "--tilec") {
       if (!(text = value("--tilec")))
         return false;
@@ -310,6 +319,7 @@ compileCase(const Options &options, const CaseSpec &spec, CaseResult &result) {
     request.signature = spec.signature;
     request.numWarps = spec.numWarps;
     request.numStages = spec.numStages;
+    request.extraOptions = options.tilecOptions;
     request.outputCubin = cubin;
     request.logPath = base + ".compile.log";
     request.timeoutSeconds = options.compileTimeoutSeconds;

@@ -6,6 +6,7 @@
 
 #include "KernelSource.h"
 
+#include "tilec/Compiler/Compiler.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Frontend/Frontend.h"
 
@@ -24,28 +25,6 @@ using namespace tilec::tool;
 int tool::fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tilec") << message << "\n";
   return 1;
-}
-
-/// Signature name of an MLIR type (`fp32` for f32, `i32` for i32).
-static std::string typeName(mlir::Type type) {
-  if (type.isF16())
-    return "fp16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "fp32";
-  if (type.isF64())
-    return "fp64";
-  if (llvm::isa<mlir::Float8E4M3FNType>(type))
-    return "fp8e4nv";
-  if (llvm::isa<mlir::Float8E5M2Type>(type))
-    return "fp8e5";
-  if (type.isInteger())
-    return "i" + std::to_string(type.getIntOrFloatBitWidth());
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
 }
 
 /// The interface of a kernel given directly in the tile dialect: its
@@ -72,10 +51,10 @@ interfaceFromMLIR(mlir::ModuleOp module, llvm::StringRef wanted) {
     mlir::Type type = kernel.getArgument(i).getType();
     if (auto ptr = llvm::dyn_cast<tile::PointerType>(type)) {
       param.kind = KernelParameter::Kind::Pointer;
-      param.type = typeName(ptr.getPointeeType());
+      param.type = getSignatureTypeName(ptr.getPointeeType());
     } else {
       param.kind = KernelParameter::Kind::Scalar;
-      param.type = typeName(type);
+      param.type = getSignatureTypeName(type);
     }
     if (auto div = kernel.getArgAttrOfType<mlir::IntegerAttr>(
             i, tile::kDivisibilityAttrName))
@@ -90,7 +69,8 @@ KernelSource::~KernelSource() = default;
 std::unique_ptr<KernelSource> KernelSource::load(llvm::StringRef path,
                                                  llvm::StringRef kernelName,
                                                  llvm::StringRef signature,
-                                                 mlir::MLIRContext &context) {
+                                                 mlir::MLIRContext &context,
+                                                 unsigned errorLimit) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (!buffer) {
     fail("cannot read '" + path + "': " + buffer.getError().message());
@@ -105,6 +85,10 @@ std::unique_ptr<KernelSource> KernelSource::load(llvm::StringRef path,
       source->srcMgr_.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   source->diagHandler_ = std::make_unique<mlir::SourceMgrDiagnosticHandler>(
       source->srcMgr_, &context);
+  // A .tile author gets the message at the source line, not the IR op it
+  // was found on (kept for .mlir inputs, whose authors read IR).
+  if (!path.ends_with(".mlir"))
+    context.printOpOnDiagnostic(false);
 
   if (path.ends_with(".mlir")) {
     source->module_ =
@@ -115,9 +99,14 @@ std::unique_ptr<KernelSource> KernelSource::load(llvm::StringRef path,
     if (mlir::failed(derived))
       return nullptr;
     source->interface_ = *derived;
-    source->interface_.signature = signature.str();
+    if (!signature.empty()) {
+      fail("--signature applies to .tile and .py input; a .mlir module "
+           "already gives the kernel's argument types");
+      return nullptr;
+    }
   } else {
     frontend::SourceMgrDiagnosticSink diags(source->srcMgr_, llvm::errs());
+    diags.setErrorLimit(errorLimit);
     auto kernel = frontend::emitKernel(source->srcMgr_, bufferId, kernelName,
                                        signature, context, diags);
     if (mlir::failed(kernel))

@@ -8,6 +8,7 @@
 #define TILEC_TOOLS_TILEC_KERNELSOURCE_H
 
 #include "tilec/Compiler/KernelInterface.h"
+#include "tilec/Frontend/Diagnostics.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -29,12 +30,13 @@ namespace tilec::tool {
 class KernelSource {
 public:
   /// Reads `path` ("-" for stdin) and emits or parses kernel `kernelName`
-  /// (empty: the only one). Errors are printed (with source locations);
-  /// returns null on failure.
-  static std::unique_ptr<KernelSource> load(llvm::StringRef path,
-                                            llvm::StringRef kernelName,
-                                            llvm::StringRef signature,
-                                            mlir::MLIRContext &context);
+  /// (empty: the only one). Errors are printed (with source locations; the
+  /// frontend stops after `errorLimit` of them, 0: no limit); returns null
+  /// on failure.
+  static std::unique_ptr<KernelSource>
+  load(llvm::StringRef path, llvm::StringRef kernelName,
+       llvm::StringRef signature, mlir::MLIRContext &context,
+       unsigned errorLimit = frontend::DiagnosticSink::kDefaultErrorLimit);
   ~KernelSource();
 
   mlir::ModuleOp module() { return *module_; }

@@ -5,20 +5,26 @@
 //===----------------------------------------------------------------------===//
 //
 // tilec FILE [--kernel NAME] [--signature SIG] [--num-warps N]
-//       [--num-stages N] [--emit tile|tilegpu|llvm|ptx|cubin] [-o OUT]
+//       [--num-stages N] [--emit tile|tilegpu|llvm|ptx|cubin|c-header]
+//       [-o OUT]
+//       [--error-limit N]
 //
 // Compiles one kernel of a .tile file (or a Triton .py module, or a module
 // already in the tile dialect, .mlir) like Triton's AOT compiler: writes the
 // artifact to OUT and, for PTX and cubins, the kernel metadata to OUT with
 // the extension replaced by .json (a cubin also gets its .ptx beside it).
+// `--emit c-header` writes a C header with the cubin embedded and a typed
+// launch function instead (docs/cli.md).
 // IR debugging: --dump-ir DIR (or TILEC_DUMP_DIR), --print-ir-after-all,
-// --print-ir-after=PASS, --print-ir-before=PASS, --mlir-timing.
+// --print-ir-after=PASS, --print-ir-before=PASS, --mlir-timing,
+// --reproducer FILE.
 //
 // tilec run FILE … --grid X[,Y,Z] [--backend cpu|gpu] compiles a kernel and
 // runs it on random or given inputs (RunCommand.h, docs/cli.md).
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Compiler/CHeader.h"
 #include "tilec/Compiler/Compiler.h"
 #include "tilec/Compiler/Registration.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
@@ -28,13 +34,16 @@
 #include "RunCommand.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -44,6 +53,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <chrono>
 #include <cstdlib>
 
 using namespace tilec;
@@ -68,23 +78,31 @@ static cl::opt<unsigned> numWarps("num-warps", cl::init(4),
 static cl::opt<unsigned> numStages("num-stages", cl::init(3),
                                    cl::desc("Software-pipelining depth"),
                                    cl::cat(tilecCategory));
+static cl::opt<std::string> emitKind(
+    "emit", cl::init("cubin"),
+    cl::desc("What to produce: tile, tilegpu, llvm, ptx, cubin or c-header"),
+    cl::cat(tilecCategory));
 static cl::opt<std::string>
-    emitKind("emit", cl::init("cubin"),
-             cl::desc("What to produce: tile, tilegpu, llvm, ptx or cubin"),
-             cl::cat(tilecCategory));
+    cName("c-name",
+          cl::desc("Prefix of the names in a c-header (default: the kernel's "
+                   "name)"),
+          cl::value_desc("identifier"), cl::cat(tilecCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("file"),
                                        cl::cat(tilecCategory));
 static cl::opt<std::string> arch("arch", cl::init("sm_90a"),
                                  cl::desc("GPU architecture"),
                                  cl::cat(tilecCategory));
-static cl::opt<unsigned> ptxVersion("ptx-version", cl::init(80),
-                                    cl::desc("PTX ISA version times 10 (80 = 8.0)"),
-                                    cl::cat(tilecCategory));
+static cl::opt<unsigned> ptxVersion(
+    "ptx-version",
+    cl::desc("PTX ISA version times 10 (default: the lowest the --arch needs, "
+             "80 for sm_90a)"),
+    cl::cat(tilecCategory));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
-    cl::desc("Write the IR after every pass, the LLVM IR, PTX and ptxas "
-             "report to this directory (default: $TILEC_DUMP_DIR)"),
+    cl::desc("Write the IR after every pass, the LLVM IR, PTX, ptxas "
+             "report, cubin and metadata to this directory, numbered in "
+             "pipeline order (default: $TILEC_DUMP_DIR)"),
     cl::value_desc("dir"), cl::cat(tilecCategory));
 static cl::opt<bool> printIRAfterAll("print-ir-after-all",
                                      cl::desc("Print the IR after every pass"),
@@ -97,9 +115,40 @@ static cl::list<std::string>
     printIRBefore("print-ir-before", cl::CommaSeparated,
                   cl::desc("Print the IR before these passes"),
                   cl::value_desc("pass"), cl::cat(tilecCategory));
-static cl::opt<bool> timing("mlir-timing",
-                            cl::desc("Report the time of every pass"),
-                            cl::cat(tilecCategory));
+static cl::opt<bool> disableWgmma(
+    "disable-wgmma",
+    cl::desc("Run every tl.dot on CUDA cores (FMA) instead of the Hopper "
+             "tensor cores (for experiments)"),
+    cl::cat(tilecCategory));
+static cl::opt<bool> timing(
+    "mlir-timing",
+    cl::desc("Report the time of every pass, then of every stage"),
+    cl::cat(tilecCategory));
+static cl::opt<std::string> reproducer(
+    "reproducer",
+    cl::desc("When a pass fails, write a tilec-opt reproducer to this file "
+             "(run it with: tilec-opt --run-reproducer FILE)"),
+    cl::value_desc("file"), cl::cat(tilecCategory));
+static cl::opt<bool> lineInfo(
+    "line-info", cl::init(true),
+    cl::desc("Map PTX and SASS to source lines (.loc, ptxas -lineinfo); "
+             "--line-info=false turns it off"),
+    cl::cat(tilecCategory));
+static cl::opt<int64_t> mbarrierSpinLimit(
+    "mbarrier-spin-limit", cl::init(0),
+    cl::desc("Make every mbarrier wait give up after N polls, print its source "
+             "location and trap, instead of hanging on a pipeline bug "
+             "(0: wait forever)"),
+    cl::value_desc("N"), cl::cat(tilecCategory));
+static cl::opt<unsigned> errorLimit(
+    "error-limit", cl::init(frontend::DiagnosticSink::kDefaultErrorLimit),
+    cl::desc("Stop after this many errors in the source (0: no limit)"),
+    cl::value_desc("N"), cl::cat(tilecCategory));
+static cl::opt<bool> disableTMA(
+    "disable-tma",
+    cl::desc("Load the operands of tensor-core dots with plain loads through "
+             "registers instead of TMA copies (for experiments)"),
+    cl::cat(tilecCategory));
 
 static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
   llvm::StringRef dir = llvm::sys::path::parent_path(path);
@@ -121,6 +170,13 @@ static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tilec " << getTilecVersion() << " (LLVM/MLIR " LLVM_VERSION_STRING
+       << ", NVPTX backend, target sm_90a by default)\n";
+  });
+  // --mlir-print-debuginfo and friends: the reproducer is printed with the
+  // default printing flags, which read them.
+  mlir::registerAsmPrinterCLOptions();
   cl::HideUnrelatedOptions({&tilecCategory, &tool::getRunCategory()});
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -132,26 +188,65 @@ int main(int argc, char **argv) {
   std::optional<EmitKind> emit = parseEmitKind(emitKind);
   if (!emit)
     return fail("unknown --emit '" + emitKind +
-                "' (expected tile, tilegpu, llvm, ptx or cubin)");
+                "' (expected tile, tilegpu, llvm, ptx, cubin or c-header)");
   if (!llvm::isPowerOf2_32(numWarps) || numWarps > 32)
     return fail("--num-warps must be a power of two between 1 and 32, got " +
                 llvm::Twine(numWarps));
   if (numStages == 0)
     return fail("--num-stages must be at least 1");
+  {
+    llvm::StringRef chip = arch;
+    unsigned smVersion = 0;
+    bool known = chip.consume_front("sm_");
+    chip.consume_back("a");
+    known = known && !chip.getAsInteger(10, smVersion) && smVersion >= 70;
+    if (!known)
+      return fail("unknown --arch '" + arch +
+                  "' (expected sm_NN or sm_NNa, e.g. sm_90a)");
+    // The first PTX ISA version that knows the architecture.
+    unsigned required = smVersion >= 120 ? 87
+                        : smVersion >= 100 ? 86
+                        : smVersion >= 90  ? 80
+                        : smVersion >= 80  ? 70
+                                           : 60;
+    if (ptxVersion.getNumOccurrences() == 0)
+      ptxVersion = required;
+    else if (ptxVersion < required)
+      return fail("--ptx-version " + llvm::Twine(ptxVersion) + " is too old for " +
+                  arch + " (needs " + llvm::Twine(required) + " or newer)");
+    // PTX ISA versions LLVM 22 knows (PTX ISA "Release Notes").
+    static const unsigned knownPtx[] = {60, 61, 62, 63, 64, 65, 70, 71, 72, 73,
+                                        74, 75, 76, 77, 78, 80, 81, 82, 83, 84,
+                                        85, 86, 87, 88};
+    if (!llvm::is_contained(knownPtx, unsigned(ptxVersion)))
+      return fail("unknown --ptx-version " + llvm::Twine(ptxVersion) +
+                  " (expected the PTX ISA version times 10, 60 to 88, e.g. 80)");
+  }
 
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
+  // One kernel per run: a thread pool would only cost its start-up.
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
+  auto frontendStart = std::chrono::steady_clock::now();
   auto source = tool::KernelSource::load(inputFile, kernelName, signature,
-                                         context);
+                                         context, errorLimit);
   if (!source)
     return 1;
   KernelInterface &interface = source->interface();
+  double frontendSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                    frontendStart)
+          .count();
 
   CompileOptions options;
   options.pipeline.numWarps = numWarps;
   options.pipeline.numStages = numStages;
+  options.pipeline.useWgmma = !disableWgmma;
+  options.pipeline.useTMA = !disableTMA;
+  if (mbarrierSpinLimit < 0)
+    return fail("--mbarrier-spin-limit must not be negative");
+  options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;
   options.target.chip = arch;
   options.target.features = "+ptx" + std::to_string(ptxVersion);
   options.emit = *emit;
@@ -163,10 +258,28 @@ int main(int argc, char **argv) {
   options.printIRAfter.assign(printIRAfter.begin(), printIRAfter.end());
   options.printIRBefore.assign(printIRBefore.begin(), printIRBefore.end());
   options.timing = timing;
+  options.reproducerFile = reproducer;
+  if (!reproducer.empty()) {
+    // Keep the .tile locations in the reproducer, as in every dump.
+    if (auto *printDebugInfo = static_cast<cl::opt<bool> *>(
+            cl::getRegisteredOptions().lookup("mlir-print-debuginfo")))
+      if (printDebugInfo->getNumOccurrences() == 0)
+        printDebugInfo->setValue(true);
+  }
+  options.pipeline.lineInfo = lineInfo;
 
   auto result = compileModule(source->module(), interface, options);
   if (!result)
     return fail(llvm::toString(result.takeError()));
+  if (timing) {
+    StageTimes times = result->times;
+    times.frontend = frontendSeconds;
+    llvm::errs() << llvm::formatv(
+        "tilec stage times (ms): frontend {0:f2}, passes {1:f2}, llvm {2:f2}, "
+        "ptx {3:f2}, ptxas {4:f2}, total {5:f2}\n",
+        1e3 * times.frontend, 1e3 * times.passes, 1e3 * times.llvm,
+        1e3 * times.ptx, 1e3 * times.ptxas, 1e3 * times.total());
+  }
 
   // Where the artifact goes: -o, else stdout for text, else <kernel>.cubin.
   std::string out = outputFile;
@@ -184,8 +297,37 @@ int main(int argc, char **argv) {
     llvm::outs() << result->ptx;
     return 0;
   }
+  if (*emit == EmitKind::CHeader) {
+    CHeaderKernel info;
+    info.prefix = cName.empty() ? interface.name : std::string(cName);
+    info.cubin = result->ptxas->cubin;
+    info.numThreads = result->numThreads;
+    info.dynamicSharedBytes = result->sharedMemoryBytes;
+    info.target = options.target.chip;
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(buildKernelMetadata(interface, options, *result,
+                                                /*artifacts=*/{}));
+    info.metadataJSON = json;
+    auto header = emitCHeader(interface, info);
+    if (!header)
+      return fail(llvm::toString(header.takeError()));
+    if (out.empty() || out == "-") {
+      llvm::outs() << *header;
+      return 0;
+    }
+    return writeFile(out, *header) ? 0 : 1;
+  }
   llvm::SmallString<256> base(out);
   llvm::sys::path::replace_extension(base, "");
+  // The metadata (and a cubin's PTX) go next to OUT: they must not be OUT.
+  llvm::StringRef ext = llvm::sys::path::extension(out);
+  if (ext == ".json" || (*emit == EmitKind::Cubin && ext == ".ptx"))
+    return fail("-o '" + out + "' would be overwritten by the " +
+                (ext == ".json" ? "metadata (.json)" : "PTX written beside the cubin") +
+                "; name the " + (*emit == EmitKind::Cubin ? "cubin" : "PTX") +
+                " file with its own extension (e.g. " +
+                (*emit == EmitKind::Cubin ? "k.cubin" : "k.ptx") + ")");
   std::vector<std::pair<std::string, std::string>> artifacts;
   std::string ptxPath = (base + ".ptx").str();
   if (*emit == EmitKind::PTX) {

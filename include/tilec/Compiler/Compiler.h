@@ -16,6 +16,7 @@
 
 #include "tilec/Compiler/CpuPipeline.h"
 #include "tilec/Compiler/KernelInterface.h"
+#include "tilec/Compiler/StageTimes.h"
 #include "tilec/Target/PTX.h"
 #include "tilec/Target/Ptxas.h"
 
@@ -28,18 +29,21 @@
 
 namespace mlir {
 class ModuleOp;
+class Type;
 class OpPassManager;
 class PassManager;
 } // namespace mlir
 
 namespace tilec {
 
-/// How far to compile.
-enum class EmitKind { Tile, TileGPU, LLVM, PTX, Cubin };
+/// How far to compile. CHeader compiles to a cubin (compileModule treats it
+/// as Cubin); the CLI then wraps the cubin in a C header (CHeader.h).
+enum class EmitKind { Tile, TileGPU, LLVM, PTX, Cubin, CHeader };
 
-/// Parses `tile`, `tilegpu`, `llvm`, `ptx`, `cubin`.
+/// Parses `tile`, `tilegpu`, `llvm`, `ptx`, `cubin`, `c-header`.
 std::optional<EmitKind> parseEmitKind(llvm::StringRef text);
-/// The file extension of an artifact (`.mlir`, `.ll`, `.ptx`, `.cubin`).
+/// The file extension of an artifact (`.mlir`, `.ll`, `.ptx`, `.cubin`,
+/// `.h`).
 llvm::StringRef getArtifactExtension(EmitKind kind);
 
 /// Options of the passes (DESIGN.md §3).
@@ -48,12 +52,30 @@ struct PipelineOptions {
   unsigned numWarps = 4;
   /// Software-pipelining depth (used by tilegpu-pipeline; 1 = none).
   unsigned numStages = 3;
+  /// Run eligible tl.dot on the Hopper tensor cores (wgmma); false keeps
+  /// every dot on the FMA path (`--disable-wgmma`).
+  bool useWgmma = true;
+  /// Give every LLVM function a debug-info scope (line tables only, no
+  /// variables) so that the PTX carries `.file`/`.loc` directives mapping
+  /// instructions to `.tile` lines, and ptxas keeps them (`-lineinfo`) for
+  /// cuobjdump, Nsight Compute and compute-sanitizer. Changes no code.
+  bool lineInfo = true;
+  /// Copy the block-pointer operands of wgmma dots with TMA into shared
+  /// memory (false: `--disable-tma`, the operands come through registers).
+  bool useTMA = true;
+  /// When positive, every mbarrier wait gives up after this many polls,
+  /// prints where it was and traps, instead of hanging on a pipeline bug
+  /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).
+  int64_t mbarrierSpinLimit = 0;
 };
 
-/// Adds the tile-level passes both backends start with: cleanups, then
-/// `tile-rewrite-block-pointers` (block pointers become pointer tiles and
-/// masks), cleanups and loop-invariant code motion.
-void buildTileLevelPipeline(mlir::OpPassManager &pm);
+/// Adds the tile-level passes both backends start with: cleanups, then (for
+/// the GPU, `gpu` given, with wgmma and TMA on) `tilegpu-prepare-tma` and
+/// cleanups, then `tile-rewrite-block-pointers` (block pointers other than
+/// TMA's become pointer tiles and masks), cleanups and loop-invariant code
+/// motion.
+void buildTileLevelPipeline(mlir::OpPassManager &pm,
+                            const PipelineOptions *gpu = nullptr);
 
 /// Adds the passes from the frontend's `tile` IR to the end of `stop`'s
 /// stage (Tile: cleanups; TileGPU: layouts; LLVM and later: the LLVM
@@ -74,14 +96,20 @@ struct CompileOptions {
   std::vector<std::string> printIRAfter, printIRBefore;
   /// Print MLIR's pass timing report to stderr.
   bool timing = false;
+  /// When set and a pass fails (or crashes), write a self-contained
+  /// reproducer to this file: the IR right before the failing pass and, in
+  /// its `mlir_reproducer` resource, that pass with its options, for
+  /// `tilec-opt --run-reproducer FILE`. Needs the module's context to run
+  /// without multithreading (compileModule turns it off).
+  std::string reproducerFile;
   /// ptxas to use; empty = findPtxas().
   std::string ptxas;
 };
 
 /// The artifacts of one compilation, up to `CompileOptions::emit`.
 struct CompileResult {
-  /// Textual IR at the stop stage (for Tile/TileGPU/LLVM: the MLIR module;
-  /// LLVM also fills `llvmIR`).
+  /// Textual IR at the stop stage (for Tile/TileGPU: the MLIR module; for
+  /// LLVM: `llvmIR`, the optimized LLVM IR, left empty for later stages).
   std::string mlir;
   std::string llvmIR;
   std::string ptx;
@@ -90,11 +118,20 @@ struct CompileResult {
   int64_t sharedMemoryBytes = 0;
   unsigned numThreads = 0;
   std::string ptxasVersion;
+  /// The `hidden_parameters` of the metadata (TMA descriptors), in the order
+  /// of the kernel's trailing parameters.
+  llvm::json::Array hiddenParameters;
+  /// Where the time went (frontend left at 0).
+  StageTimes times;
 };
 
 /// Compiles `module` (one kernel in the `tile` dialect, described by
 /// `kernel`). MLIR diagnostics go to the context's handler; the error says
-/// which stage failed.
+/// which stage failed. With `options.dumpDir`, the directory gets
+/// `00-input.mlir`, one `NN-<pass>.mlir` per pass (printed with their
+/// locations), `NN-llvm-ir.ll`, `NN-llvm-ir-opt.ll`, `NN-kernel.ptx`,
+/// `NN-ptxas.log`, `NN-kernel.cubin` and `NN-kernel.json` (the metadata,
+/// naming the numbered PTX and cubin), each as soon as its stage is done.
 llvm::Expected<CompileResult> compileModule(mlir::ModuleOp module,
                                             const KernelInterface &kernel,
                                             const CompileOptions &options);
@@ -114,6 +151,10 @@ llvm::json::Object
 buildKernelMetadata(const KernelInterface &kernel, const CompileOptions &options,
                     const CompileResult &result,
                     const std::vector<std::pair<std::string, std::string>> &artifacts);
+
+/// The signature's name of an element type (`fp32` for f32, `bf16`,
+/// `fp8e4nv`, `i32`; MLIR's spelling for anything else).
+std::string getSignatureTypeName(mlir::Type type);
 
 /// tilec's version string.
 llvm::StringRef getTilecVersion();

@@ -30,13 +30,22 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
     constants and arithmetic on them are cloned per use); only what remains
     gets a `tilegpu.convert_layout`.
 
+    A `tile.dot` that wgmma can take (f16/bf16 operands, f32 accumulator,
+    M ≥ 64, whole warpgroups) gets the `#tilegpu.wgmma` accumulator layout,
+    which its elementwise users and loop-carried values then share; other
+    dots get a register-blocked layout for the FMA path, with a remark
+    saying why.
+
     Example: in a row softmax the row maximum is
     `#tilegpu.slice<{dim = 1, parent = #blocked}>` of the tile's layout, so
     `x - m[:, None]` needs no data movement.
   }];
   let options = [
     Option<"numWarps", "num-warps", "unsigned", "4",
-           "Warps per CTA (one program instance runs on one CTA)">
+           "Warps per CTA (one program instance runs on one CTA)">,
+    Option<"useWgmma", "use-wgmma", "bool", "true",
+           "Give eligible tl.dot accumulators the Hopper wgmma layout "
+           "(tensor cores); false keeps every dot on the FMA path">
   ];
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }
@@ -55,8 +64,18 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     shared memory; other layout conversions and `tile.dot` (FMA on CUDA
     cores) go through shared memory. Program ids read `%ctaid`. Kernels
     become `nvvm.kernel` functions with `nvvm.maxntid`. Shared memory is one
-    `.extern .shared .align 1024` array; the bytes needed are recorded in the
-    module's `tilegpu.shared_memory` attribute.
+    `.extern .shared .align 1024` array: the kernel-lifetime allocations
+    (`local_alloc` rings, each 1024-byte aligned, then the mbarriers) first,
+    per-op scratch after them; the bytes needed are recorded in the module's
+    `tilegpu.shared_memory` attribute. The Hopper async ops become PTX:
+    `mbarrier.init` / `arrive.expect_tx` / `try_wait.parity`,
+    `cp.async.bulk.tensor` (one per swizzle-wide box, issued by thread 0),
+    `wgmma.mma_async` on shared-memory descriptors and `wgmma.wait_group`.
+    Arguments of type `!tilegpu.tma_desc` become by-value 128-byte
+    `__grid_constant__` parameters (`llvm.byval`, `llvm.align = 64`,
+    `nvvm.grid_constant`); their recipes are collected in the module's
+    `tilegpu.tma_descriptors` attribute (argument index and recipe) for the
+    kernel metadata.
 
     The remaining scalar `arith`/`math`/`scf`/`func` ops are left for the
     upstream conversions (`convert-scf-to-cf`, `convert-to-llvm`).
@@ -66,6 +85,11 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     "::mlir::NVVM::NVVMDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"mbarrierSpinLimit", "mbarrier-spin-limit", "int64_t", "0",
+           "When positive, every mbarrier wait polls at most this many times, "
+           "then prints its source location and traps (debug builds)">
   ];
 }
 

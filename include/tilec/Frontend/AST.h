@@ -109,6 +109,7 @@ public:
     FloatLiteral,
     ImaginaryLiteral,
     StringLiteral,
+    FString,
     BoolLiteral,
     NoneLiteral,
     EllipsisLiteral,
@@ -298,8 +299,8 @@ public:
   llvm::StringRef getValue() const { return value; }
   /// `b"..."` literal.
   bool isBytes() const { return isBytesFlag; }
-  /// At least one piece is an f-string; its replacement fields (`{x!r}`) are
-  /// kept verbatim in the value, not parsed.
+  /// Always false for literals the parser builds: a literal with an f-string
+  /// piece is an FStringExpr.
   bool isFormat() const { return isFormatFlag; }
   static bool classof(const Node *node) {
     return node->getKind() == Kind::StringLiteral;
@@ -309,6 +310,55 @@ private:
   llvm::StringRef value;
   bool isBytesFlag;
   bool isFormatFlag;
+};
+
+class FStringExpr;
+
+/// One piece of an f-string: literal text, or a replacement field
+/// `{expr=!r:spec}`.
+struct FStringPart {
+  /// For literal text: the decoded characters (`{{` already made `{`).
+  llvm::StringRef text;
+  /// For a replacement field: its expression; null for literal text.
+  Expr *expr = nullptr;
+  /// The conversion `!r`, `!s` or `!a` as 'r', 's' or 'a'; 0 if absent.
+  char conversion = 0;
+  /// The format spec after `:`, itself an f-string (`{x:>{width}}`); null
+  /// if absent.
+  FStringExpr *formatSpec = nullptr;
+  /// For a self-documenting field (`{x = }`): the text printed before the
+  /// value, as written (`x = `); empty otherwise.
+  llvm::StringRef selfDocText;
+  /// The field from its `{` to its `}` (for literal text: the text).
+  llvm::SMRange range;
+
+  bool isField() const { return expr != nullptr; }
+};
+
+/// An f-string (Python's JoinedStr): literal text and replacement fields, in
+/// order, adjacent string literals included (`"a" f"{x}"`). The field
+/// expressions are parsed with their locations in the source file.
+class FStringExpr : public Expr {
+public:
+  FStringExpr(llvm::ArrayRef<FStringPart> parts, llvm::SMRange range)
+      : Expr(Kind::FString, range, 1 + computeHeight(parts)), parts(parts) {}
+  llvm::ArrayRef<FStringPart> getParts() const { return parts; }
+  static bool classof(const Node *node) {
+    return node->getKind() == Kind::FString;
+  }
+
+private:
+  static unsigned computeHeight(llvm::ArrayRef<FStringPart> parts) {
+    unsigned result = 0;
+    for (const FStringPart &part : parts) {
+      result = std::max(result, heightOf(part.expr));
+      if (part.formatSpec)
+        result = std::max(result, part.formatSpec->getHeight());
+    }
+    return result;
+  }
+
+  llvm::ArrayRef<FStringPart> parts;
 };
 
 /// `True` or `False`.

@@ -14,6 +14,12 @@
 // A diagnostic is one line; follow-up context (for example "called from
 // here") is a separate `note` reported right after it.
 //
+// Like clang's -ferror-limit, a sink stops after a number of errors (20 by
+// default; see setErrorLimit): the next error is replaced by "too many errors
+// emitted, stopping now", everything reported after it is dropped, and the
+// lexer, parser and code generator check hasReachedErrorLimit() to stop
+// early.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_FRONTEND_DIAGNOSTICS_H
@@ -76,12 +82,26 @@ public:
   /// Number of errors reported so far (warnings and notes do not count).
   unsigned getNumErrors() const { return numErrors; }
 
+  /// The default of setErrorLimit (clang's -ferror-limit default).
+  static constexpr unsigned kDefaultErrorLimit = 20;
+  /// Sets how many errors are handled before the sink stops: the error after
+  /// the `limit`-th is replaced by "too many errors emitted, stopping now"
+  /// (without a location), and every diagnostic after that is dropped.
+  /// 0 means no limit.
+  void setErrorLimit(unsigned limit) { errorLimit = limit; }
+  unsigned getErrorLimit() const { return errorLimit; }
+  /// Whether the error limit was exceeded; producers of diagnostics should
+  /// stop working (their further reports are dropped anyway).
+  bool hasReachedErrorLimit() const { return stopped; }
+
 protected:
   /// Called once per reported diagnostic, in report order.
   virtual void handle(const Diagnostic &diag) = 0;
 
 private:
   unsigned numErrors = 0;
+  unsigned errorLimit = kDefaultErrorLimit;
+  bool stopped = false;
 };
 
 /// Prints each diagnostic with llvm::SourceMgr::PrintMessage to a stream:
@@ -89,6 +109,12 @@ private:
 ///   k.tile:3:13: error: expected ':' after 'if' condition, found end of line
 ///       if x > 0
 ///               ^
+///
+/// The terminal never receives raw binary: in the message and in the shown
+/// source line, control characters (other than tabs, and newlines in the
+/// message), DEL and bytes that are not valid UTF-8 are printed escaped as
+/// `\xNN`, with the caret and ranges moved to match (the `line:col` stays
+/// the byte column in the file).
 class SourceMgrDiagnosticSink final : public DiagnosticSink {
 public:
   SourceMgrDiagnosticSink(const llvm::SourceMgr &srcMgr, llvm::raw_ostream &os,

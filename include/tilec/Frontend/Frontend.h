@@ -20,6 +20,9 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+#include <vector>
+
 namespace llvm {
 class SourceMgr;
 } // namespace llvm
@@ -39,6 +42,10 @@ struct KernelModule {
   /// type). Every op carries the FileLineColLoc of its source.
   mlir::OwningOpRef<mlir::ModuleOp> module;
   KernelInterface interface;
+  /// The module-level `@jit` functions whose bodies were inlined into the
+  /// kernel (directly or through other calls), in first-call order. Always a
+  /// subset of KernelSource::functions (KernelSource.h).
+  std::vector<std::string> inlinedFunctions;
 };
 
 /// Emits kernel `kernelName` of the source in buffer `bufferId` of `srcMgr`,

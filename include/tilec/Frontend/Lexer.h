@@ -101,8 +101,6 @@ private:
 /// layout rules and error handling.
 class Lexer {
 public:
-  /// Deepest indentation the lexer accepts (as CPython).
-  static constexpr unsigned kMaxIndentLevels = 100;
   /// Deepest nesting of f-string replacement fields the lexer follows.
   static constexpr unsigned kMaxFStringNesting = 32;
   /// How many lines the lexer looks ahead to decide whether a bracket that
@@ -111,6 +109,12 @@ public:
 
   Lexer(const llvm::SourceMgr &srcMgr, unsigned bufferId,
         DiagnosticSink &diags);
+  /// Lexes only `range`, characters of buffer `bufferId`, as the inside of
+  /// brackets (an f-string replacement field): newlines are whitespace, there
+  /// are no NEWLINE/INDENT/DEDENT tokens, and `eof` comes at the end of the
+  /// range. Token locations point into the buffer.
+  Lexer(const llvm::SourceMgr &srcMgr, unsigned bufferId, DiagnosticSink &diags,
+        llvm::StringRef range);
 
   /// Returns the next token. After the end of the buffer, returns `eof`
   /// forever.
@@ -217,6 +221,11 @@ private:
   bool dryRun = false;
   bool probeFoundStatement = false;
   unsigned probeLines = 0;
+  /// Lexing a sub-range of the buffer (see the range constructor).
+  bool embedded = false;
+  /// The diagnostic sink's error limit was reached: the rest of the buffer
+  /// is skipped.
+  bool stopped = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -243,6 +252,11 @@ struct StringLiteralParts {
 
 /// Splits a well-formed `string` token's spelling into prefix and body.
 StringLiteralParts getStringLiteralParts(llvm::StringRef spelling);
+
+/// Decodes the characters between the quotes of a string literal: escape
+/// sequences (unless `isRaw`), `\uXXXX`-style escapes encoded as UTF-8 (not
+/// in bytes), CRLF read as LF. Malformed escapes are kept as written.
+std::string decodeStringBody(llvm::StringRef body, bool isRaw, bool isBytes);
 
 /// The value of a `string` token: escape sequences decoded (unless raw),
 /// `\uXXXX`-style escapes encoded as UTF-8 (not in bytes). f-strings are

@@ -52,7 +52,9 @@ namespace tilec::frontend {
 class DiagnosticSink;
 
 /// Deepest nesting of parentheses/brackets/unary operators/conditional
-/// expressions/elif chains the parser follows. The parser is
+/// expressions the parser follows, and of statements (indented blocks and
+/// elif chains): deeper ones are reported ("statements are nested too
+/// deeply", once per file) and skipped. The parser is
 /// recursive-descent and uses up to about 3 KB of stack per level in a
 /// release build, so about 0.3 MB at the limit: safe on secondary threads.
 constexpr unsigned kMaxNestingDepth = 100;

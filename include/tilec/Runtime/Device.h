@@ -54,6 +54,12 @@ public:
   /// per thread other than the one that opened it).
   Status makeCurrent() const;
 
+  /// Makes this device's context current on the calling thread if the
+  /// thread has no current context (leaves a caller's own context alone).
+  /// Cheap (one driver call that reads thread-local state): callers may do it
+  /// before every launch from a thread they do not control.
+  Status ensureCurrent() const;
+
   /// Waits for all work in the context (`cuCtxSynchronize`). An error from an
   /// earlier asynchronous launch (an illegal address, say) is reported here.
   Status synchronize() const;

@@ -23,13 +23,16 @@
 #include "tilec/Runtime/KernelArg.h"
 #include "tilec/Runtime/KernelMetadata.h"
 #include "tilec/Runtime/Status.h"
+#include "tilec/Runtime/TensorMap.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 struct CUmod_st;
 struct CUfunc_st;
+struct CUstream_st;
 
 namespace tilec::runtime {
 
@@ -73,7 +76,9 @@ public:
   ///    cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) above 48 KiB;
   ///  - where the driver has cuFuncGetParamInfo (CUDA 12.4+), the compiled
   ///    entry's parameters (count, offsets, sizes) match the layout the
-  ///    metadata implies (PackedArguments::layout).
+  ///    metadata implies (PackedArguments::layout);
+  ///  - a kernel with TMA descriptor parameters needs a device of compute
+  ///    capability 9.0+ and a driver with cuTensorMapEncodeTiled.
   /// Errors read like "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX (a PTX
   /// JIT compilation failed) while loading 'add_kernel'", followed by the JIT
   /// log for PTX.
@@ -94,6 +99,9 @@ public:
   /// Queues one launch on `stream` (the legacy default stream if null).
   /// `args` are checked and packed by PackedArguments::pack (count, kinds,
   /// sizes, divisibility); hidden parameters are built from their recipes.
+  /// A TMA descriptor is resolved and checked (resolveTensorMap) at every
+  /// launch and encoded with cuTensorMapEncodeTiled only when its inputs
+  /// (base address, sizes, strides) differ from the previous launch's.
   /// Grid limits: x in [1, 2^31-1], y and z in [1, 65535]. The launch is
   /// asynchronous: a fault inside the kernel is reported by the next
   /// synchronizing call (Event::wait, Stream::synchronize,
@@ -102,6 +110,11 @@ public:
   Status launch(LaunchGrid grid, KernelArgs args,
                 const Stream *stream = nullptr);
 
+  /// The same on a raw `CUstream` (or `cudaStream_t`, the same type) that
+  /// the caller owns; null is the legacy default stream. The context the
+  /// kernel was loaded in must be current on the calling thread.
+  Status launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream);
+
   const KernelMetadata &metadata() const { return metadata_; }
   const KernelAttributes &attributes() const { return attributes_; }
   /// True when the image was PTX (JIT-compiled at load).
@@ -109,13 +122,19 @@ public:
   /// The `CUfunction`.
   CUfunc_st *function() const { return function_; }
 
+  /// cuTensorMapEncodeTiled calls made for this kernel's TMA descriptors
+  /// so far (a launch whose descriptor inputs are unchanged makes none).
+  std::uint64_t tensorMapEncodes() const;
+
 private:
   Kernel(const Device &device, KernelMetadata metadata)
       : device_(&device), metadata_(std::move(metadata)) {}
 
   Status checkParameterLayout() const;
   Status configureSharedMemory();
-  Status buildHiddenArguments(LaunchGrid grid, PackedArguments &packed);
+  Status buildHiddenArguments(LaunchGrid grid, KernelArgs args,
+                              PackedArguments &packed);
+  Status checkTensorMapSupport() const;
 
   const Device *device_;
   KernelMetadata metadata_;
@@ -124,6 +143,8 @@ private:
   KernelAttributes attributes_;
   bool fromPtx_ = false;
   DeviceBuffer scratch_;
+  /// One per hidden parameter (used by the tma_descriptor ones).
+  std::vector<TensorMapCache> tensorMaps_;
 };
 
 } // namespace tilec::runtime

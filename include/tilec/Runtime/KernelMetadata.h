@@ -46,16 +46,56 @@ struct ParameterInfo {
   std::string constexprValue;
 };
 
+/// An integer a recipe takes from the launch: a literal in the metadata, or
+/// the value of a `scalar` or `constexpr` source parameter named there.
+struct RecipeValue {
+  /// The parameter's name; empty for a literal.
+  std::string parameter;
+  /// The literal, or the constexpr's value (both known when parsed).
+  std::int64_t value = 0;
+  /// For a scalar parameter: its index among the launch arguments
+  /// (`KernelMetadata::launchParameters()`); -1 when `value` is known.
+  int argument = -1;
+
+  bool known() const { return argument < 0; }
+};
+
+/// One dimension of a TMA descriptor's tensor.
+struct TmaDimension {
+  RecipeValue size;   ///< Elements.
+  RecipeValue stride; ///< Elements between neighbours along this dimension.
+};
+
+/// The "tma_descriptor" recipe (docs/metadata.md): a 128-byte CUtensorMap
+/// from cuTensorMapEncodeTiled for the tensor at a pointer argument.
+struct TmaDescriptorRecipe {
+  /// The `pointer` source parameter whose address is the tensor's base.
+  std::string base;
+  /// Its index among the launch arguments.
+  int baseArgument = -1;
+  ScalarType element = ScalarType::FP16;
+  /// Innermost (contiguous, stride 1) dimension first; 1 to 5 of them.
+  std::vector<TmaDimension> dims;
+  /// Elements per dimension of one copy, innermost first (1..256 each).
+  std::vector<std::uint32_t> box;
+  /// Shared-memory swizzle span in bytes: 0 (none), 32, 64 or 128.
+  unsigned swizzleBytes = 0;
+  /// Out-of-bounds elements read as NaN ("nan") instead of zero ("zero").
+  bool nanFill = false;
+};
+
 /// What the runtime must build for a hidden parameter. Known recipes:
 ///  - "global_scratch": a pointer to `bytesPerProgram` bytes of global
 ///    scratch memory per program (grid x*y*z programs), aligned to `align`;
 ///    with `bytesPerProgram` == 0 a null pointer is passed.
-/// Metadata naming any other recipe is rejected when parsed (TMA descriptor
-/// recipes come later).
+///  - "tma_descriptor": a CUtensorMap passed by value (`tma`).
+/// Metadata naming any other recipe is rejected when parsed.
 struct HiddenRecipe {
   std::string kind;
   std::uint64_t bytesPerProgram = 0;
   std::uint64_t align = 1;
+  /// Valid when `kind` is "tma_descriptor".
+  TmaDescriptorRecipe tma;
 };
 
 /// A parameter the compiler appends after the source parameters.

@@ -9,8 +9,12 @@
 //    its own type (i1/i8/u8 1 byte, i16/u16/fp16/bf16 2, i32/u32/fp32 4,
 //    i64/u64/fp64 8);
 //  - each value sits at the next offset aligned to its alignment (its size
-//    for pointers and scalars, `align` for hidden parameters), as the PTX
-//    `.param` space lays them out.
+//    for pointers and scalars, `align` for hidden parameters), as ptxas lays
+//    out an entry's parameters. ptxas aligns them in constant bank 0, where
+//    the parameter space starts at `parameterBankOffset(target)` (0x210 on
+//    sm_90): an alignment above 16 bytes (a 64-byte-aligned TMA descriptor)
+//    can give an offset that is not a multiple of it (48 for a descriptor
+//    after one pointer on sm_90, since 0x210 + 48 = 9 * 64).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,8 +58,15 @@ public:
                                         KernelArgs args);
 
   /// The slots `pack` lays out for `metadata`, without any argument: what the
-  /// compiled entry's parameter list must look like.
+  /// compiled entry's parameter list must look like for `metadata.target`.
   static std::vector<ArgumentSlot> layout(const KernelMetadata &metadata);
+
+  /// Where ptxas starts the parameter space in constant bank 0, as far as
+  /// the layout is concerned: 0x160 for sm_70 to sm_89, 0x210 for sm_90, and
+  /// 0 for sm_100 and newer (whose ptxas aligns parameters relative to the
+  /// start of the space). A target that is empty or not "sm_NN[a|f]" is
+  /// taken as sm_90a, tilec's default.
+  static std::size_t parameterBankOffset(const std::string &target);
 
   /// Writes the value of hidden parameter `hiddenIndex` (an index into
   /// `metadata.hiddenParameters`); `size` must equal its `bytes`.

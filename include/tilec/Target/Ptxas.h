@@ -45,10 +45,13 @@ std::optional<std::string> findPtxas();
 /// 13.0, V13.0.88"), or an error.
 llvm::Expected<std::string> getPtxasVersion(llvm::StringRef ptxas);
 
-/// Assembles `ptx` for `arch` (e.g. "sm_90a") with `-O3 -v`. An error holds
-/// ptxas' messages when it rejects the PTX.
+/// Assembles `ptx` for `arch` (e.g. "sm_90a") with `-O3 -v`, and with
+/// `-lineinfo` when `lineInfo` is set (keeps the PTX's `.loc` line table in
+/// the cubin; no effect on the code). An error holds ptxas' messages when it
+/// rejects the PTX.
 llvm::Expected<PtxasResult> runPtxas(llvm::StringRef ptxas, llvm::StringRef ptx,
-                                     llvm::StringRef arch);
+                                     llvm::StringRef arch,
+                                     bool lineInfo = false);
 
 /// Parses the `-v` report (exposed for tests).
 std::vector<PtxasKernelInfo> parsePtxasReport(llvm::StringRef log);

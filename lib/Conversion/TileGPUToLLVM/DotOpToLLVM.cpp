@@ -14,8 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringSupport.h"
+#include "WarpgroupMMA.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -37,6 +39,14 @@ struct DotOpLowering : OpConversionPattern<tile::DotOp> {
   LogicalResult
   matchAndRewrite(tile::DotOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isa<WarpgroupMMAEncodingAttr>(op.getC().getType().getEncoding())) {
+      SmallVector<Value> results;
+      if (failed(lowerWarpgroupDot(op, adaptor.getA(), adaptor.getB(),
+                                   adaptor.getC(), rewriter, state, results)))
+        return failure();
+      rewriter.replaceOpWithMultiple(op, {results});
+      return success();
+    }
     Location loc = op.getLoc();
     auto aType = op.getA().getType(), bType = op.getB().getType();
     auto cType = op.getC().getType();

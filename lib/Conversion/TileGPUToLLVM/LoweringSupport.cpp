@@ -25,6 +25,18 @@ static constexpr llvm::StringLiteral kSharedMemoryName = "tilec_smem";
 
 TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *ctx) {
   addConversion([](Type type) { return type; });
+  // Rings of tiles and mbarrier arrays: the shared-memory address of their
+  // first byte; a TMA descriptor: the (generic) address of the by-value
+  // kernel parameter holding it.
+  addConversion([](SharedMemoryType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 3);
+  });
+  addConversion([](MBarriersType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 3);
+  });
+  addConversion([](TMADescriptorType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
   addConversion([](tile::PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), type.getAddressSpace());
   });
@@ -163,11 +175,9 @@ Value lowering::emitIsOwner(OpBuilder &b, Location loc, const LinearLayout &layo
   return owner;
 }
 
-Value lowering::getSharedMemoryAddress(OpBuilder &b, Location loc,
-                                       Operation *anchor, Value offset) {
+Value lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
+                                    Operation *anchor) {
   auto module = anchor->getParentOfType<ModuleOp>();
-  MLIRContext *ctx = b.getContext();
-  auto smemPtr = LLVM::LLVMPointerType::get(ctx, 3);
   if (!module.lookupSymbol(kSharedMemoryName)) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
@@ -176,8 +186,18 @@ Value lowering::getSharedMemoryAddress(OpBuilder &b, Location loc,
                            kSharedMemoryName, /*value=*/Attribute(),
                            /*alignment=*/1024, /*addrSpace=*/3);
   }
-  Value base = LLVM::AddressOfOp::create(b, loc, smemPtr, kSharedMemoryName);
-  return LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), kSharedMemoryName);
+}
+
+Value lowering::getSharedMemoryAddress(OpBuilder &b, Location loc,
+                                       Operation *anchor, Value offset) {
+  Value base = getSharedMemoryBase(b, loc, anchor);
+  auto module = anchor->getParentOfType<ModuleOp>();
+  if (auto scratch = module->getAttrOfType<IntegerAttr>(kScratchBaseAttrName);
+      scratch && scratch.getInt() != 0)
+    offset = arith::AddIOp::create(b, loc, offset, i32Val(b, loc, scratch.getInt()));
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                              ValueRange{offset});
 }
 

@@ -18,6 +18,7 @@
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -28,9 +29,13 @@ struct LoweringState {
   explicit LoweringState(const ModuleAxisInfo &axisInfo) : axisInfo(axisInfo) {}
   /// Facts about the values of the (not yet converted) input IR.
   const ModuleAxisInfo &axisInfo;
-  /// Bytes of shared memory the kernel needs: every use of shared memory is
-  /// scratch private to one op (guarded by barriers), so the maximum.
+  /// Bytes of per-op scratch shared memory the kernel needs: each use is
+  /// private to one op (guarded by barriers), so the maximum. It starts
+  /// after the kernel-lifetime allocations (kScratchBaseAttrName).
   int64_t sharedMemoryBytes = 0;
+  /// With a positive value, every mbarrier wait gives up after this many
+  /// polls, prints which barrier it was and traps (debug builds).
+  int64_t mbarrierSpinLimit = 0;
   void requireSharedMemory(int64_t bytes) {
     sharedMemoryBytes = std::max(sharedMemoryBytes, bytes);
   }
@@ -72,8 +77,25 @@ mlir::Value emitIsOwner(mlir::OpBuilder &b, mlir::Location loc,
                         const tilegpu::LinearLayout &layout,
                         const ThreadIndices &ids);
 
-/// Address of byte `offset` of the kernel's dynamic shared memory (the
-/// module's `.extern .shared .align 1024` array, created on first use).
+/// Address of byte 0 of the kernel's dynamic shared memory (the module's
+/// `.extern .shared .align 1024` array, created on first use): where the
+/// kernel-lifetime allocations (tilegpu.local_alloc, mbarrier_alloc) start.
+mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Operation *anchor);
+
+/// Lays out the kernel-lifetime shared memory of `module` before the
+/// conversion: each tilegpu.local_alloc ring at a 1024-byte aligned offset,
+/// then the mbarrier arrays (8 bytes each); records the offsets on the ops.
+/// Returns where the per-op scratch area can start (1024-byte aligned).
+int64_t assignKernelSharedMemory(mlir::ModuleOp module);
+
+/// Name of the module attribute giving the first byte of shared memory
+/// after the kernel-lifetime allocations: where per-op scratch starts.
+inline constexpr llvm::StringLiteral kScratchBaseAttrName =
+    "tilegpu.scratch_base";
+
+/// Address of byte `offset` of the per-op scratch area (it starts at the
+/// module's `tilegpu.scratch_base`, 0 when absent).
 mlir::Value getSharedMemoryAddress(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Operation *anchor, mlir::Value offset);
 
@@ -137,6 +159,9 @@ void populateReduceOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns,
                                  LoweringState &state);
+void populateAsyncOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns,
+                                   LoweringState &state);
 void populateProgramOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns,
                                      LoweringState &state);

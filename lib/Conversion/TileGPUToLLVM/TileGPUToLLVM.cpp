@@ -50,6 +50,7 @@ namespace {
 void convertFunctions(ModuleOp module) {
   OpBuilder b(module.getContext());
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  SmallVector<Attribute> descriptors;
   for (func::FuncOp func : funcs) {
     FunctionType type = func.getFunctionType();
     Type result;
@@ -65,6 +66,23 @@ void convertFunctions(ModuleOp module) {
         b, func.getLoc(), func.getName(),
         LLVM::LLVMFunctionType::get(result, type.getInputs()));
     llvmFunc.getBody().takeBody(func.getBody());
+    // TMA descriptors: by-value 128-byte parameters, 64-byte aligned, read
+    // in place (`__grid_constant__`).
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      auto recipe = func.getArgAttrOfType<DictionaryAttr>(
+          i, tilegpu::kTMARecipeAttrName);
+      if (!recipe)
+        continue;
+      llvmFunc.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                          TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+      llvmFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                          b.getI64IntegerAttr(64));
+      llvmFunc.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                          b.getUnitAttr());
+      descriptors.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("arg", b.getI32IntegerAttr(i)),
+           b.getNamedAttr("recipe", recipe)}));
+    }
     llvmFunc.walk([&](func::ReturnOp ret) {
       b.setInsertionPoint(ret);
       Value packed;
@@ -89,6 +107,8 @@ void convertFunctions(ModuleOp module) {
     }
     func.erase();
   }
+  if (!descriptors.empty())
+    module->setAttr(tilegpu::kTMADescriptorsAttrName, b.getArrayAttr(descriptors));
 }
 
 /// Scalar math that NVPTX has no instruction for becomes a call to CUDA's
@@ -115,11 +135,16 @@ LogicalResult lowerMathToLibdevice(ModuleOp module) {
 
 struct ConvertTileGPUToLLVMPass
     : tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     ModuleAxisInfo axisInfo(module);
     LoweringState state(axisInfo);
+    state.mbarrierSpinLimit = mbarrierSpinLimit;
+    int64_t scratchBase = assignKernelSharedMemory(module);
+    module->setAttr(kScratchBaseAttrName,
+                    Builder(ctx).getI64IntegerAttr(scratchBase));
     TileGPUTypeConverter converter(ctx);
 
     ConversionTarget target(*ctx);
@@ -146,6 +171,7 @@ struct ConvertTileGPUToLLVMPass
     populateReduceOpToLLVMPatterns(converter, patterns, state);
     populateDotOpToLLVMPatterns(converter, patterns, state);
     populateProgramOpToLLVMPatterns(converter, patterns, state);
+    populateAsyncOpToLLVMPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
@@ -157,8 +183,12 @@ struct ConvertTileGPUToLLVMPass
         failed(lowerMathToLibdevice(module)))
       return signalPassFailure();
 
+    int64_t total = state.sharedMemoryBytes == 0
+                        ? scratchBase
+                        : scratchBase + state.sharedMemoryBytes;
+    module->removeAttr(kScratchBaseAttrName);
     module->setAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName(),
-                    Builder(ctx).getI32IntegerAttr(state.sharedMemoryBytes));
+                    Builder(ctx).getI32IntegerAttr(total));
     convertFunctions(module);
   }
 };

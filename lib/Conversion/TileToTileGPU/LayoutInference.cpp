@@ -25,9 +25,10 @@ using namespace tilec::tilegpu;
 
 static bool isTile(Value value) { return isa<RankedTensorType>(value.getType()); }
 
-LayoutInference::LayoutInference(Operation *func, unsigned numWarps,
+LayoutInference::LayoutInference(Operation *func, const LayoutOptions &options,
                                  const ModuleAxisInfo &axisInfo)
-    : func(func), numWarps(numWarps), axisInfo(axisInfo) {}
+    : func(func), options(options), numWarps(options.numWarps),
+      axisInfo(axisInfo) {}
 
 //===----------------------------------------------------------------------===//
 // Union-find
@@ -97,7 +98,8 @@ LogicalResult LayoutInference::collect(Operation *op) {
       op->hasTrait<OpTrait::IsTerminator>())
     return success();
   if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
-    unite(bcast.getSrc(), bcast.getResult());
+    classOf(bcast.getSrc());
+    broadcasts.push_back(bcast);
     return success();
   }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
@@ -168,6 +170,28 @@ LogicalResult LayoutInference::collect(Operation *op) {
   return success();
 }
 
+void LayoutInference::resolveBroadcasts() {
+  // A broadcast source shares its result's layout. When one source is
+  // broadcast into tiles of two classes (rows of A and rows of C in a
+  // matmul), joining them would force one layout on both: the first
+  // broadcast joins, the others are conflicts (the source is then recomputed
+  // per use, or converted).
+  DenseMap<unsigned, unsigned> boundTo;
+  for (tile::BroadcastOp bcast : broadcasts) {
+    unsigned src = find(classOf(bcast.getSrc()));
+    unsigned dst = find(classOf(bcast.getResult()));
+    if (src == dst)
+      continue;
+    auto it = boundTo.find(src);
+    if (it != boundTo.end() && find(it->second) != dst) {
+      conflicts.push_back(bcast);
+      continue;
+    }
+    unite(bcast.getSrc(), bcast.getResult());
+    boundTo[find(src)] = find(dst);
+  }
+}
+
 void LayoutInference::resolveSlices() {
   for (const SliceRequest &req : requests) {
     unsigned child = find(req.child), parent = find(req.parent);
@@ -187,6 +211,7 @@ LogicalResult LayoutInference::run() {
   });
   if (walk.wasInterrupted())
     return failure();
+  resolveBroadcasts();
   resolveSlices();
   return success();
 }
@@ -268,6 +293,7 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
   // that one of its loads or stores accesses.
   RankedTensorType largest;
   bool accumulatesDot = false;
+  tile::DotOp dotOp;
   std::optional<unsigned> reducedAxis;
   SmallVector<unsigned> order;
   int64_t bestVec = 0, bestContiguity = 0;
@@ -277,7 +303,10 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
     auto type = cast<RankedTensorType>(value.getType());
     if (!largest || type.getNumElements() > largest.getNumElements())
       largest = type;
-    accumulatesDot |= isa_and_present<tile::DotOp>(value.getDefiningOp());
+    if (auto dot = dyn_cast_if_present<tile::DotOp>(value.getDefiningOp())) {
+      accumulatesDot = true;
+      dotOp = dot;
+    }
     for (Operation *user : value.getUsers())
       if (auto reduce = dyn_cast<tile::ReduceOp>(user); reduce && !reducedAxis)
         reducedAxis = reduce.getAxis();
@@ -309,9 +338,18 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
   }
   ArrayRef<int64_t> shape = largest.getShape();
   unsigned rank = shape.size();
-  // 1. The dot's FMA loop dominates: block the accumulator for reuse.
-  if (accumulatesDot && rank >= 2)
+  // 1. A dot decides: the tensor cores' accumulator layout when wgmma can
+  // take the dot, else a register-blocked layout for the FMA loop.
+  if (accumulatesDot && rank >= 2) {
+    std::string whyNot = "disabled (--disable-wgmma)";
+    if (options.useWarpgroupMMA)
+      if (auto mma = getWarpgroupMMALayout(dotOp, numWarps, &whyNot);
+          mma && largest.getShape() == dotOp.getType().getShape())
+        return *mma;
+    dotOp.emitRemark() << "tl.dot runs on CUDA cores (FMA), not wgmma: "
+                       << whyNot;
     return buildDotAccumulatorLayout(ctx, shape, numWarps);
+  }
   int64_t perThread = elementsPerThread(shape, numWarps);
   SmallVector<unsigned> spt(rank, 1);
   // 2. Memory accesses: coalesced, as wide as their contiguity allows.

@@ -15,6 +15,8 @@
 #define TILEC_LIB_CONVERSION_TILETOTILEGPU_LAYOUTINFERENCE_H
 
 #include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -23,19 +25,27 @@
 
 namespace tilec {
 
+/// What the layout choice may use.
+struct LayoutOptions {
+  unsigned numWarps = 4;
+  /// Give eligible dot accumulators the wgmma layout (tensor cores); else
+  /// every dot takes the FMA path.
+  bool useWarpgroupMMA = true;
+};
+
 /// Layout classes of the tiles of one function.
 class LayoutInference {
 public:
-  LayoutInference(mlir::Operation *func, unsigned numWarps,
+  LayoutInference(mlir::Operation *func, const LayoutOptions &options,
                   const ModuleAxisInfo &axisInfo);
 
   /// Builds the classes. Fails (with a located error) on an op whose tiles
   /// it does not know how to relate.
   mlir::LogicalResult run();
 
-  /// A use whose value is asked to be the slice of two different layouts:
-  /// `op` is the tile.expand_dims (operand 0) or tile.reduce (its results)
-  /// that did not get its way.
+  /// A use whose value is asked to take two different layouts: `op` is the
+  /// tile.expand_dims or tile.broadcast (operand 0) or tile.reduce (its
+  /// results) that did not get its way.
   llvm::ArrayRef<mlir::Operation *> getConflicts() const { return conflicts; }
 
   /// The layout chosen for `value`'s class (null for a non-tile value).
@@ -49,6 +59,7 @@ private:
   void addSlice(mlir::Value child, unsigned axis, mlir::Value parent,
                 mlir::Operation *op);
   mlir::LogicalResult collect(mlir::Operation *op);
+  void resolveBroadcasts();
   void resolveSlices();
   mlir::Attribute layoutOfClass(unsigned root);
   mlir::Attribute chooseBlocked(unsigned root);
@@ -59,12 +70,14 @@ private:
   };
 
   mlir::Operation *func;
+  LayoutOptions options;
   unsigned numWarps;
   const ModuleAxisInfo &axisInfo;
   llvm::DenseMap<mlir::Value, unsigned> ids;
   llvm::SmallVector<mlir::Value> values;
   llvm::SmallVector<unsigned> parents;
   llvm::SmallVector<SliceRequest> requests;
+  llvm::SmallVector<tile::BroadcastOp> broadcasts;
   /// Per root class: the accepted slice request (axis, parent value id).
   llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> sliceOf;
   llvm::DenseMap<unsigned, mlir::Attribute> layouts;

@@ -39,16 +39,17 @@ namespace {
 /// Splits cheap values (cloning their producers per use) where two uses ask
 /// for different slices, until no such split helps. A few rounds suffice:
 /// each round removes the conflicts it can.
-LogicalResult splitConflictingValues(func::FuncOp func, unsigned numWarps) {
+LogicalResult splitConflictingValues(func::FuncOp func,
+                                     const LayoutOptions &options) {
   for (int round = 0; round < 8; ++round) {
     ModuleAxisInfo axisInfo(func);
-    LayoutInference inference(func, numWarps, axisInfo);
+    LayoutInference inference(func, options, axisInfo);
     if (failed(inference.run()))
       return failure();
     bool changed = false;
     for (Operation *op : inference.getConflicts())
-      if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
-        changed |= cloneCheapChainForUse(expand->getOpOperand(0));
+      if (isa<tile::ExpandDimsOp, tile::BroadcastOp>(op))
+        changed |= cloneCheapChainForUse(op->getOpOperand(0));
     if (!changed)
       return success();
   }
@@ -88,8 +89,8 @@ void applyLayouts(func::FuncOp func, LayoutInference &inference) {
     func.setType(FunctionType::get(func.getContext(), inputs, outputs));
 }
 
-/// Inserts convert_layout where an expand_dims or reduce did not get the
-/// slice relation it implies (the conflicts left after splitting).
+/// Inserts convert_layout where an expand_dims, broadcast or reduce did not
+/// get the layout relation it implies (the conflicts left after splitting).
 void insertConversions(func::FuncOp func) {
   OpBuilder builder(func.getContext());
   func.walk([&](Operation *op) {
@@ -103,6 +104,17 @@ void insertConversions(func::FuncOp func) {
           builder, op->getLoc(), withLayout(expand.getSrc().getType(), expected),
           expand.getSrc());
       expand.getSrcMutable().assign(converted);
+      return;
+    }
+    if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
+      Attribute expected = getEncoding(bcast.getType());
+      if (getEncoding(bcast.getSrc().getType()) == expected)
+        return;
+      builder.setInsertionPoint(op);
+      Value converted = ConvertLayoutOp::create(
+          builder, op->getLoc(), withLayout(bcast.getSrc().getType(), expected),
+          bcast.getSrc());
+      bcast.getSrcMutable().assign(converted);
       return;
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -135,11 +147,14 @@ struct ConvertTileToTileGPUPass
                                  << numWarps;
       return signalPassFailure();
     }
+    LayoutOptions options;
+    options.numWarps = numWarps;
+    options.useWarpgroupMMA = useWgmma;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (failed(splitConflictingValues(func, numWarps)))
+      if (failed(splitConflictingValues(func, options)))
         return signalPassFailure();
       ModuleAxisInfo axisInfo(func);
-      LayoutInference inference(func, numWarps, axisInfo);
+      LayoutInference inference(func, options, axisInfo);
       if (failed(inference.run()))
         return signalPassFailure();
       applyLayouts(func, inference);

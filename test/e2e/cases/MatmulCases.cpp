@@ -67,6 +67,13 @@ void addMatmulCases(std::vector<CaseSpec> &cases) {
                          false));
   cases.push_back(matmul("matmul_1024", 1024, 1024, 1024, 128, 128, 64, 8, 8,
                          true));
+  // The TMA path with boxes hanging over every edge: rows of 208 and 144
+  // halfs are 16-byte aligned (i32:16), M, N and K are not multiples of the
+  // blocks, so the copies zero-fill; 3 stages over 4 K steps.
+  cases.push_back(matmul("matmul_tma_small", 200, 144, 208, 128, 128, 64, 1, 4,
+                         false));
+  cases.push_back(matmul("matmul_tma_edges", 1000, 1040, 1008, 128, 256, 64, 8,
+                         8, true));
   // Rows of B and C are 997 halfs / floats: not 16-byte aligned, so no TMA.
   cases.push_back(matmul("matmul_ragged", 1531, 997, 1000, 128, 128, 64, 8, 8,
                          true));

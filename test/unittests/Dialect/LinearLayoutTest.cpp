@@ -114,3 +114,45 @@ TEST_F(LinearLayoutTest, RegisterMappingForBroadcastAndExpand) {
 }
 
 } // namespace
+
+namespace {
+
+/// The accumulator fragment of wgmma.mma_async.m64nNk16 (PTX ISA
+/// §9.7.15.5.1.1): thread t = 32*warp + lane holds, in register
+/// d[4k + 2i + j], element (16*warp + lane/4 + 8i, 8k + 2*(lane%4) + j).
+TEST_F(LinearLayoutTest, WgmmaAccumulatorMatchesPtxFragment) {
+  auto enc = WarpgroupMMAEncodingAttr::get(&ctx, {4, 1}, 64);
+  auto ll = toLinearLayout({64, 64}, enc);
+  ASSERT_TRUE(succeeded(ll));
+  ASSERT_EQ(ll->getNumRegisters(), 32);
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t k = 0; k < 8; ++k)
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < 2; ++j) {
+            Coord expected({16 * warp + lane / 4 + 8 * i,
+                            8 * k + 2 * (lane % 4) + j});
+            EXPECT_EQ(ll->apply(4 * k + 2 * i + j, lane, warp), expected);
+          }
+}
+
+TEST_F(LinearLayoutTest, WgmmaTwoWarpgroupsAndRepetitions) {
+  // 2 warpgroups along M, a 256x128 tile with instrN = 64: warpgroup 1
+  // starts at row 64; registers 32.. repeat along N (col 64), then 64..
+  // along M (row 128).
+  auto enc = WarpgroupMMAEncodingAttr::get(&ctx, {8, 1}, 64);
+  auto ll = toLinearLayout({256, 128}, enc);
+  ASSERT_TRUE(succeeded(ll));
+  EXPECT_EQ(ll->getNumRegisters(), 128);
+  EXPECT_EQ(ll->apply(0, 0, 4), Coord({64, 0}));
+  EXPECT_EQ(ll->apply(32, 0, 0), Coord({0, 64}));
+  EXPECT_EQ(ll->apply(64, 0, 0), Coord({128, 0}));
+  std::set<int64_t> seen;
+  for (int64_t w = 0; w < 8; ++w)
+    for (int64_t l = 0; l < 32; ++l)
+      for (int64_t r = 0; r < 128; ++r)
+        EXPECT_TRUE(seen.insert(ll->linearize(ll->apply(r, l, w))).second);
+  EXPECT_EQ(seen.size(), 256u * 128u);
+}
+
+} // namespace

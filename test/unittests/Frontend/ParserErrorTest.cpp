@@ -191,6 +191,24 @@ const ErrorCase kErrorCases[] = {
     {"ExtraTokensAfterStatement",
      KERNEL "    y = x 2\n",
      {"3:11: expected end of line after statement, found number '2'"}},
+    {"FStringEmptyField",
+     KERNEL "    s = f'a{}'\n",
+     {"3:13: f-string: valid expression required before '}'"}},
+    {"FStringSingleBrace",
+     KERNEL "    s = f'a}b'\n",
+     {"3:12: f-string: single '}' is not allowed"}},
+    {"FStringBadConversion",
+     KERNEL "    s = f'{x!z}'\n",
+     {"3:14: f-string: invalid conversion character 'z': expected 's', 'r', "
+      "or 'a'"}},
+    {"FStringBadExpression",
+     KERNEL "    s = f'{x y}'\n",
+     {"3:14: expected '}' after the f-string expression, found identifier "
+      "'y'"}},
+    {"FStringErrorInNestedSpec",
+     KERNEL "    s = f'{x:{+}}'\n",
+     {"3:16: expected expression after unary '+', found the end of the "
+      "f-string field"}},
     {"MixedBytesAndStr",
      KERNEL "    s = b'a' 'b'\n",
      {"3:14: cannot mix bytes and nonbytes literals"}},
@@ -311,6 +329,66 @@ TEST(ParserErrorsTest, SinkCountsOnlyErrors) {
   SourceMgrDiagnosticSink printer(*srcMgr, os);
   printer.note(loc, "called from here");
   EXPECT_EQ(out, "test.tile:1:1: note: called from here\nx = 1\n^\n");
+}
+
+TEST(ParserErrorsTest, SinkStopsAtTheErrorLimit) {
+  auto srcMgr = makeSourceMgr("x = 1\n");
+  llvm::SMLoc loc =
+      llvm::SMLoc::getFromPointer(srcMgr->getMemoryBuffer(1)->getBufferStart());
+  StoringDiagnosticSink sink;
+  EXPECT_EQ(sink.getErrorLimit(), DiagnosticSink::kDefaultErrorLimit);
+  sink.setErrorLimit(2);
+  sink.error(loc, "one");
+  sink.note(loc, "a note of one");
+  sink.error(loc, "two");
+  sink.note(loc, "a note of two");
+  EXPECT_FALSE(sink.hasReachedErrorLimit());
+  sink.error(loc, "three");
+  EXPECT_TRUE(sink.hasReachedErrorLimit());
+  sink.note(loc, "a note of three");
+  sink.error(loc, "four");
+  ASSERT_EQ(sink.getDiagnostics().size(), 5u);
+  EXPECT_EQ(sink.getDiagnostics()[3].message, "a note of two");
+  EXPECT_EQ(sink.getDiagnostics()[4].message,
+            "too many errors emitted, stopping now");
+  EXPECT_FALSE(sink.getDiagnostics()[4].loc.isValid());
+
+  // 0: no limit. The parser of a file with many errors reports them all.
+  std::string source = "@triton.jit\ndef k(x):\n";
+  for (int i = 0; i < 30; ++i)
+    source += "    y = x +\n";
+  auto many = makeSourceMgr(source);
+  StoringDiagnosticSink unlimited;
+  unlimited.setErrorLimit(0);
+  EXPECT_FALSE(parseModule(*many, 1, unlimited));
+  EXPECT_EQ(unlimited.getNumErrors(), 30u);
+  StoringDiagnosticSink limited;
+  EXPECT_FALSE(parseModule(*many, 1, limited));
+  EXPECT_EQ(limited.getDiagnostics().size(), 21u);
+}
+
+TEST(ParserErrorsTest, PrinterEscapesBinary) {
+  auto srcMgr = makeSourceMgr("x = \x01\xff\t'\xc3\xa9' \x1b[0m\n");
+  const char *start = srcMgr->getMemoryBuffer(1)->getBufferStart();
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  SourceMgrDiagnosticSink printer(*srcMgr, os);
+  printer.setErrorLimit(0);
+  // The caret follows the escapes; the column stays the byte column.
+  printer.error(llvm::SMLoc::getFromPointer(start + 12), "bad \x07 here");
+  EXPECT_EQ(out, "test.tile:1:13: error: bad \\x07 here\n"
+                 "x = \\x01\\xFF    '\xc3\xa9' \\x1B[0m\n"
+                 "                    ^\n");
+  // A valid UTF-8 line gets its caret (SMDiagnostic would omit it).
+  auto utf8 = makeSourceMgr("s = '\xcf\x80' + x\n");
+  out.clear();
+  SourceMgrDiagnosticSink utf8Printer(*utf8, os);
+  utf8Printer.error(llvm::SMLoc::getFromPointer(
+                        utf8->getMemoryBuffer(1)->getBufferStart() + 11),
+                    "unknown name 'x'");
+  EXPECT_EQ(out, "test.tile:1:12: error: unknown name 'x'\n"
+                 "s = '\xcf\x80' + x\n"
+                 "          ^\n");
 }
 
 TEST(ParserErrorsTest, DeepNestingIsAnErrorNotACrash) {

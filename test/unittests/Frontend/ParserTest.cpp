@@ -439,7 +439,18 @@ TEST(ParserTest, AtomsAndDisplays) {
       {"'a' \"b\" '''c'''", "(str \"abc\")"},
       {"'tab\\there'", "(str \"tab\\09here\")"},
       {"b'\\x00' b'z'", "(bytes \"\\00z\")"},
-      {"f'{x}' 'y'", "(fstr \"{x}y\")"},
+      {"f'{x}' 'y'", "(fstr (field (name x)) \"y\")"},
+      {"f'a{{b}}c'", "(fstr \"a{b}c\")"},
+      {"f'{x!r:>{w}d} {y=}'",
+       "(fstr (field (name x) !r (spec \">\" (field (name w)) \"d\")) \" \" "
+       "(field (name y) = \"y=\"))"},
+      {"f'{a == b}{c != d!s}{e[1]:{f}}'",
+       "(fstr (field (compare (name a) == (name b))) (field (compare (name "
+       "c) != (name d)) !s) (field (subscript (name e) (int 1)) (spec (field "
+       "(name f)))))"},
+      {"f'{\"}\"}{x:%}\\n'", "(fstr (field (str \"}\")) (field (name x) (spec "
+                             "\"%\")) \"\\0A\")"},
+      {"rf'\\d{x}'", "(fstr \"\\\\d\" (field (name x)))"},
       {"float(\"-inf\")", "(call (name float) (str \"-inf\"))"},
       {"()", "(tuple)"},
       {"(a,)", "(tuple (name a))"},

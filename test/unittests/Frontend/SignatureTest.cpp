@@ -96,6 +96,31 @@ TEST(SignatureTest, Errors) {
   EXPECT_EQ(errorOf("*"), "signature entry 1 ('*'): missing type name");
   EXPECT_EQ(errorOf("'abc"),
             "signature entry 1 (''abc'): unterminated string literal 'abc");
+  // Entries separated by spaces instead of commas.
+  EXPECT_EQ(errorOf("*fp32 i32 128"),
+            "signature entry 1 ('*fp32 i32 128'): entries must be separated "
+            "by commas; did you mean '*fp32, i32, 128'?");
+  EXPECT_EQ(errorOf("* fp32 :16 i32"),
+            "signature entry 1 ('* fp32 :16 i32'): entries must be separated "
+            "by commas; did you mean '*fp32:16, i32'?");
+  // Spaces inside one entry are still ignored.
+  EXPECT_EQ(errorOf("* fp32 : 16, i32"), "");
+  // A name that is not a type: no far-fetched suggestion.
+  EXPECT_EQ(errorOf("*fp32, n"),
+            "signature entry 2 ('n'): 'n' is neither a type nor a literal: an "
+            "entry is a type (i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 "
+            "fp64 fp8e4nv fp8e5), '*' and a type for a pointer, or a literal "
+            "such as 1024, 1.5, True or 'name'");
+  EXPECT_EQ(errorOf("*n"), "signature entry 1 ('*n'): unknown type 'n' "
+                           "(expected one of i1 i8 i16 i32 i64 u8 u16 u32 "
+                           "u64 fp16 bf16 fp32 fp64 fp8e4nv fp8e5)");
+  // triton.language spellings.
+  EXPECT_EQ(errorOf("*float16"), "signature entry 1 ('*float16'): unknown "
+                                 "type 'float16'; the signature spells it "
+                                 "'fp16'");
+  EXPECT_EQ(errorOf("f32"),
+            "signature entry 1 ('f32'): unknown type 'f32'; the signature "
+            "spells it 'fp32'");
 }
 
 TEST(SignatureTest, TypeNames) {

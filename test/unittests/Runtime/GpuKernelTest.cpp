@@ -14,6 +14,7 @@
 #include "tilec/Runtime/FloatConversion.h"
 #include "tilec/Runtime/Kernel.h"
 #include "tilec/Runtime/Stream.h"
+#include "tilec/Runtime/TensorMap.h"
 
 #include <gtest/gtest.h>
 
@@ -259,6 +260,181 @@ TEST_F(GpuKernelTest, GlobalScratchHiddenParameter) {
     for (unsigned p = 0; p < programs; ++p)
       EXPECT_EQ(out[p], perProgram ? static_cast<std::int32_t>(p) + 1 : -1);
   }
+}
+
+// --- TMA descriptors (tma_tile_kernel) ---------------------------------------
+
+const char *kTmaParams =
+    R"({"name": "out", "kind": "pointer", "type": "fp32", "divisibility": 16},
+       {"name": "src", "kind": "pointer", "type": "fp32"},
+       {"name": "width", "kind": "scalar", "type": "i32"},
+       {"name": "height", "kind": "scalar", "type": "i32"},
+       {"name": "ld", "kind": "scalar", "type": "i32"})";
+
+/// The descriptor covers src: width x height fp32 elements, rows ld
+/// elements apart, copied in 16 x 8 boxes.
+KernelMetadata tmaMetadata(const char *oobFill) {
+  std::string hidden =
+      std::string(R"({"name": "src.tma", "kind": "hidden", "bytes": 128,
+                      "align": 64, "recipe": {"kind": "tma_descriptor",
+                      "base": "src", "element": "fp32",
+                      "dims": [{"size": "width", "stride": 1},
+                               {"size": "height", "stride": "ld"}],
+                      "box": [16, 8], "oob_fill": ")") +
+      oobFill + R"("}})";
+  return metadata("tma_tile_kernel", 128, 0, kTmaParams, hidden);
+}
+
+/// A width x height fp32 matrix with rows `ld` elements apart; the padding
+/// after each row holds -7 (which the descriptor must never read).
+std::vector<float> tmaSource(int width, int height, int ld, float scale) {
+  std::vector<float> data(static_cast<std::size_t>(height) * ld, -7.0f);
+  for (int r = 0; r < height; ++r)
+    for (int c = 0; c < width; ++c)
+      data[r * ld + c] = scale * (1000.0f * r + c + 0.5f);
+  return data;
+}
+
+/// Checks the tiles tma_tile_kernel wrote for a grid of `gridX` x `gridY`
+/// 16 x 8 boxes of a `width` x `height` tensor (out-of-bounds elements are
+/// zero, or NaN with `nanFill`).
+void expectTiles(const std::vector<float> &out, unsigned gridX, unsigned gridY,
+                 int width, int height, float scale, bool nanFill) {
+  for (unsigned y = 0; y < gridY; ++y)
+    for (unsigned x = 0; x < gridX; ++x)
+      for (int t = 0; t < 128; ++t) {
+        int column = 16 * static_cast<int>(x) + t % 16;
+        int row = 8 * static_cast<int>(y) + t / 16;
+        float got = out[(y * gridX + x) * 128 + t];
+        std::string where = "box (" + std::to_string(x) + ", " +
+                            std::to_string(y) + ") element " +
+                            std::to_string(t) + " = (" +
+                            std::to_string(column) + ", " +
+                            std::to_string(row) + ")";
+        if (column < width && row < height)
+          ASSERT_EQ(got, scale * (1000.0f * row + column + 0.5f)) << where;
+        else if (nanFill)
+          ASSERT_TRUE(std::isnan(got)) << where << ": " << got;
+        else
+          ASSERT_EQ(got, 0.0f) << where;
+      }
+}
+
+TEST_F(GpuKernelTest, TmaDescriptorParameterCopiesBoxes) {
+  const int width = 40, height = 20, ld = 48;
+  const unsigned gridX = 3, gridY = 3;
+  std::vector<float> host = tmaSource(width, height, ld, 1.0f);
+  std::vector<float> host2 = tmaSource(width, height, ld, -2.0f);
+  for (const Image &image : images()) {
+    for (const char *fill : {"zero", "nan"}) {
+      SCOPED_TRACE(std::string(image.what) + ", oob_fill " + fill);
+      bool nanFill = std::string(fill) == "nan";
+      // Loading compares the descriptor's slot (offset 48 on sm_90) with
+      // the entry's (cuFuncGetParamInfo).
+      std::unique_ptr<Kernel> kernel = mustLoad(tmaMetadata(fill), image);
+      ASSERT_TRUE(kernel);
+      DeviceBuffer src = mustAllocate(host.size() * 4),
+                   src2 = mustAllocate(host2.size() * 4),
+                   dout = mustAllocate(gridX * gridY * 128 * 4);
+      ASSERT_TRUE(src.copyFromHost(host.data(), host.size() * 4).ok());
+      ASSERT_TRUE(src2.copyFromHost(host2.data(), host2.size() * 4).ok());
+      std::vector<float> out(gridX * gridY * 128);
+      auto run = [&](const DeviceBuffer &from, int rows) {
+        EXPECT_TRUE(dout.fillWords(0xc49a5000u).ok()); // -1234.5f
+        Status launched = kernel->launch(
+            {gridX, gridY, 1},
+            {dout.arg(), from.arg(), KernelArg::scalar(std::int32_t(width)),
+             KernelArg::scalar(std::int32_t(rows)),
+             KernelArg::scalar(std::int32_t(ld))});
+        EXPECT_TRUE(launched.ok()) << launched.message();
+        Status synced = device().synchronize();
+        EXPECT_TRUE(synced.ok()) << synced.message();
+        EXPECT_TRUE(dout.copyToHost(out.data(), out.size() * 4).ok());
+      };
+
+      run(src, height);
+      expectTiles(out, gridX, gridY, width, height, 1.0f, nanFill);
+      EXPECT_EQ(kernel->tensorMapEncodes(), 1u);
+      run(src, height); // Same inputs: the cached descriptor.
+      expectTiles(out, gridX, gridY, width, height, 1.0f, nanFill);
+      EXPECT_EQ(kernel->tensorMapEncodes(), 1u);
+      run(src2, height); // Another base: encoded again.
+      expectTiles(out, gridX, gridY, width, height, -2.0f, nanFill);
+      EXPECT_EQ(kernel->tensorMapEncodes(), 2u);
+      run(src2, 12); // Another size: rows 12.. are out of bounds.
+      expectTiles(out, gridX, gridY, width, 12, -2.0f, nanFill);
+      EXPECT_EQ(kernel->tensorMapEncodes(), 3u);
+    }
+  }
+}
+
+TEST_F(GpuKernelTest, TmaRuleViolationsAreReportedBeforeTheDriver) {
+  std::unique_ptr<Kernel> kernel =
+      mustLoad(tmaMetadata("zero"), images().back());
+  ASSERT_TRUE(kernel);
+  DeviceBuffer src = mustAllocate(48 * 20 * 4), dout = mustAllocate(9 * 512);
+  auto launch = [&](DevicePtr base, int ld) {
+    return kernel->launch({3, 3, 1},
+                          {dout.arg(), KernelArg::pointer(base),
+                           KernelArg::scalar(std::int32_t(40)),
+                           KernelArg::scalar(std::int32_t(20)),
+                           KernelArg::scalar(std::int32_t(ld))});
+  };
+  Status status = launch(src.address() + 4, 48);
+  EXPECT_EQ(status.code(), ErrorCode::InvalidArgument);
+  char address[32];
+  std::snprintf(address, sizeof(address), "0x%llx",
+                static_cast<unsigned long long>(src.address() + 4));
+  EXPECT_EQ(status.message(),
+            std::string("kernel 'tma_tile_kernel': TMA descriptor 'src.tma': "
+                        "base src = ") +
+                address +
+                " is not 16-byte aligned, as the Hopper tensor copy requires");
+  status = launch(src.address(), 41);
+  EXPECT_EQ(status.message(),
+            "kernel 'tma_tile_kernel': TMA descriptor 'src.tma': ld = 41 "
+            "elements (164 bytes) is not a multiple of 16 bytes, as the "
+            "Hopper tensor copy requires");
+  EXPECT_EQ(kernel->tensorMapEncodes(), 0u);
+  EXPECT_TRUE(device().synchronize().ok());
+}
+
+TEST_F(GpuKernelTest, TensorMapEncodeRejectionsAreReadable) {
+  KernelMetadata md = tmaMetadata("zero");
+  DeviceBuffer src = mustAllocate(48 * 20 * 4);
+  std::vector<KernelArg> args = {src.arg(), src.arg(),
+                                 KernelArg::scalar(std::int32_t(40)),
+                                 KernelArg::scalar(std::int32_t(20)),
+                                 KernelArg::scalar(std::int32_t(48))};
+  Expected<TensorMapRequest> request =
+      resolveTensorMap(md, md.hiddenParameters[0], args);
+  ASSERT_TRUE(request) << request.status().message();
+  Expected<TensorMapBytes> encoded = encodeTensorMap(
+      device().driver(), md, md.hiddenParameters[0], *request);
+  ASSERT_TRUE(encoded) << encoded.status().message();
+  TensorMapBytes zero{};
+  EXPECT_NE(std::memcmp(encoded->bytes, zero.bytes, sizeof(zero.bytes)), 0);
+
+  // A box entry of 0 passes no check of the runtime's (the parser refuses
+  // it); the driver's rejection names every input.
+  TensorMapRequest bad = *request;
+  bad.boxDim[1] = 0;
+  Expected<TensorMapBytes> rejected =
+      encodeTensorMap(device().driver(), md, md.hiddenParameters[0], bad);
+  ASSERT_FALSE(rejected);
+  EXPECT_EQ(rejected.status().code(), ErrorCode::CudaError);
+  const std::string &message = rejected.status().message();
+  EXPECT_EQ(message.rfind("kernel 'tma_tile_kernel': TMA descriptor "
+                          "'src.tma': cuTensorMapEncodeTiled failed: "
+                          "CUDA_ERROR_INVALID_VALUE",
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("sizes [width=40, height=20], strides [1, ld=48 "
+                         "(192 bytes)], box [16, 0], swizzle none, "
+                         "out-of-bounds zero"),
+            std::string::npos)
+      << message;
 }
 
 TEST_F(GpuKernelTest, ArgumentErrorsAreReportedBeforeLaunch) {

@@ -229,7 +229,8 @@ TEST(KernelMetadataTest, HiddenParameters) {
   EXPECT_EQ(errorOf(tma),
             "kernel metadata: hidden_parameters[0] ('a_desc'): recipe "
             "'tma_tiled' is not known to this runtime (known: "
-            "global_scratch), so it cannot build this argument");
+            "global_scratch, tma_descriptor), so it cannot build this "
+            "argument");
   std::string noRecipe = replaceOnce(
       kVectorAdd, R"("hidden_parameters": [])",
       R"("hidden_parameters": [{"name": "d", "kind": "hidden", "bytes": 128,

@@ -112,6 +112,39 @@ TEST(PackedArgumentsTest, HiddenParametersFollowAndAreSettable) {
   EXPECT_FALSE(packed->setHidden(1, &address, 8).ok());
 }
 
+TEST(PackedArgumentsTest, OverAlignedSlotsFollowTheConstantBank) {
+  // ptxas aligns parameters in constant bank 0, where sm_90's parameter
+  // space starts at 0x210: a 64-byte aligned slot after 8 bytes sits at 48
+  // (0x210 + 48 = 9 * 64), not 64. Measured with ptxas for sm_80 (base
+  // 0x160), sm_90a (0x210), sm_100a and sm_120a (relative alignment).
+  Expected<KernelMetadata> md = KernelMetadata::parse(R"({
+    "format": "tilec-kernel-metadata", "version": 1, "name": "k",
+    "target": "sm_90a", "num_threads": 32,
+    "shared_memory": {"dynamic_bytes": 0},
+    "parameters": [{"name": "p", "kind": "pointer", "type": "fp32"}],
+    "hidden_parameters": [{"name": "h", "kind": "hidden", "bytes": 8,
+      "align": 64, "recipe": {"kind": "global_scratch",
+                              "bytes_per_program": 0}}]})");
+  ASSERT_TRUE(md) << md.status().message();
+  struct {
+    const char *target;
+    std::size_t offset;
+  } cases[] = {{"sm_90a", 48}, {"sm_90", 48},   {"", 48},
+               {"sm_80", 32},  {"sm_89", 32},   {"sm_100a", 64},
+               {"sm_120a", 64}};
+  for (const auto &c : cases) {
+    md->target = c.target;
+    std::vector<ArgumentSlot> slots = PackedArguments::layout(*md);
+    ASSERT_EQ(slots.size(), 2u);
+    EXPECT_EQ(slots[0].offset, 0u) << c.target;
+    EXPECT_EQ(slots[1].offset, c.offset) << c.target;
+  }
+  EXPECT_EQ(PackedArguments::parameterBankOffset("sm_90a"), 0x210u);
+  EXPECT_EQ(PackedArguments::parameterBankOffset("sm_86"), 0x160u);
+  EXPECT_EQ(PackedArguments::parameterBankOffset("sm_100a"), 0u);
+  EXPECT_EQ(PackedArguments::parameterBankOffset("not a target"), 0x210u);
+}
+
 std::string packError(std::vector<KernelArg> args) {
   Expected<PackedArguments> packed =
       PackedArguments::pack(mixedMetadata(), args);

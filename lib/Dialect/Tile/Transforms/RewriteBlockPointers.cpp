@@ -13,6 +13,8 @@
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
+#include "tilec/Analysis/TMA.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -224,19 +226,62 @@ struct BlockStoreLowering : OpConversionPattern<BlockStoreOp> {
   }
 };
 
+/// The block loads marked `tma` (tilegpu-prepare-tma) and the pointer ops
+/// that only they use: left for the TMA path. A marked load whose pointer
+/// also serves anything else loses its mark and is rewritten like the rest.
+DenseSet<Operation *> collectTMAOps(Operation *root) {
+  DenseSet<Operation *> kept;
+  SmallVector<BlockLoadOp> loads;
+  root->walk([&](BlockLoadOp load) {
+    if (load->hasAttr(kTMALoadAttrName))
+      loads.push_back(load);
+  });
+  for (BlockLoadOp load : loads) {
+    SmallVector<Operation *> chain{load};
+    bool ok = true;
+    for (Value ptr = load.getPtr(); ok;) {
+      Operation *def = ptr.getDefiningOp();
+      if (!isa_and_present<AdvanceOp, MakeBlockPtrOp>(def)) {
+        ok = false;
+        break;
+      }
+      chain.push_back(def);
+      if (auto make = dyn_cast<MakeBlockPtrOp>(def))
+        break;
+      ptr = cast<AdvanceOp>(def).getPtr();
+    }
+    // Every user of the chain's pointers must be in the chain or a TMA load.
+    for (Operation *op : llvm::drop_begin(chain))
+      for (Operation *user : op->getUsers())
+        if (!llvm::is_contained(chain, user) &&
+            !(isa<BlockLoadOp>(user) && user->hasAttr(kTMALoadAttrName)) &&
+            !isa<AdvanceOp>(user))
+          ok = false;
+    if (!ok) {
+      load->removeAttr(kTMALoadAttrName);
+      continue;
+    }
+    kept.insert(chain.begin(), chain.end());
+  }
+  return kept;
+}
+
 struct TileRewriteBlockPointersPass
     : tile::impl::TileRewriteBlockPointersBase<TileRewriteBlockPointersPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     BlockPointerTypeConverter converter;
     ConversionTarget target(*ctx);
+    DenseSet<Operation *> keptForTMA = collectTMAOps(getOperation());
     auto noBlockPointers = [](Operation *op) {
       auto isBlockPtr = [](Type t) { return isa<BlockPointerType>(t); };
       return llvm::none_of(op->getOperandTypes(), isBlockPtr) &&
              llvm::none_of(op->getResultTypes(), isBlockPtr);
     };
     target.markUnknownOpDynamicallyLegal(noBlockPointers);
-    target.addIllegalOp<MakeBlockPtrOp, AdvanceOp, BlockLoadOp, BlockStoreOp>();
+    target.addDynamicallyLegalOp<MakeBlockPtrOp, AdvanceOp, BlockLoadOp>(
+        [&](Operation *op) { return keptForTMA.contains(op); });
+    target.addIllegalOp<BlockStoreOp>();
     RewritePatternSet patterns(ctx);
     patterns.add<MakeBlockPtrLowering, AdvanceLowering, BlockLoadLowering,
                  BlockStoreLowering>(converter, ctx);

@@ -136,6 +136,59 @@ static FailureOr<LinearLayout> blockedToLinear(ArrayRef<int64_t> shape,
   return LinearLayout(shape, std::move(bases));
 }
 
+/// Drops the bits of `bases` whose coordinate falls outside `shape`: a
+/// zero basis for lanes and warps (replication), no basis for registers.
+static LinearLayout fitToShape(ArrayRef<int64_t> shape,
+                               std::array<SmallVector<Coord>, kNumHwDims> bases) {
+  std::array<SmallVector<Coord>, kNumHwDims> fitted;
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
+    for (Coord basis : bases[hw]) {
+      for (unsigned d = 0; d < shape.size(); ++d)
+        if (basis[d] >= shape[d])
+          basis[d] = 0;
+      bool zero = llvm::all_of(basis, [](int64_t v) { return v == 0; });
+      if (zero && hw == static_cast<unsigned>(HwDim::Register))
+        continue;
+      fitted[hw].push_back(basis);
+    }
+  return LinearLayout(shape, std::move(fitted));
+}
+
+/// The wgmma accumulator (see WarpgroupMMAEncodingAttr): register bits
+/// (col+1, row+8, col+8, col+16, …) within one instruction, lanes
+/// (col+2, col+4, row+1, row+2, row+4), warps (row+16, row+32), warpgroups
+/// along M then N, then repetitions of the CTA's blocks along N then M.
+static FailureOr<LinearLayout> wgmmaToLinear(ArrayRef<int64_t> shape,
+                                             WarpgroupMMAEncodingAttr mma) {
+  if (shape.size() != 2)
+    return failure();
+  auto coord = [](int64_t row, int64_t col) { return Coord({row, col}); };
+  std::array<SmallVector<Coord>, kNumHwDims> bases;
+  auto &regs = bases[static_cast<unsigned>(HwDim::Register)];
+  auto &lanes = bases[static_cast<unsigned>(HwDim::Lane)];
+  auto &warps = bases[static_cast<unsigned>(HwDim::Warp)];
+  int64_t instrN = mma.getInstrN();
+  regs.push_back(coord(0, 1));
+  regs.push_back(coord(8, 0));
+  for (int64_t col = 8; col < instrN; col *= 2)
+    regs.push_back(coord(0, col));
+  for (Coord c : {coord(0, 2), coord(0, 4), coord(1, 0), coord(2, 0), coord(4, 0)})
+    lanes.push_back(c);
+  warps.push_back(coord(16, 0));
+  warps.push_back(coord(32, 0));
+  int64_t groupsM = mma.getWarpsPerCTA()[0] / 4, groupsN = mma.getWarpsPerCTA()[1];
+  for (int64_t g = 1; g < groupsM; g *= 2)
+    warps.push_back(coord(64 * g, 0));
+  for (int64_t g = 1; g < groupsN; g *= 2)
+    warps.push_back(coord(0, instrN * g));
+  int64_t ctaM = 64 * groupsM, ctaN = instrN * groupsN;
+  for (int64_t col = ctaN; col < shape[1]; col *= 2)
+    regs.push_back(coord(0, col));
+  for (int64_t row = ctaM; row < shape[0]; row *= 2)
+    regs.push_back(coord(row, 0));
+  return fitToShape(shape, std::move(bases));
+}
+
 static FailureOr<LinearLayout> sliceToLinear(ArrayRef<int64_t> shape,
                                              SliceEncodingAttr slice) {
   unsigned dim = slice.getDim();
@@ -167,6 +220,8 @@ FailureOr<LinearLayout> tilec::tilegpu::toLinearLayout(ArrayRef<int64_t> shape,
     return blockedToLinear(shape, blocked);
   if (auto slice = dyn_cast_if_present<SliceEncodingAttr>(encoding))
     return sliceToLinear(shape, slice);
+  if (auto mma = dyn_cast_if_present<WarpgroupMMAEncodingAttr>(encoding))
+    return wgmmaToLinear(shape, mma);
   return failure();
 }
 

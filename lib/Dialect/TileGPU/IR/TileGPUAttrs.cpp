@@ -63,6 +63,8 @@ SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     parentRank = blocked.getRank();
   else if (auto slice = dyn_cast<SliceEncodingAttr>(parent))
     parentRank = slice.getRank();
+  else if (isa<WarpgroupMMAEncodingAttr>(parent))
+    parentRank = 2;
   else
     return emitError() << "slice layout: unsupported parent " << parent;
   if (dim >= parentRank)
@@ -74,7 +76,30 @@ SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 unsigned SliceEncodingAttr::getRank() const {
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(getParent()))
     return blocked.getRank() - 1;
+  if (isa<WarpgroupMMAEncodingAttr>(getParent()))
+    return 1;
   return cast<SliceEncodingAttr>(getParent()).getRank() - 1;
+}
+
+LogicalResult WarpgroupMMAEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> warpsPerCTA, unsigned instrN) {
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "wgmma layout: warpsPerCTA must have 2 entries";
+  if (warpsPerCTA[0] % 4 != 0 || !llvm::isPowerOf2_32(warpsPerCTA[0]) ||
+      !llvm::isPowerOf2_32(warpsPerCTA[1]))
+    return emitError() << "wgmma layout: warpsPerCTA[0] must be a power-of-two "
+                          "multiple of 4 (whole warpgroups along M), and "
+                          "warpsPerCTA[1] a power of two";
+  if (instrN < 8 || instrN > 256 || !llvm::isPowerOf2_32(instrN))
+    return emitError() << "wgmma layout: instrN must be a power of two in "
+                          "[8, 256], got "
+                       << instrN;
+  return success();
+}
+
+unsigned WarpgroupMMAEncodingAttr::getNumWarps() const {
+  return getWarpsPerCTA()[0] * getWarpsPerCTA()[1];
 }
 
 void TileGPUDialect::registerAttributes() {

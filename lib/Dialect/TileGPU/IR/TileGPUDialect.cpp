@@ -29,6 +29,10 @@ struct TileGPUOpAsmInterface : OpAsmDialectInterface {
       os << "slice";
       return AliasResult::FinalAlias;
     }
+    if (isa<WarpgroupMMAEncodingAttr>(attr)) {
+      os << "wgmma";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
@@ -37,6 +41,7 @@ struct TileGPUOpAsmInterface : OpAsmDialectInterface {
 void TileGPUDialect::initialize() {
   addInterfaces<TileGPUOpAsmInterface>();
   registerAttributes();
+  registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "tilec/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
@@ -59,6 +64,19 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     if (!value || value.getInt() < 0)
       return op->emitOpError() << "'" << getSharedMemoryAttrName()
                                << "' must be a non-negative integer";
+    return success();
+  }
+  // Set and consumed by convert-tilegpu-to-llvm: the TMA parameters of the
+  // lowered kernel, the scratch base and the kernel-lifetime offsets.
+  if (attr.getName() == kTMADescriptorsAttrName) {
+    if (!isa<ArrayAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << kTMADescriptorsAttrName
+                               << "' must be an array";
+    return success();
+  }
+  if (attr.getName() == "tilegpu.scratch_base" || attr.getName() == "tilegpu.offset") {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << attr.getName() << "' must be an integer";
     return success();
   }
   return op->emitOpError() << "unknown tilegpu attribute '" << attr.getName()

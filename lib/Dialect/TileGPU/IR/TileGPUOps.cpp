@@ -58,5 +58,37 @@ void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
   patterns.add<RematerializeCheapSource>(context);
 }
 
+//===----------------------------------------------------------------------===//
+// TMA and wgmma
+//===----------------------------------------------------------------------===//
+
+LogicalResult TMALoadOp::verify() {
+  auto tile = getDst().getType().getTileType();
+  auto desc = getDesc().getType().getBlockType();
+  if (desc.getShape() != tile.getShape() ||
+      desc.getElementType() != tile.getElementType())
+    return emitOpError() << "descriptor block " << desc << " and shared tile "
+                         << tile << " must agree";
+  if (desc.getRank() != 2)
+    return emitOpError("TMA loads of rank other than 2 are not supported yet");
+  if (static_cast<int64_t>(getCoords().size()) != desc.getRank())
+    return emitOpError() << "expects " << desc.getRank() << " coordinates, got "
+                         << getCoords().size();
+  return success();
+}
+
+LogicalResult WarpgroupDotOp::verify() {
+  auto a = getA().getType().getTileType(), b = getB().getType().getTileType();
+  auto c = getC().getType();
+  if (!isa<WarpgroupMMAEncodingAttr>(c.getEncoding()))
+    return emitOpError("the accumulator must be in a #tilegpu.wgmma layout");
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2 ||
+      a.getDimSize(1) != b.getDimSize(0) || a.getDimSize(0) != c.getDimSize(0) ||
+      b.getDimSize(1) != c.getDimSize(1))
+    return emitOpError() << "shapes " << a << " @ " << b << " -> " << c
+                         << " do not form a matrix product";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

@@ -27,6 +27,10 @@ def TileRewriteBlockPointers : Pass<"tile-rewrite-block-pointers", "mlir::Module
     constant 1 gives vectorized accesses. (Triton's RewriteTensorPointer does
     the same for its non-TMA path.)
 
+    Block loads marked `tma` by tilegpu-prepare-tma, and the make_block_ptr
+    and advance ops that only they use, are left as they are (the Hopper
+    path copies them with TMA).
+
     Example: a 2-d block load becomes make_range/expand_dims/broadcast ops,
     `arith.muli`/`tile.addptr` for the addresses, `arith.cmpi`/`arith.andi`
     for the mask and one `tile.load`.

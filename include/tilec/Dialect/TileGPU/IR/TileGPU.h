@@ -24,6 +24,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileGPU/IR/TileGPUOps.h.inc"
 
@@ -34,6 +37,22 @@ inline constexpr unsigned kThreadsPerWarp = 32;
 
 /// The layout encoding of a tile type, or null for a scalar / unencoded tile.
 mlir::Attribute getEncoding(mlir::Type type);
+
+/// Name of the kernel-argument attribute holding a TMA descriptor's recipe
+/// (a dictionary: see tilec/Analysis/TMA.h).
+inline constexpr llvm::StringLiteral kTMARecipeAttrName = "tilegpu.tma";
+
+/// Name of the module attribute, set when kernels are lowered to LLVM,
+/// listing the TMA descriptor parameters: an array of `{arg = index, recipe
+/// = <the tilegpu.tma dictionary>}`.
+inline constexpr llvm::StringLiteral kTMADescriptorsAttrName =
+    "tilegpu.tma_descriptors";
+
+/// The wgmma accumulator layout for `dot` with `numWarps` warps (f16/bf16
+/// operands, f32 accumulator, M >= 64, whole warpgroups), or std::nullopt
+/// and the reason in `whyNot` (may be null) when wgmma cannot take it.
+std::optional<WarpgroupMMAEncodingAttr>
+getWarpgroupMMALayout(tile::DotOp dot, unsigned numWarps, std::string *whyNot);
 
 /// The warp count of the kernel enclosing `op` (its `tilegpu.num_warps`
 /// attribute), or std::nullopt outside such a kernel.

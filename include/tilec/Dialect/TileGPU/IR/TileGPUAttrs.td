@@ -84,4 +84,43 @@ def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice"> {
   }];
 }
 
+def TileGPU_WarpgroupMMAEncodingAttr : TileGPU_Attr<"WarpgroupMMAEncoding", "wgmma"> {
+  let summary = "accumulator of Hopper warpgroup MMA (wgmma.mma_async)";
+  let description = [{
+    The layout of the accumulator D of `wgmma.mma_async.m64nNk*` with f32
+    (or f16/s32) elements (PTX ISA §9.7.15.5.1.1, "Matrix fragments for
+    wgmma.mma_async.m64nNk16", accumulator D). Warps form warpgroups of 4
+    consecutive warps; `warpsPerCTA = [wm, wn]` (wm a multiple of 4) places
+    wm/4 warpgroups along M and wn along N. One instruction covers a
+    64 x `instrN` block per warpgroup; a tile larger than the CTA's blocks
+    repeats them, first along N, then along M (more registers).
+
+    Within one instruction's block, warp w of the warpgroup holds rows
+    16w..16w+15; lane l holds rows l/4 and l/4+8 and columns 2(l%4),
+    2(l%4)+1 of every 8-column group. Register d[4k + 2i + j] of a thread is
+    element (16w + l/4 + 8i, 8k + 2(l%4) + j):
+
+    ```
+             col 0  1   2  3   4  5   6  7   8 ...
+    row 0:   T0:d0,d1  T1:d0,d1  T2:d0,d1  T3:d0,d1  T0:d4,d5 ...
+    row 1:   T4:d0,d1  T5 ...
+    ...
+    row 8:   T0:d2,d3  T1:d2,d3 ...
+    row 16:  warp 1 ...
+    ```
+
+    Example: `#tilegpu.wgmma<warpsPerCTA = [8, 1], instrN = 128>` is the
+    accumulator of a 128x128 tile computed by 2 warpgroups stacked along M.
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        "unsigned":$instrN);
+  let assemblyFormat = [{
+    `<` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,` `instrN` `=` $instrN `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getNumWarps() const;
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD

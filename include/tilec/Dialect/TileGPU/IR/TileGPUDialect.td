@@ -26,9 +26,11 @@ def TileGPU_Dialect : Dialect {
   }];
   let dependentDialects = ["::tilec::tile::TileDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+    void registerTypes();
     /// Name of the function attribute holding the kernel's warp count.
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return ::llvm::StringLiteral("tilegpu.num_warps");

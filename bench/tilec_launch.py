@@ -1,0 +1,309 @@
+"""Load and launch tilec kernels from Python through the CUDA driver API
+(cuda.bindings), on torch's current stream.
+
+    kernel = TilecKernel("out/k.json")       # reads the metadata and the cubin
+    kernel(grid, a, b, c, M, N, K, ...)      # runtime parameters, in order
+
+Pointers are torch tensors (or ints), scalars Python numbers; each is packed
+in the type the metadata gives (docs/metadata.md). Hidden parameters are
+built here as the C++ runtime builds them (lib/Runtime/Kernel.cpp,
+lib/Runtime/TensorMap.cpp): `global_scratch` pointers and `tma_descriptor`
+CUtensorMaps (cuTensorMapEncodeTiled, checked against the tensor copy's rules
+first, encoded again only when their inputs change). Used by the benchmarks
+in bench/ on the GPU machine.
+
+How the arguments reach the kernel
+----------------------------------
+cuLaunchKernel's `kernelParams` is an array of N pointers, one per entry
+parameter, each to the bytes of that parameter's value; the driver copies
+each parameter's size (from the cubin: 128 bytes for a CUtensorMap) from
+there to the parameter's place in the entry's parameter space, at the offset
+and alignment the cubin records (a 64-byte aligned descriptor after one
+pointer is at offset 48 on sm_90, since ptxas aligns in the constant bank
+where the parameters start at 0x210). So the host copy needs no offset
+arithmetic; it only has to hold the right 128 bytes.
+
+cuda.bindings takes `kernelParams` in three forms (cuda/bindings/_lib/
+utils.pxi, _HelperKernelParams): None; a `(values, types)` pair of tuples,
+from which it builds the pointer array itself; or an int, used as the
+`void **` address unchanged. The pair form accepts as types only ctypes
+scalars, c_void_p and None (None: an object with getPtr(), such as a
+CUtensorMap, or a ctypes.Structure, whose address it passes); an array type
+such as `ctypes.c_byte * 128` is refused ("Unsupported type"). Passing
+`(tmap, None)` would work too, but depends on those special cases, which have
+changed between releases. The int form has been a plain cast in every
+release, so this file builds the `void *[N]` array with ctypes, one ctypes
+object per parameter (scalars in their C type, pointers as uint64, each
+descriptor as 128 bytes copied from the CUtensorMap at a 64-byte aligned
+address, like a C++ CUtensorMap), and passes its address. The objects live
+until cuLaunchKernel has returned, which is when the driver has copied the
+values.
+
+Not run yet: written without a GPU and without cuda.bindings at hand.
+"""
+
+import ctypes
+import json
+import os
+
+import torch
+from cuda.bindings import driver as cu
+
+_CTYPES = {
+    "i1": ctypes.c_uint8, "i8": ctypes.c_int8, "u8": ctypes.c_uint8,
+    "i16": ctypes.c_int16, "u16": ctypes.c_uint16,
+    "i32": ctypes.c_int32, "u32": ctypes.c_uint32,
+    "i64": ctypes.c_int64, "u64": ctypes.c_uint64,
+    "fp32": ctypes.c_float, "fp64": ctypes.c_double,
+}
+# Scalars without a ctypes type: passed as their bits.
+_BITS = {"fp16": (torch.float16, torch.int16, ctypes.c_uint16),
+         "bf16": (torch.bfloat16, torch.int16, ctypes.c_uint16),
+         "fp8e4nv": (getattr(torch, "float8_e4m3fn", None), torch.uint8, ctypes.c_uint8),
+         "fp8e5": (getattr(torch, "float8_e5m2", None), torch.uint8, ctypes.c_uint8)}
+_SIZES = {"i1": 1, "i8": 1, "u8": 1, "fp8e4nv": 1, "fp8e5": 1,
+          "i16": 2, "u16": 2, "fp16": 2, "bf16": 2,
+          "i32": 4, "u32": 4, "fp32": 4, "i64": 8, "u64": 8, "fp64": 8}
+_INTEGER = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"}
+# CUtensorMapDataType per element type (as TensorMap.cpp's
+# tensorMapDataType): TMA has no fp8 or signed 8/16-bit types and moves
+# their bytes.
+_TMA_DTYPE = {
+    "fp16": "FLOAT16", "bf16": "BFLOAT16", "fp32": "FLOAT32", "fp64": "FLOAT64",
+    "i32": "INT32", "u32": "UINT32", "i64": "INT64", "u64": "UINT64",
+    "i16": "UINT16", "u16": "UINT16",
+    "i1": "UINT8", "i8": "UINT8", "u8": "UINT8", "fp8e4nv": "UINT8", "fp8e5": "UINT8",
+}
+_SWIZZLE = {0: "NONE", 32: "32B", 64: "64B", 128: "128B"}
+_RULE = ", as the Hopper tensor copy requires"
+_TENSOR_MAP_BYTES = 128
+_TENSOR_MAP_ALIGN = 64
+
+
+def _check(result):
+    err = result[0] if isinstance(result, tuple) else result
+    if err != cu.CUresult.CUDA_SUCCESS:
+        _, name = cu.cuGetErrorName(err)
+        raise RuntimeError(f"CUDA driver error {name}")
+    if isinstance(result, tuple) and len(result) == 2:
+        return result[1]
+    return result[1:] if isinstance(result, tuple) else None
+
+
+def _aligned_bytes(size, align):
+    """A ctypes array of `size` bytes at an `align`-aligned address (it keeps
+    the larger buffer it lives in alive)."""
+    raw = (ctypes.c_uint8 * (size + align))()
+    offset = -ctypes.addressof(raw) % align
+    return (ctypes.c_uint8 * size).from_buffer(raw, offset)
+
+
+def _scalar(type_name, value):
+    """A ctypes object holding `value` as the kernel's `type_name` scalar."""
+    if type_name in _CTYPES:
+        return _CTYPES[type_name](value)
+    source, view, ctype = _BITS[type_name]
+    if source is None:
+        raise TypeError(f"this torch has no {type_name} type")
+    bits = torch.tensor([float(value)], dtype=source).view(view).item()
+    return ctype(bits & ((1 << (8 * ctypes.sizeof(ctype))) - 1))
+
+
+class _TmaDescriptor:
+    """One `tma_descriptor` hidden parameter: its recipe, checked, and the
+    last descriptor encoded with its inputs."""
+
+    def __init__(self, kernel_name, hidden, params):
+        self.name = hidden["name"]
+        self.where = f"kernel '{kernel_name}': TMA descriptor '{self.name}'"
+        recipe = hidden["recipe"]
+        if hidden.get("bytes") != _TENSOR_MAP_BYTES or hidden.get("align", 0) < _TENSOR_MAP_ALIGN:
+            raise ValueError(f"{self.where}: a tma_descriptor is 128 bytes at 64-byte alignment")
+        by_name = {p["name"]: p for p in params}
+        base = by_name.get(recipe["base"])
+        if base is None or base["kind"] != "pointer":
+            raise ValueError(f"{self.where}: 'base' {recipe['base']!r} is not a pointer parameter")
+        self.base = recipe["base"]
+        self.element = recipe["element"]
+        if self.element not in _TMA_DTYPE:
+            raise ValueError(f"{self.where}: unknown element type {self.element!r}")
+        self.elem_bytes = _SIZES[self.element]
+        self.dims = []
+        for i, dim in enumerate(recipe["dims"]):
+            self.dims.append((self._value(by_name, dim["size"], f"dims[{i}].size"),
+                              self._value(by_name, dim["stride"], f"dims[{i}].stride")))
+        if not 1 <= len(self.dims) <= 5:
+            raise ValueError(f"{self.where}: 'dims' must have 1 to 5 entries")
+        self.box = [int(b) for b in recipe["box"]]
+        if len(self.box) != len(self.dims) or not all(1 <= b <= 256 for b in self.box):
+            raise ValueError(f"{self.where}: 'box' needs one entry from 1 to 256 per dimension")
+        swizzle = recipe.get("swizzle", 0)
+        if swizzle not in _SWIZZLE:
+            raise ValueError(f"{self.where}: 'swizzle' must be 0, 32, 64 or 128")
+        fill = recipe.get("oob_fill", "zero")
+        if fill not in ("zero", "nan"):
+            raise ValueError(f"{self.where}: 'oob_fill' must be 'zero' or 'nan'")
+        self.dtype = getattr(cu.CUtensorMapDataType, "CU_TENSOR_MAP_DATA_TYPE_" + _TMA_DTYPE[self.element])
+        self.swizzle = getattr(cu.CUtensorMapSwizzle, "CU_TENSOR_MAP_SWIZZLE_" + _SWIZZLE[swizzle])
+        self.oob_fill = (cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                         if fill == "nan" else cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+        self.key = None
+        self.bytes = _aligned_bytes(_TENSOR_MAP_BYTES, _TENSOR_MAP_ALIGN)
+
+    def _value(self, by_name, spec, label):
+        """(label, literal) or (name, None) for a scalar read at launch."""
+        if isinstance(spec, int) and not isinstance(spec, bool):
+            return (label, spec)
+        param = by_name.get(spec)
+        if param is None or param["kind"] == "pointer":
+            raise ValueError(f"{self.where}: {label} names {spec!r}, not an integer scalar or constexpr")
+        if param["kind"] == "constexpr":
+            value = param["value"]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{self.where}: {label} names constexpr {spec!r} = {value!r}, "
+                                 "which is not an integer")
+            return (spec, value)
+        if param["type"] not in _INTEGER:
+            raise ValueError(f"{self.where}: {label} names {spec!r}, a {param['type']} scalar")
+        return (spec, None)
+
+    def resolve(self, values):
+        """(base address, sizes, byte strides of dims 1..) for this launch,
+        checked against the tensor copy's rules; `values` maps each source
+        parameter's name to its launch value (pointers as addresses)."""
+        address = values[self.base]
+        if address % 16:
+            raise ValueError(f"{self.where}: base {self.base} = {address:#x} is not 16-byte aligned{_RULE}")
+        sizes, strides = [], []
+        for i, ((size_name, size), (stride_name, stride)) in enumerate(self.dims):
+            size = int(values[size_name]) if size is None else size
+            stride = int(values[stride_name]) if stride is None else stride
+            if not 1 <= size <= 1 << 32:
+                raise ValueError(f"{self.where}: {size_name} = {size} is not a dimension size "
+                                 f"from 1 to 2^32{_RULE}")
+            if i == 0:
+                if stride != 1:
+                    raise ValueError(f"{self.where}: {stride_name} = {stride}: the innermost "
+                                     f"dimension must be contiguous (stride 1){_RULE}")
+            else:
+                nbytes = stride * self.elem_bytes
+                if stride < 0:
+                    raise ValueError(f"{self.where}: {stride_name} = {stride} elements is negative; "
+                                     f"strides must be non-negative{_RULE}")
+                if nbytes >= 1 << 40:
+                    raise ValueError(f"{self.where}: {stride_name} = {stride} elements ({nbytes} bytes) "
+                                     f"is not below 2^40 bytes{_RULE}")
+                if nbytes % 16:
+                    raise ValueError(f"{self.where}: {stride_name} = {stride} elements ({nbytes} bytes) "
+                                     f"is not a multiple of 16 bytes{_RULE}")
+                strides.append(nbytes)
+            sizes.append(size)
+        return address, tuple(sizes), tuple(strides)
+
+    def get(self, values):
+        """The descriptor's 128 bytes for this launch (a 64-byte aligned ctypes
+        array), encoded only when the inputs changed since the last launch."""
+        key = self.resolve(values)
+        if key == self.key:
+            return self.bytes
+        self.key = None
+        address, sizes, strides = key
+        rank = len(sizes)
+        err, tmap = cu.cuTensorMapEncodeTiled(
+            self.dtype, rank, address,
+            [cu.cuuint64_t(s) for s in sizes],
+            [cu.cuuint64_t(s) for s in strides],
+            [cu.cuuint32_t(b) for b in self.box],
+            [cu.cuuint32_t(1)] * rank,
+            cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+            self.swizzle,
+            cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            self.oob_fill)
+        if err != cu.CUresult.CUDA_SUCCESS:
+            _, name = cu.cuGetErrorName(err)
+            raise RuntimeError(f"{self.where}: cuTensorMapEncodeTiled failed: {name} for the "
+                               f"{self.element} tensor at {address:#x}, sizes {list(sizes)}, byte strides "
+                               f"{list(strides)}, box {self.box}")
+        # The CUtensorMap's storage (getPtr(): the address cuTensorMapEncodeTiled
+        # wrote to) holds the 128 opaque bytes.
+        ctypes.memmove(self.bytes, tmap.getPtr(), _TENSOR_MAP_BYTES)
+        self.key = key
+        return self.bytes
+
+
+class TilecKernel:
+    def __init__(self, metadata_path):
+        torch.cuda.init()
+        torch.empty(1, device="cuda")  # the primary context, made current
+        with open(metadata_path) as f:
+            self.meta = json.load(f)
+        here = os.path.dirname(os.path.abspath(metadata_path))
+        with open(os.path.join(here, self.meta["artifacts"]["cubin"]), "rb") as f:
+            image = f.read()
+        self.module = _check(cu.cuModuleLoadData(image))
+        self.function = _check(cu.cuModuleGetFunction(self.module, self.meta["entry"].encode()))
+        self.smem = self.meta["shared_memory"]["dynamic_bytes"]
+        if self.smem > 48 * 1024:
+            _check(cu.cuFuncSetAttribute(
+                self.function,
+                cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                self.smem))
+        if list(self.meta.get("cluster_dims", [1, 1, 1])) != [1, 1, 1]:
+            raise NotImplementedError("thread-block clusters (cuLaunchKernelEx)")
+        self.params = [p for p in self.meta["parameters"] if p["kind"] != "constexpr"]
+        self.constexprs = {p["name"]: p["value"] for p in self.meta["parameters"]
+                           if p["kind"] == "constexpr"}
+        self.hidden = []
+        for h in self.meta.get("hidden_parameters", []):
+            kind = h["recipe"]["kind"]
+            if kind == "tma_descriptor":
+                self.hidden.append(_TmaDescriptor(self.meta["name"], h, self.meta["parameters"]))
+            elif kind == "global_scratch":
+                if h["bytes"] != 8:
+                    raise ValueError(f"hidden parameter {h['name']!r}: a global_scratch pointer is 8 bytes")
+                self.hidden.append(h["recipe"])
+            else:
+                raise NotImplementedError(f"hidden parameter {h['name']!r}: recipe {kind!r}")
+        self.scratch = None
+        self.threads = self.meta["num_threads"]
+
+    def _scratch_address(self, recipe, programs):
+        per_program = recipe.get("bytes_per_program", 0)
+        if per_program == 0:
+            return 0
+        align = recipe.get("align", 1) or 1
+        per_program = -(-per_program // align) * align
+        need = per_program * programs + align
+        if self.scratch is None or self.scratch.numel() < need:
+            # Stream-ordered (torch's allocator): earlier launches on this
+            # stream finish with the old buffer before its memory is reused.
+            self.scratch = torch.empty(need, dtype=torch.uint8, device="cuda")
+        return -(-self.scratch.data_ptr() // align) * align
+
+    def __call__(self, grid, *args):
+        if len(args) != len(self.params):
+            raise TypeError(f"{self.meta['name']} takes {len(self.params)} runtime "
+                            f"arguments, got {len(args)}")
+        grid = tuple(grid) + (1,) * (3 - len(grid))
+        # One ctypes object per entry parameter, in order (see the module
+        # docstring); `keep` holds them until cuLaunchKernel returns.
+        keep = []
+        values = dict(self.constexprs)
+        for p, a in zip(self.params, args):
+            if p["kind"] == "pointer":
+                address = a.data_ptr() if isinstance(a, torch.Tensor) else int(a)
+                values[p["name"]] = address
+                keep.append(ctypes.c_uint64(address))
+            else:
+                values[p["name"]] = a
+                keep.append(_scalar(p["type"], a))
+        for h in self.hidden:
+            if isinstance(h, _TmaDescriptor):
+                keep.append(h.get(values))
+            else:
+                keep.append(ctypes.c_uint64(self._scratch_address(h, grid[0] * grid[1] * grid[2])))
+        params = (ctypes.c_void_p * max(len(keep), 1))(*[ctypes.addressof(v) for v in keep])
+        stream = torch.cuda.current_stream().cuda_stream
+        _check(cu.cuLaunchKernel(self.function, grid[0], grid[1], grid[2],
+                                 self.threads, 1, 1, self.smem, stream,
+                                 ctypes.addressof(params) if keep else None, 0))

@@ -1,0 +1,295 @@
+/*===- tilec.h - The C API of tilec --------------------------------*- C -*-===*
+ *
+ * Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * The embedded compiler in plain C (C99), for C programs and for bindings
+ * (Python ctypes, Rust, ...) that cannot use a C++ ABI; docs/c-api.md. The
+ * same core as the C++ API (include/tilec/JIT/JIT.h), in libtilec.so:
+ *
+ *   tilec_options opts;
+ *   tilec_options_init(&opts);
+ *   tilec_compiler *c;
+ *   if (tilec_compiler_create(&opts, &c) != TILEC_SUCCESS)
+ *     fprintf(stderr, "%s\n", tilec_last_error());
+ *   tilec_kernel *k;
+ *   tilec_kernel_from_source(c, src, strlen(src), "add_kernel", "a.tile", &k);
+ *   tilec_arg args[] = {tilec_arg_pointer(x, TILEC_FP32), ...,
+ *                       tilec_arg_i32(n), tilec_arg_i32(1024)};
+ *   tilec_kernel_launch(k, blocks, 1, 1, stream, args, 5);  (JIT: compile once)
+ *
+ *   tilec_binary *b;                         (or AOT: artifacts, no GPU)
+ *   tilec_kernel_compile(k, "*fp32:16, *fp32:16, *fp32:16, i32, 1024", &b);
+ *   size_t n; const void *cubin = tilec_binary_cubin(b, &n);
+ *
+ * Conventions: every function that can fail returns a tilec_status and, on
+ * failure, sets a message for the calling thread (tilec_last_error). Handles
+ * are created by *_create / *_from_* / *_compile / *_load and released with
+ * the matching *_destroy; strings returned by accessors live as long as the
+ * handle. Kernels, binaries and modules keep their compiler alive. Nothing
+ * aborts or throws across this API.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TILEC_C_TILEC_H
+#define TILEC_C_TILEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bumped when a struct below changes layout. */
+#define TILEC_C_API_VERSION 1
+
+/* ===--- Status ---------------------------------------------------------=== */
+
+typedef enum tilec_status {
+  TILEC_SUCCESS = 0,
+  /** A null handle or pointer, invalid options, arguments that do not fit. */
+  TILEC_ERROR_INVALID_ARGUMENT = 1,
+  /** The source does not parse or the kernel does not compile: the message
+   * holds the diagnostics (file:line:col, source line, caret). */
+  TILEC_ERROR_COMPILE = 2,
+  /** No CUDA driver or device, or a load or launch failed. */
+  TILEC_ERROR_CUDA = 3,
+  /** A file could not be read. */
+  TILEC_ERROR_IO = 4
+} tilec_status;
+
+/** The message of the last failed call on this thread ("" if none); valid
+ * until the next call that fails on this thread. */
+const char *tilec_last_error(void);
+
+/** tilec's version, e.g. "0.1.0". */
+const char *tilec_version(void);
+
+/** The C API version libtilec was built with (TILEC_C_API_VERSION). */
+int tilec_api_version(void);
+
+/* ===--- Compiler -------------------------------------------------------=== */
+
+/** Compiler options; set with tilec_options_init, then change fields. NULL
+ * strings take the defaults. Meaning as in include/tilec/JIT/Options.h. */
+typedef struct tilec_options {
+  const char *arch;     /**< GPU architecture: "sm_90a". */
+  uint32_t ptx_version; /**< PTX ISA version * 10: 80. */
+  uint32_t num_warps;   /**< Warps per program: 4. */
+  uint32_t num_stages;  /**< Software-pipelining depth: 3. */
+  int32_t line_info;    /**< .loc line tables in PTX/cubin: 1. */
+  int32_t disk_cache;   /**< Use the disk cache: 1. */
+  const char *cache_dir; /**< NULL: $TILEC_CACHE_DIR, else ~/.cache/tilec. */
+  const char *dump_dir;  /**< NULL: $TILEC_DUMP_DIR (unset: no dumps). */
+  const char *ptxas;     /**< NULL: $TILEC_PTXAS, /usr/local/cuda, PATH. */
+  int32_t ptx_only;      /**< Never run ptxas (load PTX): 0. */
+  int32_t device;        /**< CUDA device ordinal for launches: 0. */
+} tilec_options;
+
+/** Fills `options` with the defaults. */
+void tilec_options_init(tilec_options *options);
+
+typedef struct tilec_compiler tilec_compiler;
+
+/** Creates a compiler (cheap: MLIR is set up by the first compilation). */
+tilec_status tilec_compiler_create(const tilec_options *options,
+                                   tilec_compiler **compiler);
+/** Releases the caller's reference (kernels made from it stay usable). */
+void tilec_compiler_destroy(tilec_compiler *compiler);
+
+/** Cache counters of a compiler (tilec::jit::CacheStats). */
+typedef struct tilec_cache_stats {
+  uint64_t source_hits, source_misses;
+  uint64_t memory_hits, disk_hits, compiles;
+  uint64_t disk_corrupt, disk_store_errors;
+  uint64_t loads;
+} tilec_cache_stats;
+
+tilec_status tilec_compiler_stats(const tilec_compiler *compiler,
+                                  tilec_cache_stats *stats);
+
+/* ===--- Kernels --------------------------------------------------------=== */
+
+typedef struct tilec_kernel tilec_kernel;
+
+/** The kernel `kernel_name` (NULL or "": the only one) of `size` bytes of
+ * source text named `file_name` (NULL: "<source>") in diagnostics and line
+ * tables. Parses only; compilation happens per specialization. */
+tilec_status tilec_kernel_from_source(tilec_compiler *compiler,
+                                      const char *source, size_t size,
+                                      const char *kernel_name,
+                                      const char *file_name,
+                                      tilec_kernel **kernel);
+/** The same from a file. */
+tilec_status tilec_kernel_from_file(tilec_compiler *compiler, const char *path,
+                                    const char *kernel_name,
+                                    tilec_kernel **kernel);
+void tilec_kernel_destroy(tilec_kernel *kernel);
+
+const char *tilec_kernel_name(const tilec_kernel *kernel);
+size_t tilec_kernel_num_parameters(const tilec_kernel *kernel);
+/** NULL for an index out of range. */
+const char *tilec_kernel_parameter_name(const tilec_kernel *kernel,
+                                        size_t index);
+/** 1 if the parameter is annotated tl.constexpr, else 0. */
+int tilec_kernel_parameter_is_constexpr(const tilec_kernel *kernel,
+                                        size_t index);
+
+/* ===--- Arguments ------------------------------------------------------=== */
+
+/** Element and scalar types (the signature names). */
+typedef enum tilec_type {
+  TILEC_I1 = 0, TILEC_I8, TILEC_I16, TILEC_I32, TILEC_I64,
+  TILEC_U8, TILEC_U16, TILEC_U32, TILEC_U64,
+  TILEC_FP16, TILEC_BF16, TILEC_FP32, TILEC_FP64, TILEC_FP8E4NV, TILEC_FP8E5
+} tilec_type;
+
+typedef enum tilec_arg_kind {
+  TILEC_ARG_POINTER = 0, /**< `bits` is a device address of `type` elements. */
+  TILEC_ARG_INT = 1,     /**< `bits` is the integer (two's complement). */
+  TILEC_ARG_FLOAT = 2,   /**< `number` is the value (or `bits`, if `raw`). */
+  TILEC_ARG_BOOL = 3,    /**< `bits` is 0 or 1. */
+  TILEC_ARG_STRING = 4   /**< `text` (constexpr parameters only). */
+} tilec_arg_kind;
+
+/** One launch argument, one per kernel parameter in order (trailing
+ * parameters with literal defaults may be left out). Specialization follows
+ * Triton's JIT (docs/jit-api.md). */
+typedef struct tilec_arg {
+  int32_t kind;     /**< tilec_arg_kind. */
+  int32_t type;     /**< tilec_type: pointee, or the scalar's type. */
+  uint64_t bits;    /**< Address, integer, bool, or raw bits. */
+  double number;    /**< A float's value (kind FLOAT, raw 0). */
+  const char *text; /**< A string (kind STRING), NUL-terminated. */
+  int32_t raw;      /**< 1: a FLOAT/INT given as raw bits of `type`. */
+} tilec_arg;
+
+static inline tilec_arg tilec_arg_make(int32_t kind, int32_t type,
+                                       uint64_t bits) {
+  tilec_arg a;
+  a.kind = kind;
+  a.type = type;
+  a.bits = bits;
+  a.number = 0;
+  a.text = 0;
+  a.raw = 0;
+  return a;
+}
+static inline tilec_arg tilec_arg_pointer(uint64_t address, tilec_type type) {
+  return tilec_arg_make(TILEC_ARG_POINTER, type, address);
+}
+static inline tilec_arg tilec_arg_i32(int32_t v) {
+  return tilec_arg_make(TILEC_ARG_INT, TILEC_I32, (uint64_t)(int64_t)v);
+}
+static inline tilec_arg tilec_arg_i64(int64_t v) {
+  return tilec_arg_make(TILEC_ARG_INT, TILEC_I64, (uint64_t)v);
+}
+static inline tilec_arg tilec_arg_u32(uint32_t v) {
+  return tilec_arg_make(TILEC_ARG_INT, TILEC_U32, v);
+}
+static inline tilec_arg tilec_arg_u64(uint64_t v) {
+  return tilec_arg_make(TILEC_ARG_INT, TILEC_U64, v);
+}
+static inline tilec_arg tilec_arg_bool(int v) {
+  return tilec_arg_make(TILEC_ARG_BOOL, TILEC_I1, v ? 1 : 0);
+}
+static inline tilec_arg tilec_arg_f32(float v) {
+  tilec_arg a = tilec_arg_make(TILEC_ARG_FLOAT, TILEC_FP32, 0);
+  a.number = v;
+  return a;
+}
+static inline tilec_arg tilec_arg_f64(double v) {
+  tilec_arg a = tilec_arg_make(TILEC_ARG_FLOAT, TILEC_FP64, 0);
+  a.number = v;
+  return a;
+}
+/** A scalar by its raw bits (fp16, bf16, fp8 values). */
+static inline tilec_arg tilec_arg_bits(tilec_type type, uint64_t bits) {
+  tilec_arg a = tilec_arg_make(
+      type >= TILEC_FP16 ? TILEC_ARG_FLOAT : TILEC_ARG_INT, type, bits);
+  a.raw = 1;
+  return a;
+}
+static inline tilec_arg tilec_arg_string(const char *text) {
+  tilec_arg a = tilec_arg_make(TILEC_ARG_STRING, TILEC_I8, 0);
+  a.text = text;
+  return a;
+}
+
+/** The signature a launch with `args` compiles, as a string to free with
+ * tilec_string_destroy. */
+tilec_status tilec_kernel_specialize(const tilec_kernel *kernel,
+                                     const tilec_arg *args, size_t num_args,
+                                     char **signature);
+void tilec_string_destroy(char *string);
+
+/** JIT launch: specializes `args`, compiles or finds the kernel the first
+ * time (memory, then disk cache), loads it, and queues a launch of
+ * grid_x * grid_y * grid_z programs on `stream` (a CUstream; NULL: the
+ * legacy default stream). */
+tilec_status tilec_kernel_launch(const tilec_kernel *kernel, uint32_t grid_x,
+                                 uint32_t grid_y, uint32_t grid_z,
+                                 void *stream, const tilec_arg *args,
+                                 size_t num_args);
+
+/* ===--- Binaries (compiled specializations) ----------------------------=== */
+
+typedef struct tilec_binary tilec_binary;
+
+/** Compiles (or finds in the caches) the kernel for `signature` (Triton's
+ * AOT form). Needs no GPU. */
+tilec_status tilec_kernel_compile(const tilec_kernel *kernel,
+                                  const char *signature,
+                                  tilec_binary **binary);
+void tilec_binary_destroy(tilec_binary *binary);
+
+const char *tilec_binary_signature(const tilec_binary *binary);
+/** The cache key, 64 hex digits. */
+const char *tilec_binary_cache_key(const tilec_binary *binary);
+/** The metadata JSON (docs/metadata.md). */
+const char *tilec_binary_metadata(const tilec_binary *binary);
+/** PTX text (NUL-terminated); `size` (may be NULL) gets its length. */
+const char *tilec_binary_ptx(const tilec_binary *binary, size_t *size);
+/** The cubin, or NULL (size 0) when kernels are kept as PTX. */
+const void *tilec_binary_cubin(const tilec_binary *binary, size_t *size);
+/** What ptxas -v printed ("" without a cubin). */
+const char *tilec_binary_ptxas_log(const tilec_binary *binary);
+/** 1 if read from the disk cache, 0 if compiled by this process. */
+int tilec_binary_from_disk_cache(const tilec_binary *binary);
+
+typedef enum tilec_stage {
+  TILEC_STAGE_FRONTEND = 0, TILEC_STAGE_PASSES, TILEC_STAGE_LLVM,
+  TILEC_STAGE_PTX, TILEC_STAGE_PTXAS,
+  TILEC_STAGE_TOTAL, /**< The five above. */
+  TILEC_STAGE_DISK   /**< Reading the disk-cache entry. */
+} tilec_stage;
+
+/** Seconds spent in `stage` making the binary (0 for the compile stages of a
+ * disk-cache hit). */
+double tilec_binary_stage_seconds(const tilec_binary *binary,
+                                  tilec_stage stage);
+
+/* ===--- Modules (binaries loaded on the device) ------------------------=== */
+
+typedef struct tilec_module tilec_module;
+
+/** Loads `binary` (its cubin, else its PTX) on the compiler's device. */
+tilec_status tilec_binary_load(tilec_compiler *compiler,
+                               const tilec_binary *binary,
+                               tilec_module **module);
+/** Queues a launch with one argument per kernel parameter, as for
+ * tilec_kernel_launch; the arguments of parameters the binary was
+ * specialized on (constexprs) are ignored. */
+tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
+                                 uint32_t grid_y, uint32_t grid_z,
+                                 void *stream, const tilec_arg *args,
+                                 size_t num_args);
+void tilec_module_destroy(tilec_module *module);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILEC_C_TILEC_H */

@@ -1,0 +1,68 @@
+//===- Options.h - What a JIT compiler compiles for -------------*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The options of a tilec::jit::Compiler (docs/jit-api.md). Every field that
+// changes the generated code is part of the kernel cache key
+// (docs/cache.md); the others (where the caches and dumps live, which
+// device) are not.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_JIT_OPTIONS_H
+#define TILEC_JIT_OPTIONS_H
+
+#include <string>
+
+namespace tilec::jit {
+
+/// How a Compiler compiles, caches and loads kernels.
+struct CompilerOptions {
+  /// GPU architecture, as for `tilec --arch` (`sm_90a`: WGMMA/TMA need the
+  /// `a`). Part of the cache key.
+  std::string arch = "sm_90a";
+  /// PTX ISA version times 10 (80 = PTX 8.0). Part of the cache key.
+  unsigned ptxVersion = 80;
+  /// Warps per program (CTA): 1, 2, 4, ... 32. Part of the cache key.
+  unsigned numWarps = 4;
+  /// Software-pipelining depth (>= 1). Part of the cache key.
+  unsigned numStages = 3;
+  /// `.loc` line tables in the PTX and `ptxas -lineinfo`, so that cuobjdump,
+  /// Nsight Compute and compute-sanitizer show `.tile` lines. No effect on
+  /// the code. Part of the cache key.
+  bool lineInfo = true;
+
+  /// Keep compiled kernels on disk and reuse them across processes.
+  bool diskCache = true;
+  /// The disk cache's directory; empty means `$TILEC_CACHE_DIR`, or
+  /// `~/.cache/tilec` when that is unset or empty. Created on first use.
+  std::string cacheDir;
+
+  /// When set (or, if empty, when `$TILEC_DUMP_DIR` is set), every kernel
+  /// specialization compiled by this Compiler writes its IR after every
+  /// pass, its LLVM IR, PTX, ptxas report, cubin and metadata into
+  /// `<dumpDir>/<kernel>-<first 12 digits of its cache key>/`, numbered in
+  /// pipeline order as `tilec --dump-ir` does. Dumping bypasses the disk
+  /// cache's lookup (the kernel is recompiled, so the dump is complete);
+  /// the result is still stored.
+  std::string dumpDir;
+
+  /// The ptxas to assemble cubins with; empty means `$TILEC_PTXAS`, then
+  /// `/usr/local/cuda/bin/ptxas`, then `PATH`. With no ptxas at all, kernels
+  /// are kept as PTX and the driver compiles them at load (100+ ms each).
+  /// Its version and identity are part of the cache key.
+  std::string ptxas;
+  /// Never run ptxas: keep and load PTX only (for tests, or a driver newer
+  /// than the toolkit).
+  bool ptxOnly = false;
+
+  /// CUDA device ordinal that launches load kernels on (its primary
+  /// context, the one the CUDA runtime API and PyTorch use).
+  int device = 0;
+};
+
+} // namespace tilec::jit
+
+#endif // TILEC_JIT_OPTIONS_H

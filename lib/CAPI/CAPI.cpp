@@ -1,0 +1,509 @@
+//===- CAPI.cpp - The C API of tilec --------------------------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// A thin layer over the C++ API (include/tilec/JIT) and the runtime. Every
+// entry point validates its pointers, converts, and turns llvm::Error and
+// runtime::Status into a tilec_status plus the thread's last-error message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec-c/tilec.h"
+
+#include "tilec/Compiler/Compiler.h"
+#include "tilec/JIT/JIT.h"
+#include "tilec/Runtime/Device.h"
+#include "tilec/Runtime/Kernel.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <optional>
+
+using namespace tilec;
+
+namespace {
+
+thread_local std::string lastError;
+
+tilec_status fail(tilec_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+tilec_status fail(tilec_status status, llvm::Error err) {
+  return fail(status, llvm::toString(std::move(err)));
+}
+
+/// What the C handles share: the C++ compiler, and the device modules
+/// (tilec_binary_load) are loaded on.
+struct CompilerState {
+  explicit CompilerState(jit::Compiler compiler)
+      : compiler(std::move(compiler)) {}
+  jit::Compiler compiler;
+  std::mutex mutex;
+  std::unique_ptr<runtime::Device> device;
+  std::optional<std::string> deviceError;
+};
+
+bool toArgs(const tilec_arg *args, size_t count, std::vector<jit::Arg> &out) {
+  out.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    const tilec_arg &a = args[i];
+    if (a.type < TILEC_I1 || a.type > TILEC_FP8E5) {
+      fail(TILEC_ERROR_INVALID_ARGUMENT, "argument " + std::to_string(i + 1) +
+                                             ": unknown type " +
+                                             std::to_string(a.type));
+      return false;
+    }
+    auto type = static_cast<runtime::ScalarType>(a.type);
+    switch (a.kind) {
+    case TILEC_ARG_POINTER:
+      out.push_back(jit::Arg::pointer(a.bits, type));
+      break;
+    case TILEC_ARG_INT:
+      if (a.raw) {
+        out.push_back(jit::Arg::scalarBits(type, a.bits));
+        break;
+      }
+      switch (type) {
+      case runtime::ScalarType::I8:
+        out.emplace_back(static_cast<int8_t>(a.bits));
+        break;
+      case runtime::ScalarType::I16:
+        out.emplace_back(static_cast<int16_t>(a.bits));
+        break;
+      case runtime::ScalarType::I32:
+        out.emplace_back(static_cast<int32_t>(a.bits));
+        break;
+      case runtime::ScalarType::I64:
+        out.emplace_back(static_cast<int64_t>(a.bits));
+        break;
+      case runtime::ScalarType::U8:
+        out.emplace_back(static_cast<uint8_t>(a.bits));
+        break;
+      case runtime::ScalarType::U16:
+        out.emplace_back(static_cast<uint16_t>(a.bits));
+        break;
+      case runtime::ScalarType::U32:
+        out.emplace_back(static_cast<uint32_t>(a.bits));
+        break;
+      case runtime::ScalarType::U64:
+        out.emplace_back(static_cast<uint64_t>(a.bits));
+        break;
+      default:
+        fail(TILEC_ERROR_INVALID_ARGUMENT,
+             "argument " + std::to_string(i + 1) +
+                 ": an integer needs an integer type");
+        return false;
+      }
+      break;
+    case TILEC_ARG_FLOAT:
+      if (a.raw)
+        out.push_back(jit::Arg::scalarBits(type, a.bits));
+      else if (type == runtime::ScalarType::FP32)
+        out.emplace_back(static_cast<float>(a.number));
+      else if (type == runtime::ScalarType::FP64)
+        out.emplace_back(a.number);
+      else {
+        fail(TILEC_ERROR_INVALID_ARGUMENT,
+             "argument " + std::to_string(i + 1) +
+                 ": give fp16/bf16/fp8 values as raw bits (tilec_arg_bits)");
+        return false;
+      }
+      break;
+    case TILEC_ARG_BOOL:
+      out.emplace_back(a.bits != 0);
+      break;
+    case TILEC_ARG_STRING:
+      if (!a.text) {
+        fail(TILEC_ERROR_INVALID_ARGUMENT,
+             "argument " + std::to_string(i + 1) + ": null string");
+        return false;
+      }
+      out.emplace_back(static_cast<const char *>(a.text));
+      break;
+    default:
+      fail(TILEC_ERROR_INVALID_ARGUMENT, "argument " + std::to_string(i + 1) +
+                                             ": unknown kind " +
+                                             std::to_string(a.kind));
+      return false;
+    }
+  }
+  return true;
+}
+
+#define TILEC_CHECK_NOT_NULL(pointer)                                          \
+  do {                                                                         \
+    if (!(pointer))                                                            \
+      return fail(TILEC_ERROR_INVALID_ARGUMENT,                                \
+                  std::string(__func__) + ": '" #pointer "' is null");         \
+  } while (false)
+
+} // namespace
+
+struct tilec_compiler {
+  std::shared_ptr<CompilerState> state;
+};
+
+struct tilec_kernel {
+  std::shared_ptr<CompilerState> state;
+  jit::Kernel kernel;
+};
+
+struct tilec_binary {
+  std::shared_ptr<const jit::CompiledKernel> compiled;
+};
+
+struct tilec_module {
+  std::shared_ptr<CompilerState> state;
+  std::unique_ptr<runtime::Kernel> kernel;
+};
+
+extern "C" {
+
+const char *tilec_last_error(void) { return lastError.c_str(); }
+
+const char *tilec_version(void) {
+  static const std::string version = getTilecVersion().str();
+  return version.c_str();
+}
+
+int tilec_api_version(void) { return TILEC_C_API_VERSION; }
+
+void tilec_options_init(tilec_options *options) {
+  if (!options)
+    return;
+  jit::CompilerOptions defaults;
+  std::memset(options, 0, sizeof(*options));
+  options->ptx_version = defaults.ptxVersion;
+  options->num_warps = defaults.numWarps;
+  options->num_stages = defaults.numStages;
+  options->line_info = defaults.lineInfo;
+  options->disk_cache = defaults.diskCache;
+  options->ptx_only = defaults.ptxOnly;
+  options->device = defaults.device;
+}
+
+tilec_status tilec_compiler_create(const tilec_options *options,
+                                   tilec_compiler **compiler) {
+  TILEC_CHECK_NOT_NULL(compiler);
+  *compiler = nullptr;
+  tilec_options defaults;
+  tilec_options_init(&defaults);
+  const tilec_options &o = options ? *options : defaults;
+  jit::CompilerOptions cpp;
+  if (o.arch)
+    cpp.arch = o.arch;
+  cpp.ptxVersion = o.ptx_version;
+  cpp.numWarps = o.num_warps;
+  cpp.numStages = o.num_stages;
+  cpp.lineInfo = o.line_info != 0;
+  cpp.diskCache = o.disk_cache != 0;
+  if (o.cache_dir)
+    cpp.cacheDir = o.cache_dir;
+  if (o.dump_dir)
+    cpp.dumpDir = o.dump_dir;
+  if (o.ptxas)
+    cpp.ptxas = o.ptxas;
+  cpp.ptxOnly = o.ptx_only != 0;
+  cpp.device = o.device;
+  llvm::Expected<jit::Compiler> created = jit::Compiler::create(cpp);
+  if (!created)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, created.takeError());
+  *compiler =
+      new tilec_compiler{std::make_shared<CompilerState>(std::move(*created))};
+  return TILEC_SUCCESS;
+}
+
+void tilec_compiler_destroy(tilec_compiler *compiler) { delete compiler; }
+
+tilec_status tilec_compiler_stats(const tilec_compiler *compiler,
+                                  tilec_cache_stats *stats) {
+  TILEC_CHECK_NOT_NULL(compiler);
+  TILEC_CHECK_NOT_NULL(stats);
+  jit::CacheStats s = compiler->state->compiler.getStats();
+  stats->source_hits = s.sourceHits;
+  stats->source_misses = s.sourceMisses;
+  stats->memory_hits = s.memoryHits;
+  stats->disk_hits = s.diskHits;
+  stats->compiles = s.compiles;
+  stats->disk_corrupt = s.diskCorrupt;
+  stats->disk_store_errors = s.diskStoreErrors;
+  stats->loads = s.loads;
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_kernel_from_source(tilec_compiler *compiler,
+                                      const char *source, size_t size,
+                                      const char *kernel_name,
+                                      const char *file_name,
+                                      tilec_kernel **kernel) {
+  TILEC_CHECK_NOT_NULL(compiler);
+  TILEC_CHECK_NOT_NULL(source);
+  TILEC_CHECK_NOT_NULL(kernel);
+  *kernel = nullptr;
+  llvm::Expected<jit::Kernel> made = compiler->state->compiler.compileSource(
+      llvm::StringRef(source, size), kernel_name ? kernel_name : "",
+      file_name ? file_name : "<source>");
+  if (!made)
+    return fail(TILEC_ERROR_COMPILE, made.takeError());
+  *kernel = new tilec_kernel{compiler->state, std::move(*made)};
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_kernel_from_file(tilec_compiler *compiler, const char *path,
+                                    const char *kernel_name,
+                                    tilec_kernel **kernel) {
+  TILEC_CHECK_NOT_NULL(compiler);
+  TILEC_CHECK_NOT_NULL(path);
+  TILEC_CHECK_NOT_NULL(kernel);
+  *kernel = nullptr;
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return fail(TILEC_ERROR_IO, std::string("cannot read '") + path +
+                                    "': " + buffer.getError().message());
+  llvm::Expected<jit::Kernel> made = compiler->state->compiler.compileFile(
+      path, kernel_name ? kernel_name : "");
+  if (!made)
+    return fail(TILEC_ERROR_COMPILE, made.takeError());
+  *kernel = new tilec_kernel{compiler->state, std::move(*made)};
+  return TILEC_SUCCESS;
+}
+
+void tilec_kernel_destroy(tilec_kernel *kernel) { delete kernel; }
+
+const char *tilec_kernel_name(const tilec_kernel *kernel) {
+  return kernel ? kernel->kernel.getName().c_str() : "";
+}
+
+size_t tilec_kernel_num_parameters(const tilec_kernel *kernel) {
+  return kernel ? kernel->kernel.getParameters().size() : 0;
+}
+
+const char *tilec_kernel_parameter_name(const tilec_kernel *kernel,
+                                        size_t index) {
+  if (!kernel || index >= kernel->kernel.getParameters().size())
+    return nullptr;
+  return kernel->kernel.getParameters()[index].name.c_str();
+}
+
+int tilec_kernel_parameter_is_constexpr(const tilec_kernel *kernel,
+                                        size_t index) {
+  if (!kernel || index >= kernel->kernel.getParameters().size())
+    return 0;
+  return kernel->kernel.getParameters()[index].isConstexpr ? 1 : 0;
+}
+
+tilec_status tilec_kernel_specialize(const tilec_kernel *kernel,
+                                     const tilec_arg *args, size_t num_args,
+                                     char **signature) {
+  TILEC_CHECK_NOT_NULL(kernel);
+  TILEC_CHECK_NOT_NULL(signature);
+  *signature = nullptr;
+  if (num_args && !args)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_kernel_specialize: "
+                                              "'args' is null");
+  std::vector<jit::Arg> cppArgs;
+  if (!toArgs(args, num_args, cppArgs))
+    return TILEC_ERROR_INVALID_ARGUMENT;
+  llvm::Expected<std::string> text = kernel->kernel.specialize(cppArgs);
+  if (!text)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, text.takeError());
+  *signature = static_cast<char *>(std::malloc(text->size() + 1));
+  std::memcpy(*signature, text->c_str(), text->size() + 1);
+  return TILEC_SUCCESS;
+}
+
+void tilec_string_destroy(char *string) { std::free(string); }
+
+tilec_status tilec_kernel_launch(const tilec_kernel *kernel, uint32_t grid_x,
+                                 uint32_t grid_y, uint32_t grid_z, void *stream,
+                                 const tilec_arg *args, size_t num_args) {
+  TILEC_CHECK_NOT_NULL(kernel);
+  if (num_args && !args)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_kernel_launch: 'args' "
+                                              "is null");
+  std::vector<jit::Arg> cppArgs;
+  if (!toArgs(args, num_args, cppArgs))
+    return TILEC_ERROR_INVALID_ARGUMENT;
+  llvm::Error err =
+      kernel->kernel.launchArgs(jit::Grid(grid_x, grid_y, grid_z),
+                                static_cast<jit::Stream>(stream), cppArgs);
+  if (!err)
+    return TILEC_SUCCESS;
+  // Classify the failure (costs nothing on success).
+  std::string message = llvm::toString(std::move(err));
+  llvm::Expected<std::string> signature = kernel->kernel.specialize(cppArgs);
+  if (!signature) {
+    llvm::consumeError(signature.takeError());
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, message);
+  }
+  auto compiled = kernel->kernel.compile(*signature);
+  if (!compiled) {
+    llvm::consumeError(compiled.takeError());
+    return fail(TILEC_ERROR_COMPILE, message);
+  }
+  return fail(TILEC_ERROR_CUDA, message);
+}
+
+tilec_status tilec_kernel_compile(const tilec_kernel *kernel,
+                                  const char *signature,
+                                  tilec_binary **binary) {
+  TILEC_CHECK_NOT_NULL(kernel);
+  TILEC_CHECK_NOT_NULL(signature);
+  TILEC_CHECK_NOT_NULL(binary);
+  *binary = nullptr;
+  auto compiled = kernel->kernel.compile(signature);
+  if (!compiled)
+    return fail(TILEC_ERROR_COMPILE, compiled.takeError());
+  *binary = new tilec_binary{std::move(*compiled)};
+  return TILEC_SUCCESS;
+}
+
+void tilec_binary_destroy(tilec_binary *binary) { delete binary; }
+
+const char *tilec_binary_signature(const tilec_binary *binary) {
+  return binary ? binary->compiled->signature.c_str() : "";
+}
+
+const char *tilec_binary_cache_key(const tilec_binary *binary) {
+  return binary ? binary->compiled->key.c_str() : "";
+}
+
+const char *tilec_binary_metadata(const tilec_binary *binary) {
+  return binary ? binary->compiled->metadata.c_str() : "";
+}
+
+const char *tilec_binary_ptx(const tilec_binary *binary, size_t *size) {
+  if (size)
+    *size = binary ? binary->compiled->ptx.size() : 0;
+  return binary ? binary->compiled->ptx.c_str() : "";
+}
+
+const void *tilec_binary_cubin(const tilec_binary *binary, size_t *size) {
+  bool have = binary && !binary->compiled->cubin.empty();
+  if (size)
+    *size = have ? binary->compiled->cubin.size() : 0;
+  return have ? binary->compiled->cubin.data() : nullptr;
+}
+
+const char *tilec_binary_ptxas_log(const tilec_binary *binary) {
+  return binary ? binary->compiled->ptxasLog.c_str() : "";
+}
+
+int tilec_binary_from_disk_cache(const tilec_binary *binary) {
+  return binary && binary->compiled->origin == jit::CacheOrigin::Disk;
+}
+
+double tilec_binary_stage_seconds(const tilec_binary *binary,
+                                  tilec_stage stage) {
+  if (!binary)
+    return 0;
+  const StageTimes &t = binary->compiled->times;
+  switch (stage) {
+  case TILEC_STAGE_FRONTEND:
+    return t.frontend;
+  case TILEC_STAGE_PASSES:
+    return t.passes;
+  case TILEC_STAGE_LLVM:
+    return t.llvm;
+  case TILEC_STAGE_PTX:
+    return t.ptx;
+  case TILEC_STAGE_PTXAS:
+    return t.ptxas;
+  case TILEC_STAGE_TOTAL:
+    return t.total();
+  case TILEC_STAGE_DISK:
+    return binary->compiled->diskSeconds;
+  }
+  return 0;
+}
+
+tilec_status tilec_binary_load(tilec_compiler *compiler,
+                               const tilec_binary *binary,
+                               tilec_module **module) {
+  TILEC_CHECK_NOT_NULL(compiler);
+  TILEC_CHECK_NOT_NULL(binary);
+  TILEC_CHECK_NOT_NULL(module);
+  *module = nullptr;
+  CompilerState &state = *compiler->state;
+  runtime::Device *device = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (!state.device && !state.deviceError) {
+      auto opened = runtime::Device::open(state.compiler.getOptions().device);
+      if (opened)
+        state.device = opened.take();
+      else
+        state.deviceError = opened.status().message();
+    }
+    if (state.deviceError)
+      return fail(TILEC_ERROR_CUDA, *state.deviceError);
+    device = state.device.get();
+  }
+  const jit::CompiledKernel &ck = *binary->compiled;
+  auto metadata = runtime::KernelMetadata::parse(ck.metadata);
+  if (!metadata)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, metadata.status().message());
+  if (runtime::Status current = device->ensureCurrent(); !current.ok())
+    return fail(TILEC_ERROR_CUDA, current.message());
+  const std::string &image = ck.cubin.empty() ? ck.ptx : ck.cubin;
+  auto loaded =
+      runtime::Kernel::load(*device, *metadata, image.data(), image.size());
+  if (!loaded)
+    return fail(TILEC_ERROR_CUDA, loaded.status().message());
+  *module = new tilec_module{compiler->state, loaded.take()};
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
+                                 uint32_t grid_y, uint32_t grid_z, void *stream,
+                                 const tilec_arg *args, size_t num_args) {
+  TILEC_CHECK_NOT_NULL(module);
+  if (num_args && !args)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_module_launch: 'args' "
+                                              "is null");
+  const runtime::KernelMetadata &md = module->kernel->metadata();
+  if (num_args != md.parameters.size())
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "kernel '" + md.name + "' has " +
+                    std::to_string(md.parameters.size()) + " parameters, got " +
+                    std::to_string(num_args) + " arguments");
+  std::vector<jit::Arg> cppArgs;
+  if (!toArgs(args, num_args, cppArgs))
+    return TILEC_ERROR_INVALID_ARGUMENT;
+  llvm::SmallVector<runtime::KernelArg, 16> passed;
+  for (size_t i = 0; i < num_args; ++i) {
+    if (md.parameters[i].kind == runtime::ParameterInfo::Kind::Constexpr)
+      continue;
+    if (cppArgs[i].kind() == jit::Arg::Kind::String)
+      return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                  "argument " + std::to_string(i + 1) + " ('" +
+                      md.parameters[i].name +
+                      "'): a string for a run-time "
+                      "parameter");
+    passed.push_back(cppArgs[i].toRuntimeArg());
+  }
+  if (runtime::Status current = module->state->device->ensureCurrent();
+      !current.ok())
+    return fail(TILEC_ERROR_CUDA, current.message());
+  runtime::Status launched =
+      module->kernel->launch(runtime::LaunchGrid{grid_x, grid_y, grid_z},
+                             runtime::KernelArgs(passed.data(), passed.size()),
+                             static_cast<CUstream_st *>(stream));
+  if (!launched.ok())
+    return fail(launched.code() == runtime::ErrorCode::InvalidArgument
+                    ? TILEC_ERROR_INVALID_ARGUMENT
+                    : TILEC_ERROR_CUDA,
+                launched.message());
+  return TILEC_SUCCESS;
+}
+
+void tilec_module_destroy(tilec_module *module) { delete module; }
+
+} // extern "C"

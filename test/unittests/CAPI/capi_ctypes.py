@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The C API from Python through ctypes (no compiled binding).
+
+    capi_ctypes.py LIBTILEC
+
+Loads libtilec.so, compiles a kernel to PTX in a fresh cache directory,
+and checks its metadata and the disk cache hit from a second compiler. This
+is the shape a Python package binds tilec with.
+"""
+import ctypes
+import json
+import sys
+import tempfile
+
+
+class Options(ctypes.Structure):
+    _fields_ = [("arch", ctypes.c_char_p), ("ptx_version", ctypes.c_uint32),
+                ("num_warps", ctypes.c_uint32), ("num_stages", ctypes.c_uint32),
+                ("line_info", ctypes.c_int32), ("disk_cache", ctypes.c_int32),
+                ("cache_dir", ctypes.c_char_p), ("dump_dir", ctypes.c_char_p),
+                ("ptxas", ctypes.c_char_p), ("ptx_only", ctypes.c_int32),
+                ("device", ctypes.c_int32)]
+
+
+SOURCE = b"""
+import triton.language as tl
+import triton
+
+@triton.jit
+def scale_kernel(x_ptr, n, FACTOR: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) * FACTOR, mask=mask)
+"""
+
+
+def main():
+    lib = ctypes.CDLL(sys.argv[1])
+    p = ctypes.c_void_p
+    lib.tilec_last_error.restype = ctypes.c_char_p
+    lib.tilec_version.restype = ctypes.c_char_p
+    lib.tilec_options_init.argtypes = [ctypes.POINTER(Options)]
+    lib.tilec_compiler_create.argtypes = [ctypes.POINTER(Options),
+                                          ctypes.POINTER(p)]
+    lib.tilec_compiler_destroy.argtypes = [p]
+    lib.tilec_kernel_from_source.argtypes = [p, ctypes.c_char_p,
+                                             ctypes.c_size_t, ctypes.c_char_p,
+                                             ctypes.c_char_p, ctypes.POINTER(p)]
+    lib.tilec_kernel_destroy.argtypes = [p]
+    lib.tilec_kernel_compile.argtypes = [p, ctypes.c_char_p, ctypes.POINTER(p)]
+    lib.tilec_binary_destroy.argtypes = [p]
+    lib.tilec_binary_metadata.argtypes = [p]
+    lib.tilec_binary_metadata.restype = ctypes.c_char_p
+    lib.tilec_binary_ptx.argtypes = [p, ctypes.POINTER(ctypes.c_size_t)]
+    lib.tilec_binary_ptx.restype = ctypes.c_char_p
+    lib.tilec_binary_from_disk_cache.argtypes = [p]
+
+    def check(status):
+        if status != 0:
+            raise SystemExit("tilec error %d: %s" %
+                             (status, lib.tilec_last_error().decode()))
+
+    with tempfile.TemporaryDirectory() as cache:
+        results = []
+        for _ in range(2):
+            opts = Options()
+            lib.tilec_options_init(ctypes.byref(opts))
+            opts.cache_dir = cache.encode()
+            opts.ptx_only = 1
+            compiler, kernel, binary = p(), p(), p()
+            check(lib.tilec_compiler_create(ctypes.byref(opts),
+                                            ctypes.byref(compiler)))
+            check(lib.tilec_kernel_from_source(compiler, SOURCE, len(SOURCE),
+                                               b"scale_kernel", b"scale.tile",
+                                               ctypes.byref(kernel)))
+            check(lib.tilec_kernel_compile(kernel, b"*fp32:16, i32, 2.5, 512",
+                                           ctypes.byref(binary)))
+            size = ctypes.c_size_t()
+            ptx = lib.tilec_binary_ptx(binary, ctypes.byref(size)).decode()
+            meta = json.loads(lib.tilec_binary_metadata(binary))
+            results.append((ptx, meta, lib.tilec_binary_from_disk_cache(binary)))
+            lib.tilec_binary_destroy(binary)
+            lib.tilec_kernel_destroy(kernel)
+            lib.tilec_compiler_destroy(compiler)
+    (ptx, meta, disk0), (ptx1, _, disk1) = results
+    assert ".entry scale_kernel" in ptx, ptx[:500]
+    assert ptx == ptx1
+    assert (disk0, disk1) == (0, 1), (disk0, disk1)
+    assert meta["name"] == "scale_kernel" and meta["num_threads"] == 128, meta
+    assert [q["kind"] for q in meta["parameters"]] == \
+        ["pointer", "scalar", "constexpr", "constexpr"], meta["parameters"]
+    status = lib.tilec_kernel_from_source(None, b"x", 1, None, None,
+                                          ctypes.byref(p()))
+    assert status == 1 and b"'compiler' is null" in lib.tilec_last_error()
+    print("ok: tilec %s through ctypes" % lib.tilec_version().decode())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+/*===- capi_test.c - The C API from C -----------------------------------===*
+ *
+ * Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+ *
+ *===--------------------------------------------------------------------===*
+ *
+ * Compiled as C99 (so the header is checked to be C): compiles a kernel to
+ * PTX, reads its artifacts, then launches it through the JIT path and
+ * through a loaded binary, against the fake driver (TILEC_LIBCUDA, set by
+ * CTest), and checks the errors. Prints "ok" and exits 0 on success.
+ *
+ *===--------------------------------------------------------------------===*/
+
+#include "tilec-c/tilec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: check failed: %s\nlast error: %s\n", __FILE__,   \
+              __LINE__, #cond, tilec_last_error());                            \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static const char *source =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    mask = offs < n\n"
+    "    x = tl.load(x_ptr + offs, mask=mask)\n"
+    "    y = tl.load(y_ptr + offs, mask=mask)\n"
+    "    tl.store(out_ptr + offs, x + y, mask=mask)\n";
+
+int main(int argc, char **argv) {
+  CHECK(argc == 2); /* A fresh cache directory. */
+  CHECK(tilec_api_version() == TILEC_C_API_VERSION);
+  CHECK(strlen(tilec_version()) > 0);
+
+  tilec_options options;
+  tilec_options_init(&options);
+  CHECK(options.num_warps == 4 && options.line_info == 1);
+  options.cache_dir = argv[1];
+  options.ptx_only = 1;
+  tilec_compiler *compiler = NULL;
+  CHECK(tilec_compiler_create(&options, &compiler) == TILEC_SUCCESS);
+
+  /* Errors: a syntax error, with the diagnostic. */
+  tilec_kernel *bad = NULL;
+  CHECK(tilec_kernel_from_source(compiler, "def (", 5, NULL, "bad.tile",
+                                 &bad) == TILEC_ERROR_COMPILE);
+  CHECK(bad == NULL);
+  CHECK(strstr(tilec_last_error(), "bad.tile:1:") != NULL);
+  CHECK(tilec_kernel_from_source(NULL, source, 1, NULL, NULL, &bad) ==
+        TILEC_ERROR_INVALID_ARGUMENT);
+
+  tilec_kernel *kernel = NULL;
+  CHECK(tilec_kernel_from_source(compiler, source, strlen(source),
+                                 "add_kernel", "add.tile",
+                                 &kernel) == TILEC_SUCCESS);
+  CHECK(strcmp(tilec_kernel_name(kernel), "add_kernel") == 0);
+  CHECK(tilec_kernel_num_parameters(kernel) == 5);
+  CHECK(strcmp(tilec_kernel_parameter_name(kernel, 3), "n") == 0);
+  CHECK(tilec_kernel_parameter_is_constexpr(kernel, 4) == 1);
+  CHECK(tilec_kernel_parameter_name(kernel, 5) == NULL);
+
+  uint64_t x = 0x7f0000001000ull, y = 0x7f0000002000ull,
+           out = 0x7f0000003004ull;
+  tilec_arg args[5];
+  args[0] = tilec_arg_pointer(x, TILEC_FP32);
+  args[1] = tilec_arg_pointer(y, TILEC_FP32);
+  args[2] = tilec_arg_pointer(out, TILEC_FP32);
+  args[3] = tilec_arg_i32(4096);
+  args[4] = tilec_arg_i32(256);
+  char *signature = NULL;
+  CHECK(tilec_kernel_specialize(kernel, args, 5, &signature) == TILEC_SUCCESS);
+  CHECK(strcmp(signature, "*fp32:16, *fp32:16, *fp32, i32:16, 256") == 0);
+
+  /* AOT: the artifacts, no GPU needed. */
+  tilec_binary *binary = NULL;
+  CHECK(tilec_kernel_compile(kernel, signature, &binary) == TILEC_SUCCESS);
+  tilec_string_destroy(signature);
+  size_t ptxSize = 0, cubinSize = 1;
+  const char *ptx = tilec_binary_ptx(binary, &ptxSize);
+  CHECK(ptxSize > 0 && strstr(ptx, ".entry add_kernel") != NULL);
+  CHECK(tilec_binary_cubin(binary, &cubinSize) == NULL && cubinSize == 0);
+  CHECK(strstr(tilec_binary_metadata(binary), "\"num_threads\":128") != NULL);
+  CHECK(strlen(tilec_binary_cache_key(binary)) == 64);
+  CHECK(tilec_binary_from_disk_cache(binary) == 0);
+  CHECK(tilec_binary_stage_seconds(binary, TILEC_STAGE_PASSES) > 0);
+  CHECK(tilec_binary_stage_seconds(binary, TILEC_STAGE_TOTAL) >=
+        tilec_binary_stage_seconds(binary, TILEC_STAGE_PASSES));
+
+  /* JIT launches (the fake driver records them). */
+  CHECK(tilec_kernel_launch(kernel, 16, 1, 1, NULL, args, 5) == TILEC_SUCCESS);
+  CHECK(tilec_kernel_launch(kernel, 16, 1, 1, NULL, args, 5) == TILEC_SUCCESS);
+  tilec_cache_stats stats;
+  CHECK(tilec_compiler_stats(compiler, &stats) == TILEC_SUCCESS);
+  CHECK(stats.compiles == 1 && stats.memory_hits == 1 && stats.loads == 1);
+  args[3] = tilec_arg_string("x"); /* a string for a run-time parameter */
+  CHECK(tilec_kernel_launch(kernel, 16, 1, 1, NULL, args, 5) ==
+        TILEC_ERROR_INVALID_ARGUMENT);
+  args[3] = tilec_arg_i32(4096);
+  args[4] = tilec_arg_i32(100); /* not a power of two */
+  CHECK(tilec_kernel_launch(kernel, 16, 1, 1, NULL, args, 5) ==
+        TILEC_ERROR_COMPILE);
+  CHECK(strstr(tilec_last_error(), "add.tile:6:") != NULL);
+  args[4] = tilec_arg_i32(256);
+  CHECK(tilec_kernel_launch(kernel, 0, 1, 1, NULL, args, 5) ==
+        TILEC_ERROR_CUDA);
+
+  /* A binary loaded and launched directly. */
+  tilec_module *module = NULL;
+  CHECK(tilec_binary_load(compiler, binary, &module) == TILEC_SUCCESS);
+  CHECK(tilec_module_launch(module, 4, 1, 1, NULL, args, 5) == TILEC_SUCCESS);
+  CHECK(tilec_module_launch(module, 4, 1, 1, NULL, args, 4) ==
+        TILEC_ERROR_INVALID_ARGUMENT);
+  args[2] = tilec_arg_pointer(out + 4, TILEC_FP32); /* fine: no :16 */
+  CHECK(tilec_module_launch(module, 4, 1, 1, NULL, args, 5) == TILEC_SUCCESS);
+  args[0] = tilec_arg_pointer(x + 4, TILEC_FP32); /* breaks *fp32:16 */
+  CHECK(tilec_module_launch(module, 4, 1, 1, NULL, args, 5) ==
+        TILEC_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(tilec_last_error(), "not a multiple of 16") != NULL);
+
+  tilec_module_destroy(module);
+  tilec_binary_destroy(binary);
+  tilec_compiler_destroy(compiler); /* The kernel keeps it alive. */
+  tilec_kernel_destroy(kernel);
+  printf("ok\n");
+  return 0;
+}

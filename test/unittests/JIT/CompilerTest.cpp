@@ -1,0 +1,364 @@
+//===- CompilerTest.cpp - The JIT compiler and its caches -----------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Real compilations (frontend to cubin) through jit::Compiler, each test in
+// its own cache directory: the in-memory and disk hits, misses when a callee
+// or the architecture changes, a corrupt entry rebuilt, several processes
+// compiling one kernel at once, dumps, diagnostics and line tables. Tests
+// that need ptxas skip (saying so) without it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/JIT/JIT.h"
+
+#include "tilec/JIT/CacheKey.h"
+#include "tilec/JIT/DiskCache.h"
+#include "tilec/Target/Ptxas.h"
+
+#include "TestUtils.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace tilec;
+using namespace tilec::jit;
+using namespace tilec::jit::testing;
+
+namespace {
+
+constexpr const char *kSource = R"py(import triton
+import triton.language as tl
+
+@triton.jit
+def scale(x):
+    return x * 2.0
+
+@triton.jit
+def unrelated(x):
+    return x + 1.0
+
+@triton.jit
+def kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, scale(tl.load(x_ptr + offs, mask=mask)), mask=mask)
+)py";
+
+constexpr const char *kSignature = "*fp32:16, *fp32:16, i32, 256";
+
+std::string edited(llvm::StringRef from, llvm::StringRef to) {
+  std::string text = kSource;
+  size_t at = text.find(from.str());
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, from.size(), to.str());
+  return text;
+}
+
+#define REQUIRE_PTXAS()                                                        \
+  do {                                                                         \
+    if (!findPtxas())                                                          \
+      GTEST_SKIP() << "no ptxas (set TILEC_PTXAS or install CUDA)";            \
+  } while (false)
+
+Compiler makeCompiler(const std::string &cacheDir,
+                      CompilerOptions options = {}) {
+  options.cacheDir = cacheDir;
+  llvm::Expected<Compiler> compiler = Compiler::create(options);
+  EXPECT_TRUE(!!compiler);
+  if (!compiler) {
+    llvm::consumeError(compiler.takeError());
+    std::abort();
+  }
+  return std::move(*compiler);
+}
+
+std::shared_ptr<const CompiledKernel>
+compile(Compiler &compiler, llvm::StringRef source,
+        llvm::StringRef signature = kSignature) {
+  llvm::Expected<Kernel> kernel =
+      compiler.compileSource(source, "kernel", "test.tile");
+  EXPECT_TRUE(!!kernel);
+  if (!kernel) {
+    ADD_FAILURE() << llvm::toString(kernel.takeError());
+    return nullptr;
+  }
+  auto compiled = kernel->compile(signature);
+  if (!compiled) {
+    ADD_FAILURE() << llvm::toString(compiled.takeError());
+    return nullptr;
+  }
+  return *compiled;
+}
+
+TEST(CompilerTest, HitsInMemoryThenOnDisk) {
+  REQUIRE_PTXAS();
+  TempDir dir;
+  Compiler first = makeCompiler(dir.str());
+  auto a = compile(first, kSource);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->origin, CacheOrigin::Compiled);
+  EXPECT_FALSE(a->cubin.empty());
+  EXPECT_NE(a->ptxasLog.find("registers"), std::string::npos);
+  EXPECT_GT(a->times.passes, 0);
+  EXPECT_GT(a->times.ptxas, 0);
+  // The same source again: the same Kernel, the same compiled kernel.
+  auto b = compile(first, kSource);
+  EXPECT_EQ(a.get(), b.get());
+  CacheStats stats = first.getStats();
+  EXPECT_EQ(stats.sourceHits, 1u);
+  EXPECT_EQ(stats.compiles, 1u);
+  EXPECT_EQ(stats.memoryHits, 1u);
+  // The cache key names the exact target and toolchain.
+  EXPECT_NE(a->keyText.find("arch sm_90a\n"), std::string::npos);
+  EXPECT_NE(a->keyText.find("signature *fp32:16, *fp32:16, i32, 256\n"),
+            std::string::npos);
+  EXPECT_NE(a->keyText.find("release"), std::string::npos) << a->keyText;
+  EXPECT_NE(a->keyText.find("compiler " + getCompilerIdentity()),
+            std::string::npos);
+
+  // A new compiler (a new process, as far as the caches know).
+  Compiler second = makeCompiler(dir.str());
+  auto c = compile(second, kSource);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->origin, CacheOrigin::Disk);
+  EXPECT_EQ(c->key, a->key);
+  EXPECT_EQ(c->cubin, a->cubin);
+  EXPECT_EQ(c->metadata, a->metadata);
+  EXPECT_EQ(second.getStats().diskHits, 1u);
+  EXPECT_EQ(second.getStats().compiles, 0u);
+}
+
+TEST(CompilerTest, ChangedCalleeMissesUnrelatedEditHits) {
+  TempDir dir;
+  CompilerOptions options;
+  options.ptxOnly = true; // The key logic does not need cubins.
+  Compiler original = makeCompiler(dir.str(), options);
+  auto base = compile(original, kSource);
+  ASSERT_TRUE(base);
+  Compiler fresh = makeCompiler(dir.str(), options);
+  auto callee = compile(fresh, edited("x * 2.0", "x * 3.0"));
+  ASSERT_TRUE(callee);
+  EXPECT_EQ(callee->origin, CacheOrigin::Compiled);
+  EXPECT_NE(callee->key, base->key);
+  EXPECT_NE(callee->ptx.find("0f40400000"), std::string::npos); // 3.0f
+  auto other = compile(fresh, edited("x + 1.0", "x + 5.0"));
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->origin, CacheOrigin::Disk);
+  EXPECT_EQ(other->key, base->key);
+  // Another signature, another kernel.
+  auto block = compile(fresh, kSource, "*fp32:16, *fp32:16, i32, 512");
+  ASSERT_TRUE(block);
+  EXPECT_EQ(block->origin, CacheOrigin::Compiled);
+}
+
+TEST(CompilerTest, ChangedArchMisses) {
+  REQUIRE_PTXAS();
+  TempDir dir;
+  Compiler original = makeCompiler(dir.str());
+  auto a = compile(original, kSource);
+  CompilerOptions options;
+  options.arch = "sm_90";
+  Compiler other = makeCompiler(dir.str(), options);
+  auto b = compile(other, kSource);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(b->origin, CacheOrigin::Compiled);
+  EXPECT_NE(a->key, b->key);
+  EXPECT_NE(b->ptx.find(".target sm_90\n"), std::string::npos);
+  EXPECT_NE(b->keyText.find("arch sm_90\n"), std::string::npos);
+  // The other option changes too: warps.
+  CompilerOptions warps;
+  warps.numWarps = 8;
+  Compiler eight = makeCompiler(dir.str(), warps);
+  auto c = compile(eight, kSource);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->origin, CacheOrigin::Compiled);
+  EXPECT_NE(c->metadata.find("\"num_threads\":256"), std::string::npos);
+}
+
+TEST(CompilerTest, CorruptEntryIsRebuilt) {
+  TempDir dir;
+  CompilerOptions options;
+  options.ptxOnly = true;
+  Compiler original = makeCompiler(dir.str(), options);
+  auto a = compile(original, kSource);
+  ASSERT_TRUE(a);
+  std::string path = DiskCache(dir.str()).getEntryPath(a->key);
+  // Flip one byte in the middle of the PTX.
+  {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    ASSERT_TRUE(!!buffer);
+    std::string bytes = (*buffer)->getBuffer().str();
+    bytes[bytes.size() / 2] ^= 1;
+    writeFile(path, bytes);
+  }
+  Compiler second = makeCompiler(dir.str(), options);
+  auto b = compile(second, kSource);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->origin, CacheOrigin::Compiled);
+  EXPECT_EQ(b->ptx, a->ptx);
+  EXPECT_EQ(second.getStats().diskCorrupt, 1u);
+  // Truncated (an interrupted copy): detected and rebuilt as well.
+  truncateFile(path, 100);
+  Compiler third = makeCompiler(dir.str(), options);
+  auto c = compile(third, kSource);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->origin, CacheOrigin::Compiled);
+  EXPECT_EQ(third.getStats().diskCorrupt, 1u);
+  // And the rebuilt entry serves the next process.
+  Compiler fourth = makeCompiler(dir.str(), options);
+  auto d = compile(fourth, kSource);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->origin, CacheOrigin::Disk);
+}
+
+TEST(CompilerTest, ConcurrentProcessesCompilingOneKernel) {
+  REQUIRE_PTXAS();
+  TempDir dir;
+  std::string source = dir.file("k.tile");
+  writeFile(source, kSource);
+  std::string cache = dir.file("cache");
+  const int kProcesses = 4;
+  std::vector<llvm::sys::ProcessInfo> workers;
+  for (int i = 0; i < kProcesses; ++i)
+    workers.push_back(
+        startWorker({"compile", cache, source, "kernel", kSignature},
+                    dir.file("out" + std::to_string(i))));
+  std::string key;
+  for (int i = 0; i < kProcesses; ++i) {
+    EXPECT_EQ(waitWorker(workers[i]), 0);
+    auto out = llvm::MemoryBuffer::getFile(dir.file("out" + std::to_string(i)));
+    ASSERT_TRUE(!!out);
+    llvm::StringRef line = (*out)->getBuffer().trim();
+    llvm::StringRef processKey = line.rsplit(' ').second;
+    EXPECT_TRUE(line.starts_with("compiled ") || line.starts_with("disk "))
+        << line.str();
+    if (key.empty())
+      key = processKey.str();
+    EXPECT_EQ(processKey, key);
+  }
+  // One complete entry, no temporary file left, and it serves a new process.
+  std::vector<std::string> files = listFiles(cache);
+  std::vector<std::string> entries;
+  for (const std::string &file : files)
+    if (llvm::StringRef(file).starts_with("v1/"))
+      entries.push_back(file);
+  EXPECT_EQ(entries, std::vector<std::string>{"v1/" + key.substr(0, 2) + "/" +
+                                              key + ".tkc"});
+  Compiler after = makeCompiler(cache);
+  llvm::Expected<Kernel> kernel = after.compileFile(source, "kernel");
+  ASSERT_TRUE(!!kernel);
+  auto compiled = kernel->compile(kSignature);
+  ASSERT_TRUE(!!compiled);
+  EXPECT_EQ((*compiled)->origin, CacheOrigin::Disk);
+}
+
+TEST(CompilerTest, DumpsEveryStageAndBypassesTheDiskCache) {
+  REQUIRE_PTXAS();
+  TempDir dir;
+  std::string cache = dir.file("cache");
+  Compiler original = makeCompiler(cache);
+  auto stored = compile(original, kSource);
+  ASSERT_TRUE(stored);
+  CompilerOptions options;
+  options.dumpDir = dir.file("dump");
+  Compiler dumping = makeCompiler(cache, options);
+  auto dumped = compile(dumping, kSource);
+  ASSERT_TRUE(dumped);
+  EXPECT_EQ(dumped->origin, CacheOrigin::Compiled); // Not the disk entry.
+  std::string sub = "kernel-" + dumped->key.substr(0, 12);
+  EXPECT_EQ(dumped->dumpDir, options.dumpDir + "/" + sub);
+  std::vector<std::string> files = listFiles(options.dumpDir);
+  ASSERT_GE(files.size(), 10u);
+  EXPECT_EQ(files.front(), sub + "/00-input.mlir");
+  auto has = [&](llvm::StringRef suffix) {
+    return llvm::any_of(files, [&](const std::string &f) {
+      return llvm::StringRef(f).ends_with(suffix);
+    });
+  };
+  EXPECT_TRUE(has("-convert-tile-to-tilegpu.mlir"));
+  EXPECT_TRUE(has("-convert-tilegpu-to-llvm.mlir"));
+  EXPECT_TRUE(has("-ensure-debug-info-scope-on-llvm-func.mlir"));
+  EXPECT_TRUE(has("-llvm-ir.ll"));
+  EXPECT_TRUE(has("-llvm-ir-opt.ll"));
+  EXPECT_TRUE(has("-kernel.ptx"));
+  EXPECT_TRUE(has("-ptxas.log"));
+  EXPECT_TRUE(has("-kernel.cubin"));
+  EXPECT_TRUE(has("-kernel.json"));
+  // The IR keeps the source locations.
+  auto input = llvm::MemoryBuffer::getFile(options.dumpDir + "/" + sub +
+                                           "/00-input.mlir");
+  ASSERT_TRUE(!!input);
+  EXPECT_NE((*input)->getBuffer().find("loc(\"test.tile\":16:"),
+            llvm::StringRef::npos);
+}
+
+TEST(CompilerTest, LineTablesMapPtxToSourceLines) {
+  TempDir dir;
+  CompilerOptions options;
+  options.ptxOnly = true;
+  Compiler compiler = makeCompiler(dir.str(), options);
+  auto compiled = compile(compiler, kSource);
+  ASSERT_TRUE(compiled);
+  EXPECT_NE(compiled->ptx.find("test.tile\""), std::string::npos)
+      << compiled->ptx.substr(0, 2000);
+  EXPECT_NE(compiled->ptx.find(".loc\t1 16 "), std::string::npos);
+  // Line tables only: ptxas must still optimize (no `debug` target).
+  EXPECT_EQ(compiled->ptx.find(", debug"), std::string::npos);
+
+  options.lineInfo = false;
+  Compiler plain = makeCompiler(dir.str(), options);
+  auto noLines = compile(plain, kSource);
+  ASSERT_TRUE(noLines);
+  EXPECT_EQ(noLines->ptx.find(".loc"), std::string::npos);
+  EXPECT_NE(noLines->key, compiled->key);
+}
+
+TEST(CompilerTest, ErrorsCarryDiagnostics) {
+  TempDir dir;
+  CompilerOptions options;
+  options.ptxOnly = true;
+  Compiler compiler = makeCompiler(dir.str(), options);
+  llvm::Expected<Kernel> syntax =
+      compiler.compileSource("@triton.jit\ndef k(x:\n", "", "bad.tile");
+  ASSERT_FALSE(!!syntax);
+  std::string message = llvm::toString(syntax.takeError());
+  EXPECT_NE(message.find("bad.tile:2:"), std::string::npos) << message;
+  EXPECT_NE(message.find("^"), std::string::npos) << message;
+
+  llvm::Expected<Kernel> missing =
+      compiler.compileSource(kSource, "nope", "test.tile");
+  ASSERT_FALSE(!!missing);
+  EXPECT_EQ(llvm::toString(missing.takeError()),
+            "test.tile: no @jit function named 'nope' in this file; it "
+            "defines: scale, unrelated, kernel");
+
+  llvm::Expected<Kernel> kernel =
+      compiler.compileSource(kSource, "kernel", "test.tile");
+  ASSERT_TRUE(!!kernel);
+  // BLOCK = 100: tl.arange needs a power of two.
+  auto wrong = kernel->compile("*fp32:16, *fp32:16, i32, 100");
+  ASSERT_FALSE(!!wrong);
+  message = llvm::toString(wrong.takeError());
+  EXPECT_NE(message.find("test.tile:"), std::string::npos) << message;
+  EXPECT_NE(message.find("error:"), std::string::npos) << message;
+  EXPECT_NE(message.find("does not compile for signature"), std::string::npos)
+      << message;
+  auto invalid = kernel->compile("*fp31, i32");
+  ASSERT_FALSE(!!invalid);
+  EXPECT_EQ(llvm::toString(invalid.takeError()),
+            "kernel 'kernel': invalid signature: signature entry 1 "
+            "('*fp31'): unknown type 'fp31'; did you mean 'fp32'?");
+}
+
+TEST(CompilerTest, InvalidOptions) {
+  CompilerOptions options;
+  options.numWarps = 3;
+  llvm::Expected<Compiler> compiler = Compiler::create(options);
+  ASSERT_FALSE(!!compiler);
+  EXPECT_EQ(llvm::toString(compiler.takeError()),
+            "numWarps must be a power of two between 1 and 32, got 3");
+}
+
+} // namespace
