@@ -55,7 +55,8 @@ against the case's float64 reference. Large cases are skipped unless --large.
   --json FILE      write all results as JSON
   --list           print the cases and exit
   --check-examples check that every kernel in the examples directory has a
-                   case (large ones included), and exit
+                   case that CI runs here (not large, checked against a
+                   float64 reference), and exit
 
 Exit code: 0 if every case passed, 1 if one failed, 2 for bad usage.
 )";
@@ -204,14 +205,20 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (options.checkExamples) {
+    // Only cases that the plain run (what CI runs) checks on the CPU count:
+    // a large case is skipped there, and a case checked against the other
+    // backend needs the GPU.
     std::set<std::string> covered;
     for (const CaseSpec &spec : allCases())
-      covered.insert(spec.file + ":" + spec.kernel);
+      if (!spec.large && spec.checkedAgainst == Reference::Float64)
+        covered.insert(spec.file + ":" + spec.kernel);
     std::set<std::string> kernels = findExampleKernels(options.examples);
     std::size_t missing = 0;
     for (const std::string &kernel : kernels)
       if (!covered.count(kernel)) {
-        std::printf("no e2e case runs %s\n", kernel.c_str());
+        std::printf("no e2e case runs %s on the CPU in CI (a case that is "
+                    "not large, against a float64 reference)\n",
+                    kernel.c_str());
         ++missing;
       }
     std::printf("%zu example kernels in %s, %zu without an e2e case "
