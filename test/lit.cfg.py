@@ -27,6 +27,15 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 
+# A CUDA driver on this machine (what the runtime dlopens):
+# `tilec run --backend gpu` can get further than "no CUDA driver".
+import ctypes
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
+
 # C compilations of generated headers (test/Compiler/c-header.tile).
 config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("%cuda_include", os.path.join(config.cuda_path, "include")))

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Compiler/Compiler.h"
+#include "tilec/Compiler/CpuPipeline.h"
 
 #include "tilec/Analysis/TMA.h"
 #include <map>
@@ -171,23 +172,23 @@ buildTMAParameters(const KernelInterface &kernel, mlir::ArrayAttr descriptors) {
   return hidden;
 }
 
-llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
-                                                   const KernelInterface &kernel,
-                                                   const CompileOptions &options) {
-  CompileResult result;
-  result.numThreads = options.pipeline.numWarps * tilegpu::kThreadsPerWarp;
-  DumpDirectory dumps(options.dumpDir);
+/// Runs the passes `build` adds on `module` with the dumps, printing and
+/// timing `options` ask for (and, on failure, its reproducer); the seconds
+/// the passes took go to `passesSeconds`.
+static llvm::Error
+runPasses(mlir::ModuleOp module, const KernelInterface &kernel,
+          const CompileOptions &options, DumpDirectory &dumps,
+          llvm::function_ref<void(mlir::OpPassManager &)> build,
+          double &passesSeconds) {
   if (dumps.enabled()) {
     if (auto err = dumps.create())
-      return std::move(err);
+      return err;
     dumps.write("input.mlir", [&](llvm::raw_ostream &os) {
       module->print(os, getDumpPrintingFlags());
     });
   }
-
   mlir::PassManager pm(module->getContext());
-  buildPipeline(pm, options.pipeline,
-                std::min(options.emit, EmitKind::LLVM));
+  build(pm);
   if (dumps.enabled())
     pm.addInstrumentation(std::make_unique<DumpAfterEachPass>(dumps));
   if (options.printIRAfterAll || !options.printIRAfter.empty() ||
@@ -219,7 +220,7 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
   }
   auto passesStart = std::chrono::steady_clock::now();
   mlir::LogicalResult passed = pm.run(module);
-  result.times.passes = secondsSince(passesStart);
+  passesSeconds = secondsSince(passesStart);
   if (mlir::failed(passed)) {
     std::string message =
         "compilation of '" + kernel.name + "' failed (see the errors above)";
@@ -229,6 +230,35 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
                  ")";
     return llvm::createStringError(message);
   }
+  return llvm::Error::success();
+}
+
+llvm::Error tilec::lowerModuleForCpu(mlir::ModuleOp module,
+                                     const KernelInterface &kernel,
+                                     const CompileOptions &options,
+                                     const CpuPipelineOptions &cpu) {
+  DumpDirectory dumps(options.dumpDir);
+  double passesSeconds = 0;
+  return runPasses(
+      module, kernel, options, dumps,
+      [&](mlir::OpPassManager &pm) { buildCpuPipeline(pm, cpu); },
+      passesSeconds);
+}
+
+llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
+                                                   const KernelInterface &kernel,
+                                                   const CompileOptions &options) {
+  CompileResult result;
+  result.numThreads = options.pipeline.numWarps * tilegpu::kThreadsPerWarp;
+  DumpDirectory dumps(options.dumpDir);
+  if (auto err = runPasses(module, kernel, options, dumps,
+                           [&](mlir::OpPassManager &pm) {
+                             buildPipeline(pm, options.pipeline,
+                                           std::min(options.emit,
+                                                    EmitKind::LLVM));
+                           },
+                           result.times.passes))
+    return std::move(err);
   if (auto smem = module->getAttrOfType<mlir::IntegerAttr>(
           tilegpu::TileGPUDialect::getSharedMemoryAttrName()))
     result.sharedMemoryBytes = smem.getInt();

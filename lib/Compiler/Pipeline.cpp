@@ -50,23 +50,32 @@ static void addCleanups(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options,
-                          EmitKind stop) {
-  // 1. The frontend's tile IR, cleaned up.
+void tilec::buildTileLevelPipeline(mlir::OpPassManager &pm,
+                                   const PipelineOptions *gpu) {
   addCleanups(pm);
-  if (stop == EmitKind::Tile)
-    return;
-  // 2–3. The wgmma operands that TMA copies are chosen; the other block
-  // pointers become pointer tiles; then layouts are assigned.
-  if (options.useWgmma && options.useTMA) {
+  // The Hopper path chooses the wgmma operands that TMA copies before the
+  // other block pointers become pointer tiles.
+  if (gpu && gpu->useWgmma && gpu->useTMA) {
     tilegpu::TileGPUPrepareTMAOptions tmaOptions;
-    tmaOptions.numWarps = options.numWarps;
+    tmaOptions.numWarps = gpu->numWarps;
     pm.addPass(tilegpu::createTileGPUPrepareTMA(tmaOptions));
     addCleanups(pm);
   }
   pm.addPass(tile::createTileRewriteBlockPointers());
   addCleanups(pm);
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
+}
+
+void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options,
+                          EmitKind stop) {
+  // 1. The frontend's tile IR, cleaned up.
+  if (stop == EmitKind::Tile) {
+    addCleanups(pm);
+    return;
+  }
+  // 2–3. The wgmma operands that TMA copies are chosen, the other block
+  // pointers become pointer tiles, then layouts are assigned.
+  buildTileLevelPipeline(pm, &options);
   ConvertTileToTileGPUOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.useWgmma = options.useWgmma;

@@ -12,6 +12,10 @@ double dotScale(std::int64_t terms) {
   return std::sqrt(static_cast<double>(terms)) / 3.0;
 }
 
+const char *referenceName(Reference reference) {
+  return reference == Reference::Float64 ? "float64" : "other backend";
+}
+
 std::string i32Entry(std::int64_t value) {
   return value % 16 == 0 ? "i32:16" : "i32";
 }

@@ -95,6 +95,22 @@ struct Problem {
 /// Expected output values by output tensor name, in float64.
 using Expectations = std::map<std::string, std::vector<double>>;
 
+/// What a case's outputs are compared with (each under its Tolerance).
+enum class Reference {
+  /// `CaseSpec::reference`: float64 values computed from the math in C++,
+  /// independently of the kernel (no numpy, no other compiler).
+  Float64,
+  /// The same kernel, on the same inputs, on the other backend: on the GPU
+  /// (tilec-e2e) the CPU backend, through `tilec run --backend cpu`; on the
+  /// CPU (tilec-e2e-cpu) the GPU, so such a case is skipped, with the
+  /// reason, where there is none. For kernels whose math has no practical
+  /// independent reference, and to cross-check the backends.
+  OtherBackend,
+};
+
+/// "float64" or "other backend".
+const char *referenceName(Reference reference);
+
 struct CaseSpec {
   std::string name;   ///< Unique; artifact files are named after it.
   std::string family; ///< What the torch baseline script computes for it.
@@ -110,6 +126,9 @@ struct CaseSpec {
   bool large = false;
 
   std::function<Problem(Rng &)> setup;
+  /// What the outputs are checked against; `reference` computes them when
+  /// it is Reference::Float64.
+  Reference checkedAgainst = Reference::Float64;
   std::function<void(const Problem &, Expectations &)> reference;
 
   /// "M=1024 N=1024 K=1024".

@@ -82,16 +82,24 @@ std::string summarizeLog(const std::string &path) {
 } // namespace
 
 CompileResult runCompiler(const CompileRequest &request) {
+  CompileResult result = runProcess(compilerArguments(request),
+                                    request.logPath, request.timeoutSeconds);
+  if (result.error.rfind("cannot start", 0) == 0)
+    result.error += " (pass the compiler with --tilec PATH)";
+  return result;
+}
+
+CompileResult runProcess(std::vector<std::string> args,
+                         const std::string &logPath, int timeoutSeconds) {
   CompileResult result;
-  std::vector<std::string> args = compilerArguments(request);
   for (const std::string &arg : args)
     result.commandLine += (result.commandLine.empty() ? "" : " ") +
                           shellQuote(arg);
   {
-    std::ofstream log(request.logPath, std::ios::trunc);
+    std::ofstream log(logPath, std::ios::trunc);
     log << "$ " << result.commandLine << "\n";
     if (!log) {
-      result.error = "cannot write the log '" + request.logPath + "'";
+      result.error = "cannot write the log '" + logPath + "'";
       return result;
     }
   }
@@ -99,7 +107,7 @@ CompileResult runCompiler(const CompileRequest &request) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO,
-                                   request.logPath.c_str(),
+                                   logPath.c_str(),
                                    O_WRONLY | O_APPEND, 0);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
@@ -123,13 +131,12 @@ CompileResult runCompiler(const CompileRequest &request) {
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
-    result.error = "cannot start '" + request.compiler +
-                   "': " + std::strerror(spawned) +
-                   " (pass the compiler with --tilec PATH)";
+    result.error = "cannot start '" + args[0] +
+                   "': " + std::strerror(spawned);
     return result;
   }
 
-  auto deadline = start + std::chrono::seconds(request.timeoutSeconds);
+  auto deadline = start + std::chrono::seconds(timeoutSeconds);
   int status = 0;
   bool timedOut = false;
   while (true) {
@@ -154,16 +161,16 @@ CompileResult runCompiler(const CompileRequest &request) {
 
   if (timedOut) {
     result.error =
-        "timed out after " + std::to_string(request.timeoutSeconds) + " s";
+        "timed out after " + std::to_string(timeoutSeconds) + " s";
   } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     result.ok = true;
   } else if (WIFEXITED(status)) {
-    std::string why = summarizeLog(request.logPath);
+    std::string why = summarizeLog(logPath);
     result.error = "exited with status " +
                    std::to_string(WEXITSTATUS(status)) +
                    (why.empty() ? std::string() : ": " + why);
   } else {
-    std::string why = summarizeLog(request.logPath);
+    std::string why = summarizeLog(logPath);
     result.error = "killed by signal " + std::to_string(WTERMSIG(status)) +
                    (why.empty() ? std::string() : ": " + why);
   }

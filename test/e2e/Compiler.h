@@ -43,6 +43,12 @@ std::vector<std::string> compilerArguments(const CompileRequest &request);
 /// group on timeout) with stdout and stderr in `request.logPath`.
 CompileResult runCompiler(const CompileRequest &request);
 
+/// Runs `args` (args[0] is looked up in PATH) the same way: stdout and
+/// stderr in `logPath` (after the command line), killed after
+/// `timeoutSeconds`.
+CompileResult runProcess(std::vector<std::string> args,
+                         const std::string &logPath, int timeoutSeconds);
+
 /// Quotes `argument` for a POSIX shell when needed.
 std::string shellQuote(const std::string &argument);
 

@@ -13,6 +13,7 @@
 #include "Case.h"
 #include "Compare.h"
 #include "Compiler.h"
+#include "CpuReference.h"
 #include "GpuBackend.h"
 #include "PtxStats.h"
 #include "Report.h"
@@ -45,6 +46,7 @@ namespace {
 
 struct Options {
   std::string tilec;
+  std::string cpuTilec;
   std::string artifacts = "out/e2e";
   std::string examples;
   std::string filter;
@@ -69,6 +71,9 @@ Compiles every example case with the tilec CLI, runs it on the GPU against a
 float64 reference, and prints one line per case and a markdown table.
 
   --tilec PATH          the compiler (default: tilec next to this program)
+  --cpu-tilec PATH      the tilec whose CPU backend computes the reference of
+                        cases checked against the other backend (default:
+                        tilec next to this program)
   --artifacts DIR       where <case>.cubin/.ptx/.json/.compile.log go
                         (default: out/e2e)
   --examples DIR        the examples directory (default: the source tree's)
@@ -137,6 +142,10 @@ bool parseOptions(int argc, char **argv, Options &options) {
       if (!(text = value("--tilec")))
         return false;
       options.tilec = text;
+    } else if (arg == "--cpu-tilec") {
+      if (!(text = value("--cpu-tilec")))
+        return false;
+      options.cpuTilec = text;
     } else if (arg == "--artifacts") {
       if (!(text = value("--artifacts")))
         return false;
@@ -286,6 +295,7 @@ void listCases(const std::vector<CaseSpec> &cases, std::uint64_t seed) {
                 spec.signature.c_str(), spec.numWarps,
                 spec.shapeText().c_str(), problem.grid[0], problem.grid[1],
                 problem.grid[2]);
+    std::printf("  reference: %s\n", referenceName(spec.checkedAgainst));
     for (const auto &[name, tol] : problem.tolerances)
       std::printf("  check %s: rtol %g, atol %.3g\n", name.c_str(), tol.rtol,
                   tol.atol);
@@ -366,6 +376,8 @@ int main(int argc, char **argv) {
   }
   if (options.tilec.empty())
     options.tilec = executableDirectory() + "/tilec";
+  if (options.cpuTilec.empty())
+    options.cpuTilec = executableDirectory() + "/tilec";
   if (options.examples.empty())
     options.examples = exists(TILEC_E2E_EXAMPLES_DIR) ? TILEC_E2E_EXAMPLES_DIR
                                                       : "examples";
@@ -496,12 +508,21 @@ int main(int argc, char **argv) {
     result.timedRuns = outcome.timedRuns;
     if (outcome.ran) {
       Expectations expected;
-      spec.reference(problem, expected);
-      for (const HostTensor &tensor : problem.tensors)
-        if (tensor.isOutput())
-          result.checks.push_back(compareOutput(
-              tensor, expected[tensor.name()],
-              problem.tolerances.at(tensor.name())));
+      std::string referenceError;
+      if (spec.checkedAgainst == Reference::OtherBackend) {
+        if (!runCpuReference(options.cpuTilec, options.examples, spec,
+                             *metadata[i], problem, options.artifacts,
+                             expected, referenceError))
+          result.runError = "reference: " + referenceError;
+      } else {
+        spec.reference(problem, expected);
+      }
+      if (referenceError.empty())
+        for (const HostTensor &tensor : problem.tensors)
+          if (tensor.isOutput())
+            result.checks.push_back(compareOutput(
+                tensor, expected[tensor.name()],
+                problem.tolerances.at(tensor.name())));
     }
     std::printf("%s\n", caseLine(result).c_str());
     std::fflush(stdout);

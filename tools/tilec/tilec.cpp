@@ -19,6 +19,9 @@
 // --print-ir-after=PASS, --print-ir-before=PASS, --mlir-timing,
 // --reproducer FILE.
 //
+// tilec run FILE … --grid X[,Y,Z] [--backend cpu|gpu] compiles a kernel and
+// runs it on random or given inputs (RunCommand.h, docs/cli.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Compiler/CHeader.h"
@@ -26,6 +29,9 @@
 #include "tilec/Compiler/Registration.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Frontend/Frontend.h"
+
+#include "KernelSource.h"
+#include "RunCommand.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -51,6 +57,7 @@
 #include <cstdlib>
 
 using namespace tilec;
+using tilec::tool::fail;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory tilecCategory("tilec options");
@@ -143,48 +150,6 @@ static cl::opt<bool> disableTMA(
              "registers instead of TMA copies (for experiments)"),
     cl::cat(tilecCategory));
 
-static int fail(const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), "tilec") << message << "\n";
-  return 1;
-}
-
-/// The interface of a kernel given directly in the tile dialect: its
-/// arguments, named arg0, arg1, …
-static mlir::FailureOr<KernelInterface>
-interfaceFromMLIR(mlir::ModuleOp module, llvm::StringRef wanted) {
-  mlir::func::FuncOp kernel;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    if (wanted.empty() ? func->hasAttr(tile::kKernelAttrName)
-                       : func.getName() == wanted)
-      kernel = func;
-  if (!kernel) {
-    module.emitError() << (wanted.empty()
-                               ? "no function marked 'tile.kernel' in the module"
-                               : ("no function named '" + wanted + "'").str());
-    return mlir::failure();
-  }
-  kernel->setAttr(tile::kKernelAttrName, mlir::UnitAttr::get(module.getContext()));
-  KernelInterface interface;
-  interface.name = kernel.getName().str();
-  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
-    KernelParameter param;
-    param.name = "arg" + std::to_string(i);
-    mlir::Type type = kernel.getArgument(i).getType();
-    if (auto ptr = llvm::dyn_cast<tile::PointerType>(type)) {
-      param.kind = KernelParameter::Kind::Pointer;
-      param.type = getSignatureTypeName(ptr.getPointeeType());
-    } else {
-      param.kind = KernelParameter::Kind::Scalar;
-      param.type = getSignatureTypeName(type);
-    }
-    if (auto div = kernel.getArgAttrOfType<mlir::IntegerAttr>(
-            i, tile::kDivisibilityAttrName))
-      param.divisibility = div.getInt();
-    interface.parameters.push_back(param);
-  }
-  return interface;
-}
-
 static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
   llvm::StringRef dir = llvm::sys::path::parent_path(path);
   if (!dir.empty())
@@ -212,9 +177,13 @@ int main(int argc, char **argv) {
   // --mlir-print-debuginfo and friends: the reproducer is printed with the
   // default printing flags, which read them.
   mlir::registerAsmPrinterCLOptions();
-  cl::HideUnrelatedOptions(tilecCategory);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "tilec: compile a tile kernel for NVIDIA Hopper\n");
+  cl::HideUnrelatedOptions({&tilecCategory, &tool::getRunCategory()});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tilec: compile a tile kernel for NVIDIA Hopper (`tilec run`: run it on "
+      "the CPU or the GPU)\n");
+  if (tool::getRunSubCommand())
+    return tool::runMain();
 
   std::optional<EmitKind> emit = parseEmitKind(emitKind);
   if (!emit)
@@ -254,53 +223,17 @@ int main(int argc, char **argv) {
                   " (expected the PTX ISA version times 10, 60 to 88, e.g. 80)");
   }
 
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
-  if (!buffer)
-    return fail("cannot read '" + inputFile + "': " + buffer.getError().message());
-  std::string sourceHash =
-      llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
-                      (*buffer)->getBuffer())),
-                  /*LowerCase=*/true);
-  llvm::SourceMgr srcMgr;
-  unsigned bufferId = srcMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   // One kernel per run: a thread pool would only cost its start-up.
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
-  mlir::SourceMgrDiagnosticHandler diagHandler(srcMgr, &context);
-  // A .tile author gets the message at the source line, not the IR op it
-  // was found on (kept for .mlir inputs, whose authors read IR).
-  if (!llvm::StringRef(inputFile).ends_with(".mlir"))
-    context.printOpOnDiagnostic(false);
-
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  KernelInterface interface;
   auto frontendStart = std::chrono::steady_clock::now();
-  if (llvm::StringRef(inputFile).ends_with(".mlir")) {
-    module = mlir::parseSourceFile<mlir::ModuleOp>(srcMgr, &context);
-    if (!module)
-      return 1;
-    auto derived = interfaceFromMLIR(*module, kernelName);
-    if (mlir::failed(derived))
-      return 1;
-    interface = *derived;
-    if (!signature.empty())
-      return fail("--signature applies to .tile and .py input; a .mlir module "
-                  "already gives the kernel's argument types");
-  } else {
-    frontend::SourceMgrDiagnosticSink diags(srcMgr, llvm::errs());
-    diags.setErrorLimit(errorLimit);
-    auto kernel = frontend::emitKernel(srcMgr, bufferId, kernelName, signature,
-                                       context, diags);
-    if (mlir::failed(kernel))
-      return 1;
-    module = std::move(kernel->module);
-    interface = std::move(kernel->interface);
-  }
-  interface.sourcePath = inputFile;
-  interface.sourceHash = sourceHash;
+  auto source = tool::KernelSource::load(inputFile, kernelName, signature,
+                                         context, errorLimit);
+  if (!source)
+    return 1;
+  KernelInterface &interface = source->interface();
   double frontendSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                     frontendStart)
@@ -335,7 +268,7 @@ int main(int argc, char **argv) {
   }
   options.pipeline.lineInfo = lineInfo;
 
-  auto result = compileModule(*module, interface, options);
+  auto result = compileModule(source->module(), interface, options);
   if (!result)
     return fail(llvm::toString(result.takeError()));
   if (timing) {

@@ -14,6 +14,7 @@
 #ifndef TILEC_COMPILER_COMPILER_H
 #define TILEC_COMPILER_COMPILER_H
 
+#include "tilec/Compiler/CpuPipeline.h"
 #include "tilec/Compiler/KernelInterface.h"
 #include "tilec/Compiler/StageTimes.h"
 #include "tilec/Target/PTX.h"
@@ -67,6 +68,14 @@ struct PipelineOptions {
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).
   int64_t mbarrierSpinLimit = 0;
 };
+
+/// Adds the tile-level passes both backends start with: cleanups, then (for
+/// the GPU, `gpu` given, with wgmma and TMA on) `tilegpu-prepare-tma` and
+/// cleanups, then `tile-rewrite-block-pointers` (block pointers other than
+/// TMA's become pointer tiles and masks), cleanups and loop-invariant code
+/// motion.
+void buildTileLevelPipeline(mlir::OpPassManager &pm,
+                            const PipelineOptions *gpu = nullptr);
 
 /// Adds the passes from the frontend's `tile` IR to the end of `stop`'s
 /// stage (Tile: cleanups; TileGPU: layouts; LLVM and later: the LLVM
@@ -126,6 +135,15 @@ struct CompileResult {
 llvm::Expected<CompileResult> compileModule(mlir::ModuleOp module,
                                             const KernelInterface &kernel,
                                             const CompileOptions &options);
+
+/// Lowers `module` (one kernel in the `tile` dialect) in place to the LLVM
+/// dialect for the host CPU (buildCpuPipeline), with the IR dumps, printing
+/// and timing of `options` (its pipeline, target and emit fields are not
+/// used).
+llvm::Error lowerModuleForCpu(mlir::ModuleOp module,
+                              const KernelInterface &kernel,
+                              const CompileOptions &options,
+                              const CpuPipelineOptions &cpu);
 
 /// The metadata of a compiled kernel (docs/metadata.md). `artifacts` maps
 /// `ptx`/`cubin` to file names.

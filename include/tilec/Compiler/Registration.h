@@ -15,7 +15,9 @@ namespace tilec {
 
 /// Adds every dialect a tilec pipeline creates or reads (tile, tilegpu and
 /// the upstream dialects they lower through: arith, math, scf, cf, func,
-/// llvm, nvvm) plus their LLVM IR translations to `registry`.
+/// llvm, nvvm; for the CPU backend also tensor, linalg, bufferization,
+/// memref, affine) plus the external interface models those pipelines need
+/// (bufferization, deallocation) and the LLVM IR translations to `registry`.
 void registerAllDialects(mlir::DialectRegistry &registry);
 
 /// Registers tilec's passes and the upstream passes its pipeline uses, so

@@ -19,9 +19,21 @@ class NVVMDialect;
 namespace arith {
 class ArithDialect;
 } // namespace arith
+namespace func {
+class FuncDialect;
+} // namespace func
+namespace linalg {
+class LinalgDialect;
+} // namespace linalg
+namespace math {
+class MathDialect;
+} // namespace math
 namespace scf {
 class SCFDialect;
 } // namespace scf
+namespace tensor {
+class TensorDialect;
+} // namespace tensor
 class ModuleOp;
 } // namespace mlir
 

@@ -93,4 +93,115 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
   ];
 }
 
+def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
+  let summary = "Lower layout-free tiles to linalg, tensor and scf for the host CPU";
+  let description = [{
+    The first pass of the CPU backend (docs/cpu-backend.md). It reads the
+    `tile` IR after `tile-rewrite-block-pointers` (no block pointers left)
+    and writes value-semantics IR on builtin tensors that upstream MLIR
+    bufferizes and lowers to LLVM for the host:
+
+    - Pointers become 64-bit addresses: `!tile.ptr<T>` is `i64`, a tile of
+      pointers a `tensor<… x i64>`; `tile.addptr` adds `offset * sizeof(T)`.
+    - Every function is a *per-program* function: six `i32` arguments are
+      appended (program id along axes 0, 1, 2, then the grid extents), and
+      `tile.program_id` / `tile.num_programs` read them. A launcher calls the
+      function once per program of the grid.
+    - `tile.make_range`, `tile.splat`, `tile.broadcast`, `tile.expand_dims`,
+      `tile.trans`, `tile.addptr` and value `tile.bitcast`s become
+      `linalg.generic`s with projected-permutation (or constant-0, for
+      broadcast dimensions) indexing maps, so that
+      `linalg-fuse-elementwise-ops` can fuse chains of them;
+      `tile.reshape` becomes `tensor.collapse_shape` + `tensor.expand_shape`.
+    - `tile.dot` becomes a `linalg.generic` over (m, k, n) — k outside n, so
+      the innermost loop runs along rows of B and C and vectorizes without
+      reassociating the sum — whose body widens the operands to the
+      accumulator type (`arith.extf`/`arith.extsi`) and accumulates with
+      `math.fma` (integers: `arith.muli` + `arith.addi`), like the GPU's FMA
+      path: every accumulator element sums its products in order of k.
+    - `tile.reduce` becomes a `linalg.generic` with one reduction dimension
+      whose body is the combine region, its float ops marked `reassoc` (the
+      region is associative and commutative, so LLVM may vectorize the
+      fold); the accumulator starts as the first slice along the axis (a
+      combine region has no identity element).
+    - `tile.load` / `tile.store` become `scf.for` nests over the tile that
+      read the address, mask and `other` of each element with
+      `tensor.extract`, and access memory with `llvm.load` / `llvm.store`
+      under an `scf.if` on the mask (a load builds its result with
+      `tensor.insert`). Where `tile-axis-info` proves the rows of the pointer
+      tile contiguous, each row is addressed from its first element with an
+      `llvm.getelementptr` on the column, so LLVM vectorizes the row into
+      masked vector loads and stores. They are loops rather than `linalg.generic`s because
+      a `linalg.generic` on tensors reports no memory effects: CSE, DCE and
+      elementwise fusion could merge, drop or move it across a store. Masked
+      off elements are never accessed. `i1` is one byte in memory (nonzero
+      is true); fp8 is loaded as `i8` and bitcast.
+    - Elementwise `arith`/`math` on tensors stays as is (types converted
+      when they involve pointers) for `convert-elementwise-to-linalg`.
+
+    With `sanitize`, each accessed element's address is first passed to
+    `__tilec_cpu_check_access` (include/tilec/Conversion/TileToLinalg/
+    TileToLinalg.h) with the byte count, the element's index in the tile and
+    a description of the access site; a refused access is skipped.
+
+    Example:
+
+    ```mlir
+    %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    // becomes
+    %e = tensor.empty() : tensor<128xi32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]} outs(%e : tensor<128xi32>) {
+    ^bb0(%out: i32):
+      %i = linalg.index 0 : index
+      %v = arith.index_cast %i : index to i32
+      linalg.yield %v : i32
+    } -> tensor<128xi32>
+    ```
+  }];
+  let options = [
+    Option<"sanitize", "sanitize", "bool", "false",
+           "Check every accessed address with __tilec_cpu_check_access">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def ExpandFloat8Conversions : Pass<"expand-fp8-conversions"> {
+  let summary = "Lower fp8 conversions to integer arithmetic, rounding like the GPU";
+  let description = [{
+    The CPU backend's fp8 support (LLVM has no fp8 types): every scalar
+    `arith.truncf` to and `arith.extf` from `f8E4M3FN` (`tl.float8e4nv`)
+    and `f8E5M2` (`tl.float8e5`) becomes integer arithmetic on the bits, and
+    fp8 constants become `i8` constants bitcast. Run it after
+    `arith-emulate-unsupported-floats`, which leaves only these conversions
+    behind.
+
+    Narrowing rounds like Hopper's `cvt.rn.satfinite.{e4m3,e5m2}x2.f32`
+    (what Triton emits on sm_90): to nearest, ties to even, in one step from
+    f32 (f16 and bf16 sources are widened to f32 first, which is exact; f64
+    is rounded to f32 first); magnitudes beyond the largest finite value,
+    infinities included, saturate to it (448 and 57344) with their sign; NaN
+    becomes 0x7f. Widening is exact.
+
+    Example:
+
+    ```mlir
+    %h = arith.truncf %x : f32 to f8E4M3FN
+    // becomes, on the bits of %x: sign, |x| < 2^-6 ? (|x| + 2^-6 rounded by
+    // an f32 add, minus the bias) : (|x| rounded at bit 20, rebiased),
+    // min with 0x7e, NaN -> 0x7f, sign or-ed back, truncated to i8 and
+    // bitcast to f8E4M3FN
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TILEC_CONVERSION_PASSES_TD

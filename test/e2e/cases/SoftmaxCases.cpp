@@ -73,6 +73,13 @@ void addSoftmaxCases(std::vector<CaseSpec> &cases) {
                           false));
   cases.push_back(softmax("softmax_fp16_small", 37, 781, 1024, 4,
                           ScalarType::FP16, false));
+  // The same kernel checked against the other backend instead of float64:
+  // on the GPU, the GPU's fp16 softmax (ex2.approx) against the CPU
+  // backend's (libm) on the same inputs.
+  CaseSpec crossCheck = softmax("softmax_fp16_vs_other_backend", 37, 781,
+                                1024, 4, ScalarType::FP16, false);
+  crossCheck.checkedAgainst = Reference::OtherBackend;
+  cases.push_back(crossCheck);
   cases.push_back(softmax("softmax_4096", 4096, 4096, 4096, 8,
                           ScalarType::FP32, true));
   cases.push_back(softmax("softmax_ragged", 4001, 3001, 4096, 8,

@@ -1,0 +1,39 @@
+//===- CpuPipeline.h - the pass pipeline of the CPU backend -----*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// From the frontend's `tile` IR to the LLVM dialect for the host CPU
+// (docs/cpu-backend.md): the tile-level passes shared with the GPU pipeline,
+// `convert-tile-to-linalg`, then upstream linalg fusion, one-shot
+// bufferization, buffer deallocation, loops and the standard conversions
+// to LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_COMPILER_CPUPIPELINE_H
+#define TILEC_COMPILER_CPUPIPELINE_H
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace tilec {
+
+/// Options of the CPU pipeline.
+struct CpuPipelineOptions {
+  /// Check every accessed address against the caller's buffers
+  /// (`convert-tile-to-linalg{sanitize}`).
+  bool sanitize = false;
+};
+
+/// Adds the passes from the frontend's `tile` IR to the LLVM dialect (one
+/// per-program `llvm.func` per kernel, see
+/// tilec/Conversion/TileToLinalg/TileToLinalg.h) to `pm`.
+void buildCpuPipeline(mlir::OpPassManager &pm,
+                      const CpuPipelineOptions &options);
+
+} // namespace tilec
+
+#endif // TILEC_COMPILER_CPUPIPELINE_H

@@ -1,0 +1,44 @@
+//===- TileToLinalg.h - tile dialect to host code ---------------*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The contract between `convert-tile-to-linalg` (the first pass of the CPU
+// backend, docs/cpu-backend.md) and the code that calls the kernels it
+// produces: the per-program function's arguments and the sanitizer hook.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_TILETOLINALG_TILETOLINALG_H
+#define TILEC_CONVERSION_TILETOLINALG_TILETOLINALG_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace tilec::cpu {
+
+/// Every function converted by `convert-tile-to-linalg` takes, after its
+/// source arguments (pointers as i64 addresses, scalars in their type), these
+/// many i32 arguments: the program id along axes 0, 1, 2, then the number of
+/// programs along axes 0, 1, 2 (`tl.program_id`, `tl.num_programs`).
+inline constexpr unsigned kNumGridArguments = 6;
+
+/// With the pass option `sanitize`, every element a load or store would
+/// access (unmasked, or masked in) is first checked by calling
+///
+///   int32_t __tilec_cpu_check_access(uint64_t address, uint64_t bytes,
+///                                    int32_t isStore, int64_t element,
+///                                    const char *site);
+///
+/// `element` is the row-major index of the element in its tile (0 for a
+/// scalar access) and `site` a NUL-terminated description of the access
+/// ("load of tensor<128xf32> at softmax.tile:21:11"). A zero result means the
+/// address is outside every buffer the caller registered: the access is
+/// skipped (a load yields its `other` value, or zero) and the caller reports
+/// the violation.
+inline constexpr llvm::StringLiteral kCheckAccessFunction =
+    "__tilec_cpu_check_access";
+
+} // namespace tilec::cpu
+
+#endif // TILEC_CONVERSION_TILETOLINALG_TILETOLINALG_H

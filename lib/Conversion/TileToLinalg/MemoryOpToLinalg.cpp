@@ -1,0 +1,538 @@
+//===- MemoryOpToLinalg.cpp - pointers, loads and stores ------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Pointers are i64 addresses: addptr is integer arithmetic (a
+// `linalg.generic` on tiles). A load or store of a tile is an `scf.for`
+// nest over its elements: the address, mask and `other` of each element are
+// read with `tensor.extract`, memory is accessed with `llvm.load` /
+// `llvm.store` only where the mask is true, and a load's result is built
+// with `tensor.insert` (bufferized in place). Real loops rather than
+// `linalg.generic`s keep the accesses visible as memory effects to every
+// later pass (see the pass description).
+//
+// With the sanitizer on, the access checker (TileToLinalg.h) is called
+// first and a refused access is skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileToLinalgSupport.h"
+
+#include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Conversion/TileToLinalg/TileToLinalg.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::cpu;
+
+namespace {
+
+/// `ptr + offset * bytes` on i64 addresses; narrower offsets are
+/// sign-extended (booleans zero-extended).
+Value addScaledOffset(OpBuilder &b, Location loc, Value address, Value offset,
+                      int64_t bytes) {
+  Type i64 = b.getI64Type();
+  if (offset.getType().isInteger(1))
+    offset = arith::ExtUIOp::create(b, loc, i64, offset);
+  else if (offset.getType().getIntOrFloatBitWidth() < 64)
+    offset = arith::ExtSIOp::create(b, loc, i64, offset);
+  if (bytes != 1)
+    offset = arith::MulIOp::create(
+        b, loc, offset,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(bytes)));
+  return arith::AddIOp::create(b, loc, address, offset);
+}
+
+struct AddPtrOpLowering : OpConversionPattern<tile::AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t bytes = getStorageBytes(
+        tile::getElementTypeOrSelf(tile::getPointeeType(op.getPtr().getType())));
+    Location loc = op.getLoc();
+    auto type = dyn_cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type) {
+      rewriter.replaceOp(op, addScaledOffset(rewriter, loc, adaptor.getPtr(),
+                                             adaptor.getOffset(), bytes));
+      return success();
+    }
+    rewriter.replaceOp(
+        op, buildElementwiseGeneric(
+                rewriter, loc, type, {adaptor.getPtr(), adaptor.getOffset()},
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  return addScaledOffset(b, l, args[0], args[1], bytes);
+                }));
+    return success();
+  }
+};
+
+/// `p.to(tl.int64)` and back: the address itself, resized when the integer
+/// is not 64 bits wide.
+template <typename Op>
+struct AddressCastLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType = this->getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "unconvertible type");
+    Value src = adaptor.getSrc();
+    if (src.getType() == resultType) {
+      rewriter.replaceOp(op, src);
+      return success();
+    }
+    auto resize = [](OpBuilder &b, Location loc, Type to, Value v) -> Value {
+      unsigned from = v.getType().getIntOrFloatBitWidth();
+      if (to.getIntOrFloatBitWidth() < from)
+        return arith::TruncIOp::create(b, loc, to, v);
+      return arith::ExtUIOp::create(b, loc, to, v);
+    };
+    auto tensorType = dyn_cast<RankedTensorType>(resultType);
+    if (!tensorType) {
+      rewriter.replaceOp(op, resize(rewriter, op.getLoc(), resultType, src));
+      return success();
+    }
+    Type elementType = tensorType.getElementType();
+    rewriter.replaceOp(op, buildElementwiseGeneric(
+                               rewriter, op.getLoc(), tensorType, src,
+                               [&](OpBuilder &b, Location loc, ValueRange args) {
+                                 return resize(b, loc, elementType, args[0]);
+                               }));
+    return success();
+  }
+};
+
+/// How one element is accessed: its type in registers (after conversion)
+/// and in memory.
+struct ElementAccess {
+  /// The element type the tile holds (i64 for a pointer).
+  Type valueType;
+  /// The type `llvm.load`/`llvm.store` use: i8 for i1 and fp8, else
+  /// `valueType`.
+  Type memoryType;
+  int64_t bytes;
+
+  explicit ElementAccess(Type pointee, const TypeConverter &converter) {
+    valueType = converter.convertType(pointee);
+    bytes = getStorageBytes(pointee);
+    memoryType = valueType;
+    if (valueType.isInteger(1) ||
+        (isa<FloatType>(valueType) && !LLVM::isCompatibleType(valueType)))
+      memoryType = IntegerType::get(valueType.getContext(), 8);
+  }
+
+  Value fromMemory(OpBuilder &b, Location loc, Value raw) const {
+    if (raw.getType() == valueType)
+      return raw;
+    if (valueType.isInteger(1))
+      return arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, raw,
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(memoryType, 0)));
+    return arith::BitcastOp::create(b, loc, valueType, raw);
+  }
+
+  Value toMemory(OpBuilder &b, Location loc, Value value) const {
+    if (value.getType() == memoryType)
+      return value;
+    if (valueType.isInteger(1))
+      return arith::ExtUIOp::create(b, loc, memoryType, value);
+    return arith::BitcastOp::create(b, loc, memoryType, value);
+  }
+
+  Value zero(OpBuilder &b, Location loc) const {
+    if (auto floatType = dyn_cast<FloatType>(valueType))
+      return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, 0.0));
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(valueType, 0));
+  }
+};
+
+/// Emits the memory accesses of loads and stores, with the sanitizer's
+/// checks when asked for.
+class AccessEmitter {
+public:
+  AccessEmitter(Operation *op, const MemoryLoweringOptions &options)
+      : op(op), options(options) {}
+
+  /// Loads one element at `pointer` (`!llvm.ptr`): `other` (or zero) where
+  /// `mask` is false or the sanitizer refuses the address. `mask` may be
+  /// null.
+  Value emitLoad(OpBuilder &b, Location loc, const ElementAccess &access,
+                 Value pointer, Value mask, Value other, Value element,
+                 bool isVolatile) {
+    // What a skipped access reads: `other`, else zero (created only when
+    // an access can be skipped).
+    Value fallback = other;
+    if (!fallback && (mask || options.sanitize))
+      fallback = access.zero(b, loc);
+    auto load = [&](OpBuilder &nb, Location l) -> Value {
+      Value raw = LLVM::LoadOp::create(nb, l, access.memoryType, pointer,
+                                       /*alignment=*/0, isVolatile);
+      return access.fromMemory(nb, l, raw);
+    };
+    auto checkedLoad = [&](OpBuilder &nb, Location l) -> Value {
+      if (!options.sanitize)
+        return load(nb, l);
+      Value ok = emitCheck(nb, l, pointer, access.bytes, /*isStore=*/false,
+                           element);
+      return emitSelect(nb, l, ok, load, fallback);
+    };
+    if (!mask)
+      return checkedLoad(b, loc);
+    return emitSelect(b, loc, mask, checkedLoad, fallback);
+  }
+
+  /// Stores `value` at `pointer` unless `mask` (may be null) is false or
+  /// the sanitizer refuses the address.
+  void emitStore(OpBuilder &b, Location loc, const ElementAccess &access,
+                 Value pointer, Value value, Value mask, Value element) {
+    auto store = [&](OpBuilder &nb, Location l) {
+      LLVM::StoreOp::create(nb, l, access.toMemory(nb, l, value), pointer);
+    };
+    auto checkedStore = [&](OpBuilder &nb, Location l) {
+      if (!options.sanitize)
+        return store(nb, l);
+      Value ok = emitCheck(nb, l, pointer, access.bytes, /*isStore=*/true,
+                           element);
+      emitWhen(nb, l, ok, store);
+    };
+    if (!mask)
+      return checkedStore(b, loc);
+    emitWhen(b, loc, mask, checkedStore);
+  }
+
+private:
+  using ValueBuilder = llvm::function_ref<Value(OpBuilder &, Location)>;
+  using VoidBuilder = llvm::function_ref<void(OpBuilder &, Location)>;
+
+  static Value emitSelect(OpBuilder &b, Location loc, Value cond,
+                          ValueBuilder then, Value otherwise) {
+    auto ifOp = scf::IfOp::create(
+        b, loc, cond,
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(nb, l, then(nb, l));
+        },
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(nb, l, otherwise);
+        });
+    return ifOp.getResult(0);
+  }
+
+  static void emitWhen(OpBuilder &b, Location loc, Value cond,
+                       VoidBuilder then) {
+    scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location l) {
+      then(nb, l);
+      scf::YieldOp::create(nb, l);
+    });
+  }
+
+  /// `__tilec_cpu_check_access(...) != 0`.
+  Value emitCheck(OpBuilder &b, Location loc, Value pointer, int64_t bytes,
+                  bool isStore, Value element) {
+    ModuleOp module = op->getParentOfType<ModuleOp>();
+    MLIRContext *ctx = b.getContext();
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    if (!module.lookupSymbol(kCheckAccessFunction)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto decl = func::FuncOp::create(
+          b, loc, kCheckAccessFunction,
+          b.getFunctionType({i64, i64, i32, i64, ptrType}, {i32}));
+      decl.setPrivate();
+    }
+    Value site = getSiteString(b, loc, isStore);
+    Value address = LLVM::PtrToIntOp::create(b, loc, i64, pointer);
+    Value args[] = {
+        address,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(bytes)),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(isStore)),
+        element, site};
+    Value ok = func::CallOp::create(b, loc, kCheckAccessFunction,
+                                    TypeRange{i32}, args)
+                   .getResult(0);
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, ok,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+  }
+
+  /// The address of a constant string describing this access site
+  /// ("load of tensor<128xf32> at softmax.tile:21:11"), one global per op.
+  Value getSiteString(OpBuilder &b, Location loc, bool isStore) {
+    if (!siteGlobal) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      Type accessed = isStore ? op->getOperand(1).getType()
+                              : op->getResult(0).getType();
+      os << (isStore ? "store" : "load") << " of " << accessed;
+      if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+        os << " at " << fileLoc.getFilename().getValue() << ":"
+           << fileLoc.getLine() << ":" << fileLoc.getColumn();
+      text.push_back('\0');
+      ModuleOp module = op->getParentOfType<ModuleOp>();
+      std::string name;
+      for (unsigned n = 0; name.empty() || module.lookupSymbol(name); ++n)
+        name = "__tilec_site_" + std::to_string(n);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+      siteGlobal = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                          LLVM::Linkage::Internal, name,
+                                          b.getStringAttr(text));
+    }
+    return LLVM::AddressOfOp::create(b, loc, siteGlobal);
+  }
+
+  Operation *op;
+  MemoryLoweringOptions options;
+  LLVM::GlobalOp siteGlobal;
+};
+
+/// The row-major index (i64) of the element at `ivs` in a tile of `shape`.
+Value linearIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  ValueRange ivs) {
+  Value index = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [size, iv] : llvm::zip(shape, ivs))
+    index = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, index,
+                              arith::ConstantIndexOp::create(b, loc, size)),
+        iv);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+/// Whether every row (last dimension) of the pointer tile `ptr` holds
+/// consecutive elements, as `tile-axis-info` proves.
+bool hasContiguousRows(Value ptr, const MemoryLoweringOptions &options) {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type || !options.axisInfo)
+    return false;
+  int64_t rowLength = type.getShape().back();
+  return rowLength > 1 &&
+         options.axisInfo->lookup(ptr).getContiguity(type.getRank() - 1) >=
+             rowLength;
+}
+
+/// The pointer to the element at `ivs` of the address tile `addresses`:
+/// with `rowStart` (the first element of its row, for tiles whose rows are
+/// contiguous), `rowStart` indexed by the column (`llvm.getelementptr`,
+/// affine in the innermost loop, so that LLVM can turn the masked accesses
+/// of a row into masked vector loads and stores); else the tile's address.
+Value elementPointer(OpBuilder &b, Location loc, Value addresses,
+                     ValueRange ivs, Value rowStart,
+                     const ElementAccess &access) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  if (!rowStart) {
+    Value address = tensor::ExtractOp::create(b, loc, addresses, ivs);
+    return LLVM::IntToPtrOp::create(b, loc, ptrType, address);
+  }
+  Value column =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), ivs.back());
+  return LLVM::GEPOp::create(b, loc, ptrType, access.memoryType, rowStart,
+                             ArrayRef<LLVM::GEPArg>{column});
+}
+
+/// The pointer to the first element of the row at `outerIvs`, built before
+/// the loop over the row (so that it is loop-invariant there).
+Value rowStartPointer(OpBuilder &b, Location loc, Value addresses,
+                      ValueRange outerIvs) {
+  SmallVector<Value> start(outerIvs);
+  start.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+  Value address = tensor::ExtractOp::create(b, loc, addresses, start);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+/// Builds the body for one element: gets the indices, the loop-carried
+/// values and the row's start pointer (null without `rowSetup`).
+using ElementBodyFn = function_ref<scf::ValueVector(
+    OpBuilder &, Location, ValueRange, ValueRange, Value)>;
+
+/// An `scf.for` nest over every index of `shape` carrying `iterArgs`:
+/// loops over all dimensions but the last, then `rowSetup` (if any), then
+/// the loop over the last dimension with `body`. Returns the results.
+SmallVector<Value>
+buildTileLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+               ValueRange iterArgs,
+               function_ref<Value(OpBuilder &, Location, ValueRange)> rowSetup,
+               ElementBodyFn body) {
+  SmallVector<Value> lbs, ubs, steps;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t size : shape.drop_back()) {
+    lbs.push_back(zero);
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
+    steps.push_back(one);
+  }
+  Value rowLength = arith::ConstantIndexOp::create(b, loc, shape.back());
+  scf::LoopNest outer = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, iterArgs,
+      [&](OpBuilder &ob, Location ol, ValueRange outerIvs,
+          ValueRange outerArgs) -> scf::ValueVector {
+        Value row = rowSetup ? rowSetup(ob, ol, outerIvs) : Value();
+        auto inner = scf::ForOp::create(
+            ob, ol, zero, rowLength, one, outerArgs,
+            [&](OpBuilder &ib, Location il, Value column,
+                ValueRange innerArgs) {
+              SmallVector<Value> ivs(outerIvs);
+              ivs.push_back(column);
+              scf::YieldOp::create(ib, il,
+                                   body(ib, il, ivs, innerArgs, row));
+            });
+        return scf::ValueVector(inner.getResults().begin(),
+                                inner.getResults().end());
+      });
+  return SmallVector<Value>(outer.results);
+}
+
+struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
+  LoadOpLowering(TypeConverter &converter, MLIRContext *ctx,
+                 const MemoryLoweringOptions &options)
+      : OpConversionPattern(converter, ctx), options(options) {}
+
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ElementAccess access(tile::getElementTypeOrSelf(
+                             tile::getPointeeType(op.getPtr().getType())),
+                         *getTypeConverter());
+    AccessEmitter emitter(op, options);
+    bool isVolatile = op.getIsVolatile();
+    auto type = dyn_cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type) {
+      Value element = options.sanitize
+                          ? arith::ConstantOp::create(
+                                rewriter, loc, rewriter.getI64IntegerAttr(0))
+                          : Value();
+      Value pointer = LLVM::IntToPtrOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+          adaptor.getPtr());
+      rewriter.replaceOp(op, emitter.emitLoad(rewriter, loc, access, pointer,
+                                              adaptor.getMask(),
+                                              adaptor.getOther(), element,
+                                              isVolatile));
+      return success();
+    }
+    bool contiguousRows = hasContiguousRows(op.getPtr(), options);
+    Value addresses = adaptor.getPtr();
+    auto rowSetup = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+      return rowStartPointer(b, l, addresses, outerIvs);
+    };
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    SmallVector<Value> results = buildTileLoops(
+        rewriter, loc, type.getShape(), init,
+        contiguousRows ? function_ref<Value(OpBuilder &, Location, ValueRange)>(
+                             rowSetup)
+                       : nullptr,
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iterArgs,
+            Value rowStart) {
+          auto at = [&](Value tensor) -> Value {
+            return tensor ? tensor::ExtractOp::create(b, l, tensor, ivs)
+                          : Value();
+          };
+          Value element = options.sanitize
+                              ? linearIndex(b, l, type.getShape(), ivs)
+                              : Value();
+          // (One statement each: the order of the extracts is fixed.)
+          Value pointer =
+              elementPointer(b, l, addresses, ivs, rowStart, access);
+          Value mask = at(adaptor.getMask());
+          Value other = at(adaptor.getOther());
+          Value value = emitter.emitLoad(b, l, access, pointer, mask, other,
+                                         element, isVolatile);
+          return scf::ValueVector{
+              tensor::InsertOp::create(b, l, value, iterArgs[0], ivs)};
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  MemoryLoweringOptions options;
+};
+
+struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
+  StoreOpLowering(TypeConverter &converter, MLIRContext *ctx,
+                  const MemoryLoweringOptions &options)
+      : OpConversionPattern(converter, ctx), options(options) {}
+
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ElementAccess access(tile::getElementTypeOrSelf(
+                             tile::getPointeeType(op.getPtr().getType())),
+                         *getTypeConverter());
+    AccessEmitter emitter(op, options);
+    auto type = dyn_cast<RankedTensorType>(adaptor.getPtr().getType());
+    if (!type) {
+      Value element = options.sanitize
+                          ? arith::ConstantOp::create(
+                                rewriter, loc, rewriter.getI64IntegerAttr(0))
+                          : Value();
+      Value pointer = LLVM::IntToPtrOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+          adaptor.getPtr());
+      emitter.emitStore(rewriter, loc, access, pointer, adaptor.getValue(),
+                        adaptor.getMask(), element);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    bool contiguousRows = hasContiguousRows(op.getPtr(), options);
+    Value addresses = adaptor.getPtr();
+    auto rowSetup = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+      return rowStartPointer(b, l, addresses, outerIvs);
+    };
+    buildTileLoops(
+        rewriter, loc, type.getShape(), ValueRange{},
+        contiguousRows ? function_ref<Value(OpBuilder &, Location, ValueRange)>(
+                             rowSetup)
+                       : nullptr,
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange,
+            Value rowStart) {
+          auto at = [&](Value tensor) -> Value {
+            return tensor ? tensor::ExtractOp::create(b, l, tensor, ivs)
+                          : Value();
+          };
+          Value element = options.sanitize
+                              ? linearIndex(b, l, type.getShape(), ivs)
+                              : Value();
+          Value pointer =
+              elementPointer(b, l, addresses, ivs, rowStart, access);
+          Value value = at(adaptor.getValue());
+          Value mask = at(adaptor.getMask());
+          emitter.emitStore(b, l, access, pointer, value, mask, element);
+          return scf::ValueVector{};
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  MemoryLoweringOptions options;
+};
+
+} // namespace
+
+void cpu::populateMemoryOpToLinalgPatterns(
+    TileToLinalgTypeConverter &converter, RewritePatternSet &patterns,
+    const MemoryLoweringOptions &options) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<AddPtrOpLowering, AddressCastLowering<tile::PtrToIntOp>,
+               AddressCastLowering<tile::IntToPtrOp>>(converter, ctx);
+  patterns.add<LoadOpLowering, StoreOpLowering>(converter, ctx, options);
+}

@@ -1,0 +1,120 @@
+//===- HostSymbols.cpp - what JIT-compiled kernels may call ---------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostSymbols.h"
+
+#include "Sanitizer.h"
+
+#include "tilec/Conversion/TileToLinalg/TileToLinalg.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+// libgcc's conversions between half and float/double (GCC >= 12); LLVM
+// calls them for `half` when the CPU lacks F16C. Declared only to take
+// their addresses.
+extern "C" void __extendhfsf2();
+extern "C" void __truncsfhf2();
+extern "C" void __truncdfhf2();
+extern "C" void __extendhfdf2();
+
+using namespace tilec;
+using namespace tilec::cpu;
+
+namespace {
+/// f32 -> bf16 bits, to nearest even, NaN kept quiet; what LLVM calls when
+/// it narrows to bf16 without AVX512-BF16 (libgcc has it only from GCC 13).
+std::uint16_t truncateToBFloat16(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<std::uint16_t>((bits >> 16) | 0x40);
+  bits += 0x7fffu + ((bits >> 16) & 1);
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+
+/// The libcall's ABI returns the bf16 in the low half of xmm0, like a
+/// float's bits: return it as a float whose low 16 bits are the result.
+float truncsfbf2(float value) {
+  std::uint32_t bits = truncateToBFloat16(value);
+  float result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+} // namespace
+
+llvm::orc::SymbolMap cpu::getHostSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](llvm::StringRef name, auto *function) {
+    symbols[interner(name)] = llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr(
+            reinterpret_cast<void *>(function)),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+  };
+  add(kCheckAccessFunction, &__tilec_cpu_check_access);
+  add("malloc", &::malloc);
+  add("free", &::free);
+  add("aligned_alloc", &::aligned_alloc);
+  add("memcpy", &::memcpy);
+  add("memmove", &::memmove);
+  add("memset", &::memset);
+  add("__extendhfsf2", &__extendhfsf2);
+  add("__truncsfhf2", &__truncsfhf2);
+  add("__truncdfhf2", &__truncdfhf2);
+  add("__extendhfdf2", &__extendhfdf2);
+  add("__truncsfbf2", &truncsfbf2);
+  // libm, float and double: what MLIR's math-to-llvm intrinsics and
+  // math-to-libm calls become.
+#define TILEC_LIBM(name)                                                       \
+  add(#name "f", static_cast<float (*)(float)>(&::name##f));                   \
+  add(#name, static_cast<double (*)(double)>(&::name));
+  TILEC_LIBM(exp)
+  TILEC_LIBM(exp2)
+  TILEC_LIBM(expm1)
+  TILEC_LIBM(log)
+  TILEC_LIBM(log2)
+  TILEC_LIBM(log10)
+  TILEC_LIBM(log1p)
+  TILEC_LIBM(sqrt)
+  TILEC_LIBM(cbrt)
+  TILEC_LIBM(sin)
+  TILEC_LIBM(cos)
+  TILEC_LIBM(tan)
+  TILEC_LIBM(asin)
+  TILEC_LIBM(acos)
+  TILEC_LIBM(atan)
+  TILEC_LIBM(sinh)
+  TILEC_LIBM(cosh)
+  TILEC_LIBM(tanh)
+  TILEC_LIBM(asinh)
+  TILEC_LIBM(acosh)
+  TILEC_LIBM(atanh)
+  TILEC_LIBM(erf)
+  TILEC_LIBM(erfc)
+  TILEC_LIBM(floor)
+  TILEC_LIBM(ceil)
+  TILEC_LIBM(round)
+  TILEC_LIBM(roundeven)
+  TILEC_LIBM(trunc)
+  TILEC_LIBM(rint)
+  TILEC_LIBM(nearbyint)
+  TILEC_LIBM(fabs)
+#undef TILEC_LIBM
+#define TILEC_LIBM2(name)                                                      \
+  add(#name "f", static_cast<float (*)(float, float)>(&::name##f));            \
+  add(#name, static_cast<double (*)(double, double)>(&::name));
+  TILEC_LIBM2(pow)
+  TILEC_LIBM2(atan2)
+  TILEC_LIBM2(fmod)
+  TILEC_LIBM2(copysign)
+  TILEC_LIBM2(fmin)
+  TILEC_LIBM2(fmax)
+#undef TILEC_LIBM2
+  add("fmaf", static_cast<float (*)(float, float, float)>(&::fmaf));
+  add("fma", static_cast<double (*)(double, double, double)>(&::fma));
+  return symbols;
+}
