@@ -150,8 +150,10 @@ struct TileGPUPrepareTMAPass
           continue;
         }
         // The pointer of iteration it = (iv - lb) / step: the initial one
-        // advanced it times.
-        rewriter.setInsertionPoint(loadA);
+        // advanced it times, computed before the first of the two loads
+        // (`b` may well be loaded before `a`).
+        rewriter.setInsertionPoint(loadA->isBeforeInBlock(loadB) ? loadA
+                                                                 : loadB);
         Location loc = dot.getLoc();
         Value iv = forOp.getInductionVar();
         Value it = arith::DivSIOp::create(
