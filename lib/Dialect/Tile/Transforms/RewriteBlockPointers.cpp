@@ -226,6 +226,27 @@ struct BlockStoreLowering : OpConversionPattern<BlockStoreOp> {
   }
 };
 
+/// `arith.select` between two block pointers (`p if c else q` on a run-time
+/// scalar `c`, once canonicalization has folded the scf.if): a select of
+/// every part.
+struct SelectLowering : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<BlockPointerType>(op.getType()) ||
+        adaptor.getCondition().size() != 1)
+      return failure();
+    Value cond = adaptor.getCondition().front();
+    SmallVector<Value> parts;
+    for (auto [t, f] :
+         llvm::zip_equal(adaptor.getTrueValue(), adaptor.getFalseValue()))
+      parts.push_back(arith::SelectOp::create(rewriter, op.getLoc(), cond, t, f));
+    rewriter.replaceOpWithMultiple(op, {parts});
+    return success();
+  }
+};
+
 /// The block loads marked `tma` (tilegpu-prepare-tma) and the pointer ops
 /// that only they use: left for the TMA path. A marked load whose pointer
 /// also serves anything else loses its mark and is rewritten like the rest.
@@ -284,7 +305,7 @@ struct TileRewriteBlockPointersPass
     target.addIllegalOp<BlockStoreOp>();
     RewritePatternSet patterns(ctx);
     patterns.add<MakeBlockPtrLowering, AdvanceLowering, BlockLoadLowering,
-                 BlockStoreLowering>(converter, ctx);
+                 BlockStoreLowering, SelectLowering>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(getOperation(), target,
