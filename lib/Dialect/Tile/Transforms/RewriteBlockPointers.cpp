@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tilec::tile {
 #define GEN_PASS_DEF_TILEREWRITEBLOCKPOINTERS
@@ -248,10 +249,15 @@ struct SelectLowering : OpConversionPattern<arith::SelectOp> {
 };
 
 /// The block loads marked `tma` (tilegpu-prepare-tma) and the pointer ops
-/// that only they use: left for the TMA path. A marked load whose pointer
-/// also serves anything else loses its mark and is rewritten like the rest.
+/// they read: left for the TMA path. A marked load whose pointer is not a
+/// make_block_ptr followed by advances loses its mark and is rewritten like
+/// the rest. The pointer ops may also serve other users: a tensor
+/// descriptor read in a loop by a wgmma operand and after it by an ordinary
+/// load is one make_block_ptr (CSE merged the copies tilegpu-prepare-tma
+/// made). Those users get a clone of the op, which is rewritten, while the
+/// original stays with the TMA loads.
 DenseSet<Operation *> collectTMAOps(Operation *root) {
-  DenseSet<Operation *> kept;
+  SetVector<Operation *> kept;
   SmallVector<BlockLoadOp> loads;
   root->walk([&](BlockLoadOp load) {
     if (load->hasAttr(kTMALoadAttrName))
@@ -267,24 +273,39 @@ DenseSet<Operation *> collectTMAOps(Operation *root) {
         break;
       }
       chain.push_back(def);
-      if (auto make = dyn_cast<MakeBlockPtrOp>(def))
+      if (isa<MakeBlockPtrOp>(def))
         break;
       ptr = cast<AdvanceOp>(def).getPtr();
     }
-    // Every user of the chain's pointers must be in the chain or a TMA load.
-    for (Operation *op : llvm::drop_begin(chain))
-      for (Operation *user : op->getUsers())
-        if (!llvm::is_contained(chain, user) &&
-            !(isa<BlockLoadOp>(user) && user->hasAttr(kTMALoadAttrName)) &&
-            !isa<AdvanceOp>(user))
-          ok = false;
     if (!ok) {
       load->removeAttr(kTMALoadAttrName);
       continue;
     }
     kept.insert(chain.begin(), chain.end());
   }
-  return kept;
+  // Give the other users of the kept pointer ops clones of their own; a
+  // clone of an advance reads the kept make_block_ptr, which the next round
+  // clones in turn.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : kept) {
+      if (isa<BlockLoadOp>(op))
+        continue;
+      SmallVector<OpOperand *> others;
+      for (OpOperand &use : op->getResult(0).getUses())
+        if (!kept.contains(use.getOwner()))
+          others.push_back(&use);
+      if (others.empty())
+        continue;
+      OpBuilder b(op->getContext());
+      b.setInsertionPointAfter(op);
+      Operation *clone = b.clone(*op);
+      for (OpOperand *use : others)
+        use->set(clone->getResult(0));
+      changed = true;
+    }
+  }
+  return DenseSet<Operation *>(kept.begin(), kept.end());
 }
 
 struct TileRewriteBlockPointersPass
