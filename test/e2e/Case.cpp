@@ -97,6 +97,8 @@ std::vector<CaseSpec> allCases() {
   addVectorAddCases(cases);
   addSoftmaxCases(cases);
   addMatmulCases(cases);
+  addMatmulDescriptorCases(cases);
+  addDescriptorScaleCases(cases);
   return cases;
 }
 
