@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
+#include <cstdint>
 
 using namespace tilec;
 using namespace tilec::frontend;
@@ -213,7 +214,11 @@ public:
   /// A run-time tile argument (numbers are materialized as scalars).
   FailureOr<CGValue> getRuntime(size_t i) {
     const CGValue &v = value(i);
-    if (v.isBlockPointer())
+    if (v.isTensorDescriptor())
+      return cg.error(loc(i), name(i) + " cannot be a tensor descriptor; "
+                                        "load a block with desc.load(offsets) "
+                                        "first");
+    if (v.isBlockLike())
       return cg.error(loc(i), name(i) + " cannot be a block pointer; load "
                                         "the block with tl.load first");
     if (v.isRuntime())
@@ -395,7 +400,7 @@ static FailureOr<CGValue> fullTile(CodeGen &cg, llvm::ArrayRef<int64_t> shape,
                                    SMLoc valueLoc, StringRef what) {
   if (value.isNumber())
     return denseConstant(cg, dtype, shape, value);
-  if (!value.isRuntime() || value.isTile() || value.isBlockPointer())
+  if (!value.isRuntime() || value.isTile() || value.isBlockLike())
     return cg.error(valueLoc, what.str() +
                                   " must be a number or a run-time scalar, "
                                   "got " +
@@ -543,7 +548,7 @@ static FailureOr<CGValue> prepareMask(CodeGen &cg, Args &a, size_t i,
   if (mask.isIntLike()) {
     m = cg.makeConstant(CGValue::boolean(mask.isTruthy()),
                         DType::get(ScalarKind::Int1));
-  } else if (mask.isRuntime() && !mask.isBlockPointer()) {
+  } else if (mask.isRuntime() && !mask.isBlockLike()) {
     if (!mask.getDType().isBool())
       return cg.error(a.loc(i), "the mask must be a boolean (int1) tile, got " +
                                     mask.describe() +
@@ -619,6 +624,10 @@ static FailureOr<CGValue> builtinLoad(CodeGen &cg, CallArgs &call) {
                                   ptr.getValue(), *check, pad, *cache, *evict);
     return CGValue::runtime(v, DType::get(ptr.getDType().getScalar()));
   }
+  if (ptr.isTensorDescriptor())
+    return cg.error(a.loc(kPtr), "tl.load() does not take a tensor "
+                                 "descriptor; load a block with "
+                                 "desc.load(offsets)");
   if (!ptr.isRuntime() || !ptr.getDType().isPointer())
     return cg.error(a.loc(kPtr), "tl.load() expects a pointer, a tile of "
                                  "pointers or a block pointer, got " +
@@ -697,7 +706,7 @@ static FailureOr<CGValue> builtinStore(CodeGen &cg, CallArgs &call) {
   FailureOr<tile::EvictionPolicy> evict = parseEviction(cg, a, kEviction);
   if (failed(cache) || failed(evict))
     return failure();
-  if (!value.isNumber() && (!value.isRuntime() || value.isBlockPointer()))
+  if (!value.isNumber() && (!value.isRuntime() || value.isBlockLike()))
     return cg.error(a.loc(kValue), "the value to store must be a tile or a "
                                    "number, got " +
                                        value.describe());
@@ -739,6 +748,10 @@ static FailureOr<CGValue> builtinStore(CodeGen &cg, CallArgs &call) {
                                b->getValue(), *check, *cache, *evict);
     return CGValue::none();
   }
+  if (ptr.isTensorDescriptor())
+    return cg.error(a.loc(kPtr), "tl.store() does not take a tensor "
+                                 "descriptor; store a block with "
+                                 "desc.store(offsets, value)");
   if (!ptr.isRuntime() || !ptr.getDType().isPointer())
     return cg.error(a.loc(kPtr), "tl.store() expects a pointer, a tile of "
                                  "pointers or a block pointer as its first "
@@ -880,6 +893,11 @@ static FailureOr<CGValue> builtinAdvance(CodeGen &cg, CallArgs &call) {
   if (!a.bind({{"base", true}, {"offsets", true}}, /*withVarargs=*/true))
     return failure();
   const CGValue &base = a.value(0);
+  if (base.isTensorDescriptor())
+    return cg.error(a.loc(0), "tl.advance() does not move a tensor "
+                              "descriptor; give the block's offsets to "
+                              "desc.load(offsets) and desc.store(offsets, "
+                              "value)");
   if (!base.isBlockPointer())
     return cg.error(a.loc(0), "tl.advance() needs a block pointer, got " +
                                   base.describe() +
@@ -905,6 +923,293 @@ static FailureOr<CGValue> builtinAdvance(CodeGen &cg, CallArgs &call) {
   mlir::Value v = tile::AdvanceOp::create(cg.builder, cg.loc(), type,
                                           base.getValue(), *offsets);
   return CGValue::runtime(v, base.getDType());
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+//
+// `tl.make_tensor_descriptor(base, shape, strides, block_shape)` describes a
+// tensor in global memory and the block shape TMA copies of it have; the
+// blocks are read with `desc.load(offsets)` and written with
+// `desc.store(offsets, value)` at any element offsets, out-of-bounds elements
+// reading as zero and not being written (TMA's semantics). tilec lowers them
+// onto block pointers: the descriptor is a `tile.make_block_ptr` at offset
+// zero (row-major), a load or store `tile.advance`s it by the offsets and
+// checks the bounds of every dimension. The Hopper path then copies the
+// loads that feed a wgmma dot with TMA, like those of block pointers.
+
+/// Triton's limit on a tensor descriptor's rank (TMA's).
+static constexpr size_t kMaxDescriptorRank = 5;
+
+/// The number of entries of a list argument (a single value counts one).
+static size_t listSize(const CGValue &v) {
+  return v.isTuple() ? v.getElements().size() : 1;
+}
+
+/// The last entry of a list argument.
+static const CGValue &lastOf(const CGValue &v) {
+  return v.isTuple() ? v.getElements().back() : v;
+}
+
+static FailureOr<CGValue> builtinMakeTensorDescriptor(CodeGen &cg,
+                                                      CallArgs &call) {
+  Args a(cg, call);
+  enum { kBase, kShape, kStrides, kBlockShape, kPadding };
+  if (!a.bind({{"base", true},
+               {"shape", true},
+               {"strides", true},
+               {"block_shape", true},
+               {"padding_option", false}}))
+    return failure();
+  CGValue base = a.value(kBase);
+  if (!base.isRuntime() || !base.getDType().isPointer() || base.isTile())
+    return cg.error(a.loc(kBase), "the base of tl.make_tensor_descriptor() "
+                                  "must be a scalar pointer, got " +
+                                      base.describe());
+  size_t rank = listSize(a.value(kShape));
+  if (rank < 1 || rank > kMaxDescriptorRank)
+    return cg.error(a.loc(kShape), "a tensor descriptor has 1 to " +
+                                       std::to_string(kMaxDescriptorRank) +
+                                       " dimensions, but the shape has " +
+                                       std::to_string(rank));
+  for (size_t index : {size_t(kStrides), size_t(kBlockShape)}) {
+    size_t count = listSize(a.value(index));
+    if (count != rank)
+      return cg.error(a.loc(index), a.name(index) + " has " +
+                                        std::to_string(count) +
+                                        (count == 1 ? " entry" : " entries") +
+                                        " but the shape has " +
+                                        std::to_string(rank));
+  }
+  FailureOr<llvm::SmallVector<int64_t>> blockShape = a.getIntList(kBlockShape);
+  if (failed(blockShape))
+    return failure();
+  if (failed(checkShape(cg, *blockShape, a.loc(kBlockShape),
+                        "the block_shape of tl.make_tensor_descriptor()")))
+    return failure();
+  FailureOr<std::string> padding = a.getStr(kPadding, "zero");
+  if (failed(padding))
+    return failure();
+  if (*padding == "nan")
+    return cg.error(a.loc(kPadding),
+                    "padding_option 'nan' on a tensor descriptor is not "
+                    "supported by tilec yet (out-of-bounds elements read as "
+                    "zero)");
+  if (*padding != "zero")
+    return cg.error(a.loc(kPadding), "padding_option must be 'zero' or "
+                                     "'nan', got '" +
+                                         *padding + "'");
+
+  // TMA reads whole rows of at least 16 bytes from a contiguous dimension.
+  const CGValue &lastStride = lastOf(a.value(kStrides));
+  if (!lastStride.isIntLike() || lastStride.getInt() != 1) {
+    std::string got =
+        lastStride.isIntLike()
+            ? "the constant " + std::to_string(lastStride.getInt())
+        : lastStride.isRuntime()
+            ? "a run-time " + lastStride.describe() +
+                  getAssignedNumberHint(lastStride)
+            : lastStride.describe();
+    auto diag = cg.error(a.loc(kStrides),
+                         "tensor descriptors need a contiguous last "
+                         "dimension: the last stride must be the constant 1, "
+                         "but it is " +
+                             got);
+    if (const auto *param = llvm::dyn_cast_or_null<Parameter>(
+            lastStride.getKernelParameter()))
+      diag.note(param->getLoc(),
+                "give '" + param->getName() +
+                    "' the literal 1 in the signature (as Triton's JIT "
+                    "specializes an argument equal to 1), or declare it `" +
+                    param->getName() + ": tl.constexpr`");
+    return failure();
+  }
+  ScalarKind elem = base.getDType().getScalar();
+  // As in Triton (whose check of the block's bytes fails on 1-bit
+  // elements): a descriptor of booleans is not a thing TMA can copy.
+  if (elem == ScalarKind::Int1)
+    return cg.error(a.loc(kBase),
+                    "a tensor descriptor cannot have int1 (bool) elements; "
+                    "describe the tensor through a pointer to tl.int8 "
+                    "(base.to(tl.pointer_type(tl.int8)))");
+  int64_t elemBytes = DType::get(elem).getBitWidth() / 8;
+  if (blockShape->back() * elemBytes < 16)
+    return cg.error(a.loc(kBlockShape),
+                    "the last dimension of a tensor descriptor's block must "
+                    "be at least 16 bytes, but it is " +
+                        std::to_string(blockShape->back()) + " x " +
+                        std::to_string(elemBytes) + " bytes (" +
+                        DType::get(elem).str() + ") = " +
+                        std::to_string(blockShape->back() * elemBytes) +
+                        " bytes");
+
+  auto shape = intValues(cg, a, kShape, DType::get(ScalarKind::Int64));
+  auto strides = intValues(cg, a, kStrides, DType::get(ScalarKind::Int64));
+  if (failed(shape) || failed(strides))
+    return failure();
+  mlir::Value zero =
+      cg.makeScalarConstant(DType::get(ScalarKind::Int32), 0, 0, false);
+  llvm::SmallVector<mlir::Value> offsets(rank, zero);
+  llvm::SmallVector<int32_t> order;
+  for (size_t d = rank; d-- > 0;)
+    order.push_back(static_cast<int32_t>(d));
+  auto blockType = mlir::RankedTensorType::get(
+      *blockShape, DType::get(elem).toMLIR(&cg.context));
+  mlir::Value v = tile::MakeBlockPtrOp::create(
+      cg.builder, cg.loc(), tile::BlockPointerType::get(blockType),
+      base.getValue(), *shape, *strides, offsets, order);
+  return CGValue::runtime(v, DType::tensorDescriptor(elem));
+}
+
+/// The tensor descriptor argument of a descriptor load or store, or an
+/// error.
+static FailureOr<CGValue> getDescriptor(CodeGen &cg, Args &a, size_t i) {
+  const CGValue &desc = a.value(i);
+  if (desc.isTensorDescriptor())
+    return desc;
+  return cg.error(a.loc(i), a.call.calleeName +
+                                "() needs a tensor descriptor "
+                                "(tl.make_tensor_descriptor), got " +
+                                desc.describe() +
+                                (desc.isBlockPointer()
+                                     ? "; load a block pointer with tl.load"
+                                     : ""));
+}
+
+/// `desc` advanced by the offsets of argument `i` (one per dimension): the
+/// block pointer a descriptor load or store accesses.
+static FailureOr<mlir::Value> descriptorBlock(CodeGen &cg, Args &a, size_t i,
+                                              const CGValue &desc) {
+  auto type = mlir::cast<tile::BlockPointerType>(desc.getValue().getType());
+  size_t count = listSize(a.value(i));
+  if (static_cast<int64_t>(count) != type.getRank())
+    return cg.error(a.loc(i), a.call.calleeName + "() needs " +
+                                  std::to_string(type.getRank()) +
+                                  " offsets, one per dimension of " +
+                                  desc.describe() + ", got " +
+                                  std::to_string(count));
+  // Offsets are 32-bit, as in Triton: a 64-bit value is an error rather
+  // than silently truncated.
+  const CGValue &list = a.value(i);
+  for (size_t index = 0; index < count; ++index) {
+    const CGValue &item = list.isTuple() ? list.getElements()[index] : list;
+    std::string which = count == 1 ? std::string("the offset")
+                                   : "offset " + std::to_string(index);
+    if (item.isIntLike() && (item.getInt() < INT32_MIN ||
+                             item.getInt() > INT32_MAX))
+      return cg.error(a.loc(i), a.call.calleeName + "(): " + which + " = " +
+                                    std::to_string(item.getInt()) +
+                                    " does not fit in 32 bits (descriptor "
+                                    "offsets are int32)");
+    if (item.isRuntime() && !item.isTile() && item.getDType().isInt() &&
+        item.getDType().getBitWidth() == 64)
+      return cg.error(a.loc(i),
+                      a.call.calleeName + "(): " + which + " is a run-time " +
+                          item.getDType().str() +
+                          "; descriptor offsets are 32-bit: convert it with "
+                          ".to(tl.int32)");
+  }
+  FailureOr<llvm::SmallVector<mlir::Value>> offsets =
+      intValues(cg, a, i, DType::get(ScalarKind::Int32));
+  if (failed(offsets))
+    return failure();
+  return tile::AdvanceOp::create(cg.builder, cg.loc(), type, desc.getValue(),
+                                 *offsets)
+      .getResult();
+}
+
+/// Every dimension of a block of `rank`: TMA checks them all.
+static llvm::SmallVector<int32_t> allDimensions(int64_t rank) {
+  llvm::SmallVector<int32_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(static_cast<int32_t>(d));
+  return dims;
+}
+
+/// `tl.load_tensor_descriptor(desc, offsets)`, `desc.load(offsets)`.
+static FailureOr<CGValue> builtinLoadTensorDescriptor(CodeGen &cg,
+                                                      CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"desc", true}, {"offsets", true}}))
+    return failure();
+  FailureOr<CGValue> desc = getDescriptor(cg, a, 0);
+  if (failed(desc))
+    return failure();
+  FailureOr<mlir::Value> block = descriptorBlock(cg, a, 1, *desc);
+  if (failed(block))
+    return failure();
+  auto type = mlir::cast<tile::BlockPointerType>(block->getType());
+  mlir::Value v = tile::BlockLoadOp::create(
+      cg.builder, cg.loc(), type.getBlockType(), *block,
+      allDimensions(type.getRank()), tile::PaddingOption::Zero,
+      tile::CacheModifier::None, tile::EvictionPolicy::Normal);
+  return CGValue::runtime(v, DType::get(desc->getDType().getScalar()));
+}
+
+/// `tl.store_tensor_descriptor(desc, offsets, value)`,
+/// `desc.store(offsets, value)`.
+static FailureOr<CGValue> builtinStoreTensorDescriptor(CodeGen &cg,
+                                                       CallArgs &call) {
+  Args a(cg, call);
+  enum { kDesc, kOffsets, kValue };
+  if (!a.bind({{"desc", true}, {"offsets", true}, {"value", true}}))
+    return failure();
+  FailureOr<CGValue> desc = getDescriptor(cg, a, kDesc);
+  if (failed(desc))
+    return failure();
+  llvm::SmallVector<int64_t> blockShape = desc->getShape();
+  const CGValue &value = a.value(kValue);
+  // As in Triton, the value must have the block's shape (no broadcasting);
+  // its dtype is converted to the descriptor's.
+  if (!value.isTile() || value.getShape() != blockShape)
+    return cg.error(a.loc(kValue),
+                    "the value stored through " + desc->describe() +
+                        " must be a tile of its block shape " +
+                        shapeToString(blockShape) + ", got " +
+                        value.describe());
+  FailureOr<mlir::Value> block = descriptorBlock(cg, a, kOffsets, *desc);
+  if (failed(block))
+    return failure();
+  FailureOr<CGValue> converted =
+      cg.convertTo(value, DType::get(desc->getDType().getScalar()),
+                   a.loc(kValue), "the value to store");
+  if (failed(converted))
+    return failure();
+  auto type = mlir::cast<tile::BlockPointerType>(block->getType());
+  tile::BlockStoreOp::create(cg.builder, cg.loc(), *block,
+                             converted->getValue(),
+                             allDimensions(type.getRank()),
+                             tile::CacheModifier::None,
+                             tile::EvictionPolicy::Normal);
+  return CGValue::none();
+}
+
+/// `desc.shape` and `desc.strides`: the values given to the
+/// make_tensor_descriptor this descriptor comes from (shape as int32 and
+/// strides as int64, as in Triton).
+static FailureOr<CGValue> descriptorDims(CodeGen &cg, const CGValue &desc,
+                                         StringRef name, SMLoc nameLoc) {
+  auto make = desc.getValue().getDefiningOp<tile::MakeBlockPtrOp>();
+  if (!make)
+    return cg.error(nameLoc, "desc." + name.str() +
+                                 " is only known for a descriptor made by "
+                                 "tl.make_tensor_descriptor() on every path "
+                                 "here, not one chosen at run time");
+  bool isShape = name == "shape";
+  std::vector<CGValue> dims;
+  for (mlir::Value v : isShape ? make.getShape() : make.getStrides()) {
+    CGValue value = CGValue::runtime(v, DType::get(ScalarKind::Int64));
+    if (isShape) {
+      FailureOr<CGValue> narrow =
+          cg.cast(value, DType::get(ScalarKind::Int32), nameLoc);
+      if (failed(narrow))
+        return failure();
+      value = *narrow;
+    }
+    dims.push_back(value);
+  }
+  return CGValue::tuple(std::move(dims));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1373,7 +1678,7 @@ static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
   FailureOr<CGValue> x = a.getRuntime(i);
   if (failed(x))
     return failure();
-  if (x->isBlockPointer() || x->getDType().isPointer())
+  if (x->isBlockLike() || x->getDType().isPointer())
     return cg.error(a.loc(i), a.name(i) +
                                   " must be a number or a numeric "
                                   "tile, got " +
@@ -1488,7 +1793,7 @@ static FailureOr<CGValue> builtinAbs(CodeGen &cg, CallArgs &call) {
   if (failed(x))
     return failure();
   DType d = x->getDType();
-  if (d.isPointer() || x->isBlockPointer())
+  if (d.isPointer() || x->isBlockLike())
     return cg.error(a.loc(0), "abs() of " + x->describe() + " is not defined");
   if (d.isFloat())
     return CGValue::runtime(
@@ -1538,8 +1843,10 @@ static LogicalResult promotePair(CodeGen &cg, CGValue &x, CGValue &y, SMLoc loc,
                              x.describe() + " and " + y.describe());
   DType xt = typeOf(x), yt = typeOf(y);
   DType ret;
-  if (x.isBlockPointer() || y.isBlockPointer())
-    return cg.error(loc, what.str() + " does not take block pointers (" +
+  if (x.isBlockLike() || y.isBlockLike())
+    return cg.error(loc, what.str() +
+                             " does not take block pointers or tensor "
+                             "descriptors (" +
                              x.describe() + " and " + y.describe() + ")");
   if (xt.isPointer() || yt.isPointer()) {
     if (xt != yt)
@@ -1735,7 +2042,7 @@ static FailureOr<CGValue> builtinReshape(CodeGen &cg, CallArgs &call) {
   FailureOr<llvm::SmallVector<int64_t>> shape = a.getVarargInts("the shape");
   if (failed(input) || failed(canReorder) || failed(shape))
     return failure();
-  if (input->isBlockPointer())
+  if (input->isBlockLike())
     return cg.error(a.loc(0), "cannot reshape a block pointer");
   if (failed(checkShape(cg, *shape, call.loc, call.calleeName + "()")))
     return failure();
@@ -2233,6 +2540,9 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.store"] = builtinStore;
     t["tl.make_block_ptr"] = builtinMakeBlockPtr;
     t["tl.advance"] = builtinAdvance;
+    t["tl.make_tensor_descriptor"] = builtinMakeTensorDescriptor;
+    t["tl.load_tensor_descriptor"] = builtinLoadTensorDescriptor;
+    t["tl.store_tensor_descriptor"] = builtinStoreTensorDescriptor;
     t["tl.dot"] = builtinDot;
     t["tl.sum"] = builtinSum;
     t["tl.max"] = builtinMax;
@@ -2414,6 +2724,32 @@ FailureOr<CGValue> CodeGen::getValueAttr(const CGValue &base, StringRef name,
                               name + "'");
   }
   if (base.isRuntime()) {
+    if (base.isTensorDescriptor()) {
+      if (name == "load" || name == "store" || name == "atomic_add" ||
+          name == "atomic_min" || name == "atomic_max" ||
+          name == "atomic_and" || name == "atomic_or" || name == "atomic_xor" ||
+          name == "gather" || name == "scatter")
+        return CGValue::boundMethod(base, name);
+      if (name == "dtype")
+        return CGValue::dtypeObject(DType::get(base.getDType().getScalar()));
+      if (name == "block_shape") {
+        std::vector<CGValue> dims;
+        for (int64_t d : base.getShape())
+          dims.push_back(CGValue::integer(d));
+        return CGValue::tuple(std::move(dims));
+      }
+      if (name == "shape" || name == "strides")
+        return descriptorDims(*this, base, name, nameLoc);
+      llvm::SmallVector<std::string> candidates = {
+          "load", "store", "shape", "strides", "block_shape", "dtype"};
+      std::string suggestion = findClosestName(name, candidates);
+      return error(nameLoc,
+                   "a tensor descriptor has no attribute '" + name + "'" +
+                       (suggestion.empty()
+                            ? std::string(" (it has load, store, shape, "
+                                          "strides, block_shape and dtype)")
+                            : "; did you mean '" + suggestion + "'?"));
+    }
     if (base.isBlockPointer()) {
       if (name == "advance")
         return CGValue::boundMethod(base, name);

@@ -55,6 +55,9 @@ static void moduleAttrCandidates(CodeGen &cg, StringRef path,
                                          "store",
                                          "make_block_ptr",
                                          "advance",
+                                         "make_tensor_descriptor",
+                                         "load_tensor_descriptor",
+                                         "store_tensor_descriptor",
                                          "dot",
                                          "sum",
                                          "max",
@@ -235,12 +238,12 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
                        " operand is " + operand.describe() + "); use '" +
                        bitwise + "' for an element-wise logical " + opName);
     };
-    if (lhs->isTile() || lhs->isBlockPointer())
+    if (lhs->isTile() || lhs->isBlockLike())
       return tileError(*lhs, "left");
     FailureOr<CGValue> rhs = eval(boolOp->getRHS());
     if (failed(rhs))
       return failure();
-    if (rhs->isTile() || rhs->isBlockPointer())
+    if (rhs->isTile() || rhs->isBlockLike())
       return tileError(*rhs, "right");
     FailureOr<CGValue> lhsBool = toBool(*lhs, boolOp->getLHS()->getLoc());
     if (failed(lhsBool))
@@ -430,7 +433,7 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
       return element(wrapped);
     }
 
-    if (!base->isRuntime() || base->isBlockPointer())
+    if (!base->isRuntime() || base->isBlockLike())
       return error(subscript->getOpLoc(),
                    base->describe() + " cannot be indexed");
 
@@ -714,6 +717,22 @@ FailureOr<CGValue> CodeGen::callValue(const CGValue &callee, CallArgs &args) {
       if (method == "is_block")
         return CGValue::boolean(false);
       return error(args.loc, "dtype has no method '" + method + "'");
+    }
+    if (receiver.isTensorDescriptor()) {
+      // desc.load(offsets) and desc.store(offsets, value) are
+      // tl.load_tensor_descriptor(desc, ...) and
+      // tl.store_tensor_descriptor(desc, ...); the others (atomics, gather,
+      // scatter) are not supported yet.
+      args.positional.insert(args.positional.begin(),
+                             CallArg{receiver, args.loc, "", SMLoc()});
+      if (method == "load")
+        return callBuiltin("tl.load_tensor_descriptor", args);
+      if (method == "store")
+        return callBuiltin("tl.store_tensor_descriptor", args);
+      return error(args.loc, "the tensor descriptor method '" + method +
+                                 "' (" + args.calleeName +
+                                 ") is not supported by tilec yet; only "
+                                 "load and store are");
     }
     StringRef builtinName = getMethodBuiltin(method);
     if (builtinName.empty())

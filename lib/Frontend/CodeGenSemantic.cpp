@@ -200,7 +200,7 @@ LogicalResult CodeGen::broadcastPair(CGValue &lhs, CGValue &rhs, SMLoc opLoc,
 FailureOr<CGValue> CodeGen::cast(const CGValue &value, DType dst, SMLoc errLoc,
                                  bool bitcast) {
   DType src = value.getDType();
-  if (value.isBlockPointer() || dst.isBlockPointer())
+  if (value.isBlockLike() || dst.isBlockPointer() || dst.isTensorDescriptor())
     return error(errLoc,
                  "cannot convert " + value.describe() + " to " + dst.str());
   llvm::SmallVector<int64_t> shape = value.getShape();
@@ -319,8 +319,11 @@ FailureOr<CGValue> CodeGen::toBool(const CGValue &value, SMLoc errLoc) {
   if (value.isConstexpr())
     return makeConstant(CGValue::boolean(value.isTruthy()),
                         DType::get(ScalarKind::Int1));
-  if (value.isBlockPointer())
-    return error(errLoc, "a block pointer has no truth value");
+  if (value.isBlockLike())
+    return error(errLoc, std::string(value.isTensorDescriptor()
+                                         ? "a tensor descriptor"
+                                         : "a block pointer") +
+                             " has no truth value");
   if (value.getDType().isBool())
     return value;
   return cast(value, DType::get(ScalarKind::Int1), errLoc);
@@ -394,7 +397,15 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
   if ((lhsIn.isConstexpr() && !lhsIn.isNumber()) ||
       (rhsIn.isConstexpr() && !rhsIn.isNumber()))
     return unsupported();
-  if (lhsIn.isBlockPointer() || rhsIn.isBlockPointer()) {
+  if (lhsIn.isTensorDescriptor() || rhsIn.isTensorDescriptor()) {
+    if (op == BinaryOp::Add || op == BinaryOp::Sub)
+      return error(opLoc, "'" + opName +
+                              "' is not defined on tensor descriptors; give "
+                              "the block's offsets to desc.load(offsets) and "
+                              "desc.store(offsets, value)");
+    return unsupported();
+  }
+  if (lhsIn.isBlockLike() || rhsIn.isBlockLike()) {
     if (op == BinaryOp::Add || op == BinaryOp::Sub)
       return error(opLoc, "'" + opName +
                               "' is not defined on block pointers; use "
@@ -640,8 +651,8 @@ FailureOr<CGValue> CodeGen::compareOp(CmpOp op, const CGValue &lhsIn,
     return error(opLoc, "'" + opName + "' needs compile-time constants, got " +
                             lhsIn.describe() + " and " + rhsIn.describe());
   if ((lhsIn.isConstexpr() && !lhsIn.isNumber()) ||
-      (rhsIn.isConstexpr() && !rhsIn.isNumber()) || lhsIn.isBlockPointer() ||
-      rhsIn.isBlockPointer())
+      (rhsIn.isConstexpr() && !rhsIn.isNumber()) || lhsIn.isBlockLike() ||
+      rhsIn.isBlockLike())
     return error(opLoc, "unsupported operand types for '" + opName + "': " +
                             lhsIn.describe() + " and " + rhsIn.describe());
   if (failed(checkBroadcastable(*this, lhsIn, rhsIn, opLoc, lhsLoc, rhsLoc)))
@@ -729,9 +740,11 @@ FailureOr<CGValue> CodeGen::unaryOp(UnaryOp op, const CGValue &operand,
     return foldUnary(op, operand, opLoc);
   LocationScope scope(*this, opLoc);
   DType dtype = operand.getDType();
-  if (operand.isBlockPointer())
-    return error(opLoc, "unary '" + getSpelling(op) +
-                            "' is not defined on block pointers");
+  if (operand.isBlockLike())
+    return error(opLoc, "unary '" + getSpelling(op) + "' is not defined on " +
+                            (operand.isTensorDescriptor()
+                                 ? "tensor descriptors"
+                                 : "block pointers"));
   mlir::Value v = operand.getValue();
   switch (op) {
   case UnaryOp::Plus:

@@ -198,10 +198,10 @@ static FailureOr<mlir::Type> unifyLeaves(CodeGen &cg, CGValue &a, CGValue &b,
     problem = b.describe();
     return failure();
   }
-  if (a.isConstexpr() && b.isRuntime() && !b.isBlockPointer() &&
+  if (a.isConstexpr() && b.isRuntime() && !b.isBlockLike() &&
       !b.getDType().isPointer())
     materialize(a, aBlock, b.getDType(), b.getShape());
-  else if (b.isConstexpr() && a.isRuntime() && !a.isBlockPointer() &&
+  else if (b.isConstexpr() && a.isRuntime() && !a.isBlockLike() &&
            !a.getDType().isPointer())
     materialize(b, bBlock, a.getDType(), a.getShape());
   if (a.isConstexpr()) {
@@ -311,7 +311,8 @@ LogicalResult IfCompiler::compile() {
                                      : stmt->getElseBody());
     return success();
   }
-  if (cond->isTile() || cond->isBlockPointer())
+  // (A block pointer or descriptor has no truth value: toBool says so.)
+  if (cond->isTile())
     return cg.error(stmt->getCondition()->getLoc(),
                     "the condition of an 'if' must be a scalar, but it is " +
                         cond->describe() +
@@ -589,7 +590,7 @@ LogicalResult IfCompiler::compileReturning(mlir::Value cond) {
 FailureOr<CGValue> CodeGen::evalRuntimeIfExp(const IfExpr *ifExp,
                                              const CGValue &cond) {
   const Expr *arms[2] = {ifExp->getTrueValue(), ifExp->getFalseValue()};
-  if (cond.isTile() || cond.isBlockPointer())
+  if (cond.isTile())
     return error(ifExp->getOpLoc(),
                  "the condition of a conditional expression ('a if c else b') "
                  "must be a scalar, but it is " +
@@ -650,7 +651,7 @@ FailureOr<CGValue> CodeGen::evalRuntimeIfExp(const IfExpr *ifExp,
   for (int arm = 0; arm < 2; ++arm)
     pointerLike[arm] =
         values[arm].isRuntime() &&
-        (values[arm].isBlockPointer() || values[arm].getDType().isPointer());
+        (values[arm].isBlockLike() || values[arm].getDType().isPointer());
   DType dtype;
   if (pointerLike[0] || pointerLike[1]) {
     if (!values[0].isRuntime() || !values[1].isRuntime() ||
@@ -877,7 +878,7 @@ LoopCompiler::collectYields(mlir::ValueRange args) {
         continue;
       }
       if (leaf.isConstexpr() && leaf.isNumber() &&
-          !init.getDType().isPointer() && !init.isBlockPointer())
+          !init.getDType().isPointer() && !init.isBlockLike())
         leaf =
             cg.splat(cg.makeConstant(leaf, init.getDType()), init.getShape());
       if (!leaf.isRuntime() || leaf.getDType() != init.getDType() ||
@@ -1233,7 +1234,7 @@ static LogicalResult compileWhile(CodeGen &cg, const WhileStmt *stmt) {
   mlir::Value flag;
   {
     FailureOr<CGValue> cond = cg.eval(stmt->getCondition());
-    if (succeeded(cond) && (cond->isTile() || cond->isBlockPointer())) {
+    if (succeeded(cond) && (cond->isTile() || cond->isBlockLike())) {
       cg.error(stmt->getCondition()->getLoc(),
                "the condition of a 'while' must be a scalar, but it is " +
                    cond->describe());

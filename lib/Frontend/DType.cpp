@@ -178,6 +178,8 @@ std::string DType::str() const {
     return std::string("pointer<") + scalarName(scalar) + ">";
   case Kind::BlockPointer:
     return std::string("block_ptr<") + scalarName(scalar) + ">";
+  case Kind::TensorDescriptor:
+    return std::string("tensor_descriptor<") + scalarName(scalar) + ">";
   }
   return "?";
 }

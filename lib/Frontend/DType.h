@@ -56,7 +56,7 @@ enum class TypeClass : uint8_t { Boolean = 0, Integral = 1, Floating = 2 };
 /// An element type of the language.
 class DType {
 public:
-  enum class Kind : uint8_t { Scalar, Pointer, BlockPointer };
+  enum class Kind : uint8_t { Scalar, Pointer, BlockPointer, TensorDescriptor };
 
   constexpr DType() = default;
   /// A scalar of kind `scalar`.
@@ -71,6 +71,11 @@ public:
   static constexpr DType blockPointer(ScalarKind element) {
     return DType(Kind::BlockPointer, element);
   }
+  /// A tensor descriptor (`tl.make_tensor_descriptor`) of blocks of
+  /// `element`. In the IR it is a block pointer at offset zero.
+  static constexpr DType tensorDescriptor(ScalarKind element) {
+    return DType(Kind::TensorDescriptor, element);
+  }
 
   Kind getKind() const { return kind; }
   /// The scalar kind; for pointers the pointee, for block pointers the
@@ -80,6 +85,7 @@ public:
   bool isScalar() const { return kind == Kind::Scalar; }
   bool isPointer() const { return kind == Kind::Pointer; }
   bool isBlockPointer() const { return kind == Kind::BlockPointer; }
+  bool isTensorDescriptor() const { return kind == Kind::TensorDescriptor; }
 
   /// `int1` (Python bool).
   bool isBool() const { return isScalar() && scalar == ScalarKind::Int1; }
@@ -104,7 +110,7 @@ public:
   TypeClass getTypeClass() const;
 
   /// Triton's name: `int32`, `uint8`, `fp16`, `bf16`, `fp8e4nv`,
-  /// `pointer<fp32>`, `block_ptr<fp16>`.
+  /// `pointer<fp32>`, `block_ptr<fp16>`, `tensor_descriptor<fp16>`.
   std::string str() const;
   /// The `tl.` spelling: `tl.float32`, `tl.int8`, `tl.pointer_type(...)`.
   std::string getSpelling() const;

@@ -145,6 +145,10 @@ std::string CGValue::describe() const {
       return "block_ptr<" + DType::get(dtype.getScalar()).str() +
              shapeToString(getShape()) + ">";
     }
+    if (dtype.isTensorDescriptor()) {
+      return "tensor_descriptor<" + DType::get(dtype.getScalar()).str() +
+             shapeToString(getShape()) + ">";
+    }
     std::string s = dtype.str();
     if (isTile())
       s += shapeToString(getShape());

@@ -208,6 +208,14 @@ public:
   bool isTile() const;
   /// For a run-time value: whether it is a block pointer.
   bool isBlockPointer() const { return isRuntime() && dtype.isBlockPointer(); }
+  /// For a run-time value: whether it is a tensor descriptor
+  /// (`tl.make_tensor_descriptor`; a block pointer at offset zero in the IR).
+  bool isTensorDescriptor() const {
+    return isRuntime() && dtype.isTensorDescriptor();
+  }
+  /// A block pointer or a tensor descriptor: a run-time value that is
+  /// neither a number nor a tile (no arithmetic, truth value or indexing).
+  bool isBlockLike() const { return isBlockPointer() || isTensorDescriptor(); }
   /// For a run-time value: the tile shape (empty for a scalar), or for a
   /// block pointer its block shape.
   llvm::SmallVector<int64_t> getShape() const;
@@ -216,7 +224,8 @@ public:
   bool isTruthy() const;
 
   /// A short description for messages: `fp32[64, 32]`, `int32`,
-  /// `pointer<fp32>[128]`, `block_ptr<fp16[64, 32]>`, `constexpr 16`,
+  /// `pointer<fp32>[128]`, `block_ptr<fp16[64, 32]>`,
+  /// `tensor_descriptor<fp16[64, 32]>`, `constexpr 16`,
   /// `tuple (16, 32)`, `tl.float16`, `function 'helper'`, `module tl`.
   std::string describe() const;
   /// The constexpr as Python would print it: `16`, `1.5`, `True`, `'s'`,

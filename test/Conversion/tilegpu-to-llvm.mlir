@@ -106,3 +106,22 @@ func.func @fma_dot(%a: tensor<16x16xf16, #a>, %b: tensor<16x16xf16, #a>, %c: ten
   %d = tile.dot %a, %b, %c : tensor<16x16xf16, #a>, tensor<16x16xf16, #a> -> tensor<16x16xf32, #a>
   return %d : tensor<16x16xf32, #a>
 }
+
+// -----
+
+#b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+
+// A pointer chosen at run time (`x if c else y`): a select of the converted
+// global pointers.
+// CHECK-LABEL: llvm.func @select_pointer
+// CHECK-SAME: (%[[X:[^:]*]]: !llvm.ptr<1>, %[[Y:[^:]*]]: !llvm.ptr<1>, %[[C:[^:]*]]: i1)
+// CHECK: %[[P:.*]] = arith.select %[[C]], %[[X]], %[[Y]] : !llvm.ptr<1>
+// CHECK: llvm.getelementptr %[[P]]
+func.func @select_pointer(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %c: i1) -> tensor<128xf32, #b1> attributes {tilegpu.num_warps = 4 : i32} {
+  %p = arith.select %c, %x, %y : !tile.ptr<f32>
+  %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b1>
+  %ps = tile.splat %p : tensor<128x!tile.ptr<f32>, #b1>
+  %pp = tile.addptr %ps, %r : tensor<128x!tile.ptr<f32>, #b1>, tensor<128xi32, #b1>
+  %v = tile.load %pp : tensor<128x!tile.ptr<f32>, #b1>
+  return %v : tensor<128xf32, #b1>
+}

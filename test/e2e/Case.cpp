@@ -101,6 +101,8 @@ std::vector<CaseSpec> allCases() {
   addVectorAddCases(cases);
   addSoftmaxCases(cases);
   addMatmulCases(cases);
+  addMatmulDescriptorCases(cases);
+  addDescriptorScaleCases(cases);
   return cases;
 }
 

@@ -153,6 +153,8 @@ std::vector<CaseSpec> allCases();
 void addVectorAddCases(std::vector<CaseSpec> &cases);
 void addSoftmaxCases(std::vector<CaseSpec> &cases);
 void addMatmulCases(std::vector<CaseSpec> &cases);
+void addMatmulDescriptorCases(std::vector<CaseSpec> &cases);
+void addDescriptorScaleCases(std::vector<CaseSpec> &cases);
 void addWeightedSumCases(std::vector<CaseSpec> &cases);
 void addPuzzleElementwiseCases(std::vector<CaseSpec> &cases);
 void addPuzzleReductionCases(std::vector<CaseSpec> &cases);

@@ -56,6 +56,26 @@ struct ElementwiseOpLowering : ConversionPattern {
   }
 };
 
+/// A scalar `arith.select` of a type the converter changes (pointers:
+/// `x_ptr if c else y_ptr` on a run-time `c`): the same select on the
+/// converted values.
+struct ScalarSelectLowering : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<ShapedType>(op.getType()))
+      return failure();
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, type, adaptor.getCondition(), adaptor.getTrueValue(),
+        adaptor.getFalseValue());
+    return success();
+  }
+};
+
 /// A splat constant tile: the scalar constant in every slot.
 struct ConstantOpLowering : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -136,6 +156,7 @@ void lowering::populateElementwiseOpToLLVMPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseOpLowering>(converter, ctx);
   patterns.add<ConstantOpLowering>(converter, ctx);
+  patterns.add<ScalarSelectLowering>(converter, ctx);
   patterns.add<ApproxMathLowering<math::Exp2Op>>(converter, ctx,
                                                  "llvm.nvvm.ex2.approx.f32", 1.0, 1.0);
   patterns.add<ApproxMathLowering<math::ExpOp>>(converter, ctx,

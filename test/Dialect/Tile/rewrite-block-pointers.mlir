@@ -56,3 +56,45 @@ func.func @nan_padding(%x: !tile.ptr<f16>, %n: i64, %o: i32) -> tensor<32xf16> {
   %t = tile.block_load %bp {boundary_check = array<i32: 0>, padding = #tile.padding<nan>} : !tile.block_ptr<tensor<32xf16>> -> tensor<32xf16>
   return %t : tensor<32xf16>
 }
+
+// A block pointer chosen at run time (`p if c else q`, an arith.select once
+// canonicalization has folded the scf.if) becomes a select of every part
+// that differs; the load reads through the selected base and offset.
+// CHECK-LABEL: func.func @select
+// CHECK-SAME: (%[[X:[^:]*]]: !tile.ptr<f32>, %[[Y:[^:]*]]: !tile.ptr<f32>, %{{[^:]*}}: i64, %[[O:[^:]*]]: i32, %[[C:[^:]*]]: i1)
+// CHECK-NOT: tile.block_load
+// CHECK-DAG: %[[BASE:.*]] = arith.select %[[C]], %[[X]], %[[Y]] : !tile.ptr<f32>
+// CHECK-DAG: %[[OFF:.*]] = arith.select %[[C]], %[[O]], %c0_i32 : i32
+// CHECK: tile.splat %[[OFF]] : tensor<32xi32>
+// CHECK: tile.splat %[[BASE]] : tensor<32x!tile.ptr<f32>>
+// CHECK: tile.load
+func.func @select(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i64, %o: i32, %c: i1) -> tensor<32xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %p = tile.make_block_ptr %x, [%n], [%c1], [%o] {order = array<i32: 0>} : !tile.block_ptr<tensor<32xf32>>
+  %q = tile.make_block_ptr %y, [%n], [%c1], [%c0] {order = array<i32: 0>} : !tile.block_ptr<tensor<32xf32>>
+  %r = arith.select %c, %p, %q : !tile.block_ptr<tensor<32xf32>>
+  %t = tile.block_load %r {boundary_check = array<i32: 0>} : !tile.block_ptr<tensor<32xf32>> -> tensor<32xf32>
+  return %t : tensor<32xf32>
+}
+
+// A tensor descriptor read by a TMA load (marked `tma`) and by a plain load:
+// one make_block_ptr. The TMA load keeps it and its advance; the plain load
+// reads a rewritten clone.
+// CHECK-LABEL: func.func @shared_with_tma
+// CHECK: %[[P:.*]] = tile.make_block_ptr %arg0
+// CHECK: %[[A:.*]] = tile.advance %[[P]], [%arg3, %c0_i32]
+// CHECK: tile.block_load %[[A]] {boundary_check = array<i32: 0, 1>, tma}
+// CHECK-NOT: tile.block_load
+// CHECK: tile.load
+// CHECK-NOT: tile.block_load
+func.func @shared_with_tma(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i64, %k: i64, %o: i32) -> (tensor<64x64xf16>, tensor<64x64xf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %p = tile.make_block_ptr %x, [%m, %k], [%k, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.block_ptr<tensor<64x64xf16>>
+  %a = tile.advance %p, [%o, %c0] : !tile.block_ptr<tensor<64x64xf16>>
+  %t = tile.block_load %a {boundary_check = array<i32: 0, 1>, tma} : !tile.block_ptr<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %b = tile.advance %p, [%c0, %o] : !tile.block_ptr<tensor<64x64xf16>>
+  %u = tile.block_load %b {boundary_check = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>> -> tensor<64x64xf16>
+  return %t, %u : tensor<64x64xf16>, tensor<64x64xf16>
+}

@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tilec::tile {
 #define GEN_PASS_DEF_TILEREWRITEBLOCKPOINTERS
@@ -226,11 +227,37 @@ struct BlockStoreLowering : OpConversionPattern<BlockStoreOp> {
   }
 };
 
+/// `arith.select` between two block pointers (`p if c else q` on a run-time
+/// scalar `c`, once canonicalization has folded the scf.if): a select of
+/// every part.
+struct SelectLowering : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<BlockPointerType>(op.getType()) ||
+        adaptor.getCondition().size() != 1)
+      return failure();
+    Value cond = adaptor.getCondition().front();
+    SmallVector<Value> parts;
+    for (auto [t, f] :
+         llvm::zip_equal(adaptor.getTrueValue(), adaptor.getFalseValue()))
+      parts.push_back(arith::SelectOp::create(rewriter, op.getLoc(), cond, t, f));
+    rewriter.replaceOpWithMultiple(op, {parts});
+    return success();
+  }
+};
+
 /// The block loads marked `tma` (tilegpu-prepare-tma) and the pointer ops
-/// that only they use: left for the TMA path. A marked load whose pointer
-/// also serves anything else loses its mark and is rewritten like the rest.
+/// they read: left for the TMA path. A marked load whose pointer is not a
+/// make_block_ptr followed by advances loses its mark and is rewritten like
+/// the rest. The pointer ops may also serve other users: a tensor
+/// descriptor read in a loop by a wgmma operand and after it by an ordinary
+/// load is one make_block_ptr (CSE merged the copies tilegpu-prepare-tma
+/// made). Those users get a clone of the op, which is rewritten, while the
+/// original stays with the TMA loads.
 DenseSet<Operation *> collectTMAOps(Operation *root) {
-  DenseSet<Operation *> kept;
+  SetVector<Operation *> kept;
   SmallVector<BlockLoadOp> loads;
   root->walk([&](BlockLoadOp load) {
     if (load->hasAttr(kTMALoadAttrName))
@@ -246,24 +273,39 @@ DenseSet<Operation *> collectTMAOps(Operation *root) {
         break;
       }
       chain.push_back(def);
-      if (auto make = dyn_cast<MakeBlockPtrOp>(def))
+      if (isa<MakeBlockPtrOp>(def))
         break;
       ptr = cast<AdvanceOp>(def).getPtr();
     }
-    // Every user of the chain's pointers must be in the chain or a TMA load.
-    for (Operation *op : llvm::drop_begin(chain))
-      for (Operation *user : op->getUsers())
-        if (!llvm::is_contained(chain, user) &&
-            !(isa<BlockLoadOp>(user) && user->hasAttr(kTMALoadAttrName)) &&
-            !isa<AdvanceOp>(user))
-          ok = false;
     if (!ok) {
       load->removeAttr(kTMALoadAttrName);
       continue;
     }
     kept.insert(chain.begin(), chain.end());
   }
-  return kept;
+  // Give the other users of the kept pointer ops clones of their own; a
+  // clone of an advance reads the kept make_block_ptr, which the next round
+  // clones in turn.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : kept) {
+      if (isa<BlockLoadOp>(op))
+        continue;
+      SmallVector<OpOperand *> others;
+      for (OpOperand &use : op->getResult(0).getUses())
+        if (!kept.contains(use.getOwner()))
+          others.push_back(&use);
+      if (others.empty())
+        continue;
+      OpBuilder b(op->getContext());
+      b.setInsertionPointAfter(op);
+      Operation *clone = b.clone(*op);
+      for (OpOperand *use : others)
+        use->set(clone->getResult(0));
+      changed = true;
+    }
+  }
+  return DenseSet<Operation *>(kept.begin(), kept.end());
 }
 
 struct TileRewriteBlockPointersPass
@@ -284,7 +326,7 @@ struct TileRewriteBlockPointersPass
     target.addIllegalOp<BlockStoreOp>();
     RewritePatternSet patterns(ctx);
     patterns.add<MakeBlockPtrLowering, AdvanceLowering, BlockLoadLowering,
-                 BlockStoreLowering>(converter, ctx);
+                 BlockStoreLowering, SelectLowering>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(getOperation(), target,

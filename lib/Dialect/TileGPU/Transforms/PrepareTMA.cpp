@@ -58,6 +58,19 @@ std::optional<CarriedPointer> matchCarriedPointer(scf::ForOp forOp, Value ptr) {
                         SmallVector<Value>(advance.getOffsets()), idx};
 }
 
+/// Whether `ptr` is a make_block_ptr followed by advances only (no value
+/// carried by a loop on the way): the form the rewrite below produces, in
+/// which the block of every iteration is computed in the body (from the
+/// induction variable and loop invariants when the loop is to be pipelined).
+/// A tensor descriptor's load, `desc.load([off_m, k * BLOCK_K])`, is already
+/// of this form: the descriptor's make_block_ptr before the loop advanced by
+/// the offsets.
+bool isStraightPointerChain(Value ptr) {
+  while (auto advance = ptr.getDefiningOp<tile::AdvanceOp>())
+    ptr = advance.getPtr();
+  return static_cast<bool>(ptr.getDefiningOp<tile::MakeBlockPtrOp>());
+}
+
 /// Cuts the loop-carried block pointers that nothing reads any more (the
 /// result is unused and the iteration argument only feeds its own advance):
 /// the loop yields the argument itself, which canonicalization then folds
@@ -120,18 +133,27 @@ struct TileGPUPrepareTMAPass
       auto forOp = dyn_cast<scf::ForOp>(dot->getParentOp());
       auto loadA = dot.getA().getDefiningOp<tile::BlockLoadOp>();
       auto loadB = dot.getB().getDefiningOp<tile::BlockLoadOp>();
-      if (forOp) {
-        auto a = matchCarriedPointer(forOp, loadA.getPtr());
-        auto b = matchCarriedPointer(forOp, loadB.getPtr());
-        if (!a || !b) {
+      // Operands whose block pointer is computed in the body need nothing
+      // more; loop-carried ones are rewritten.
+      bool straightA = isStraightPointerChain(loadA.getPtr());
+      bool straightB = isStraightPointerChain(loadB.getPtr());
+      if (forOp && !(straightA && straightB)) {
+        std::optional<CarriedPointer> a, b;
+        if (!straightA)
+          a = matchCarriedPointer(forOp, loadA.getPtr());
+        if (!straightB)
+          b = matchCarriedPointer(forOp, loadB.getPtr());
+        if ((!straightA && !a) || (!straightB && !b)) {
           dot.emitRemark("wgmma operands go through registers, not TMA: a "
                          "block pointer is not advanced by a loop-invariant "
                          "step in every iteration");
           continue;
         }
         // The pointer of iteration it = (iv - lb) / step: the initial one
-        // advanced it times.
-        rewriter.setInsertionPoint(loadA);
+        // advanced it times, computed before the first of the two loads
+        // (`b` may well be loaded before `a`).
+        rewriter.setInsertionPoint(loadA->isBeforeInBlock(loadB) ? loadA
+                                                                 : loadB);
         Location loc = dot.getLoc();
         Value iv = forOp.getInductionVar();
         Value it = arith::DivSIOp::create(
@@ -140,12 +162,14 @@ struct TileGPUPrepareTMAPass
             forOp.getStep());
         if (!it.getType().isInteger(32))
           it = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), it);
-        for (auto [load, carried] : {std::pair{loadA, *a}, std::pair{loadB, *b}}) {
+        for (auto [load, carried] : {std::pair{loadA, a}, std::pair{loadB, b}}) {
+          if (!carried)
+            continue;
           SmallVector<Value> offsets;
-          for (Value delta : carried.deltas)
+          for (Value delta : carried->deltas)
             offsets.push_back(arith::MulIOp::create(rewriter, loc, it, delta));
-          Value ptr = tile::AdvanceOp::create(rewriter, loc, carried.init.getType(),
-                                              carried.init, offsets);
+          Value ptr = tile::AdvanceOp::create(rewriter, loc, carried->init.getType(),
+                                              carried->init, offsets);
           load.getPtrMutable().assign(ptr);
         }
         loops.insert(forOp);

@@ -28,8 +28,10 @@ def TileRewriteBlockPointers : Pass<"tile-rewrite-block-pointers", "mlir::Module
     the same for its non-TMA path.)
 
     Block loads marked `tma` by tilegpu-prepare-tma, and the make_block_ptr
-    and advance ops that only they use, are left as they are (the Hopper
-    path copies them with TMA).
+    and advance ops they read, are left as they are (the Hopper path copies
+    them with TMA); other users of those pointer ops (a loop that also
+    carries the pointer, a plain load through the same tensor descriptor)
+    get clones of them, which are rewritten.
 
     Example: a 2-d block load becomes make_range/expand_dims/broadcast ops,
     `arith.muli`/`tile.addptr` for the addresses, `arith.cmpi`/`arith.andi`
