@@ -81,9 +81,12 @@ def entry(value):
     return "i32:16" if value % 16 == 0 else "i32"
 
 
-def compile_tilec(tilec, dtype, m, n, k, cfg, outdir, extra):
+def compile_tilec(tilec, dtype, m, n, k, cfg, outdir, extra, b_col_major=False):
+    """examples/matmul.tile for row-major A and C; B row-major or, with
+    b_col_major, column-major (stride_bk = 1, stride_bn = K)."""
+    b_strides = f"1, {entry(k)}" if b_col_major else f"{entry(n)}, 1"
     sig = (f"*{dtype}:16, *{dtype}:16, *fp32:16, {entry(m)}, {entry(n)}, {entry(k)}, "
-           f"{entry(k)}, 1, {entry(n)}, 1, {entry(n)}, 1, "
+           f"{entry(k)}, 1, {b_strides}, {entry(n)}, 1, "
            f"{cfg['BLOCK_M']}, {cfg['BLOCK_N']}, {cfg['BLOCK_K']}, {cfg['GROUP_SIZE_M']}")
     out = os.path.join(outdir, f"mm_{dtype}_{m}_{n}_{k}_{cfg['BLOCK_M']}x{cfg['BLOCK_N']}"
                                f"w{cfg['num_warps']}s{cfg['num_stages']}.cubin")
@@ -138,6 +141,8 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--dtypes", default="bf16,fp16")
     parser.add_argument("--tilec-args", default="", help="extra tilec flags for every compile")
+    parser.add_argument("--fp8", action="store_true",
+                        help="also fp8 e4m3 GEMM (B column-major) against torch._scaled_mm")
     parser.add_argument("--ablation", action="store_true",
                         help="also time bf16 4096^3 and 8192^3 with each Hopper feature turned off")
     args = parser.parse_args()
@@ -216,12 +221,87 @@ def main():
               f"{r.get('rel_l2') or 0:.2e} | {r.get('registers', '-')} | {r.get('tilec_config', '-')} | "
               f"{fmt(t)} | {fmt(c_)} | {fmt(tr)} | {fmt(td)} | {ratio(t, c_)} | {ratio(t, tr)} | "
               f"{ratio(t, td)} |")
+    fp8 = run_fp8(args, triton_kernel) if args.fp8 else []
+    failed |= any(not r.get("tilec_ok") for r in fp8)
     ablation = run_ablation(args) if args.ablation else []
     failed |= any(not r.get("ok") for r in ablation)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"gemm": rows, "ablation": ablation}, f, indent=1)
+            json.dump({"gemm": rows, "fp8": fp8, "ablation": ablation}, f, indent=1)
     sys.exit(1 if failed else 0)
+
+
+FP8 = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=128, GROUP_SIZE_M=8, num_warps=8, num_stages=3)
+
+
+def run_fp8(args, triton_kernel):
+    """fp8 e4m3 A (row-major) x B (column-major: the K-major order wgmma
+    reads 8-bit B in) -> fp32, against torch._scaled_mm with per-tensor
+    scales of 1.0 (cuBLAS; bf16 output when fp32 is refused) and Triton's
+    run of the same block-pointer kernel; checked against float64."""
+    outdir = tempfile.mkdtemp(prefix="fp8-")
+    f8 = torch.float8_e4m3fn
+    one = torch.tensor(1.0, device="cuda")
+    rows = []
+    for (m, n, k) in [(4096, 4096, 4096), (8192, 8192, 8192)]:
+        cfg = FP8
+        a = torch.empty(m, k, device="cuda").uniform_(-1, 1).to(f8)
+        b = torch.empty(n, k, device="cuda").uniform_(-1, 1).to(f8).t()  # K x N, column-major
+        ref = a.double() @ b.double()
+        c = torch.empty((m, n), device="cuda", dtype=torch.float32)
+        flops = 2.0 * m * n * k
+        g = grid(m, n, cfg)
+        row = dict(M=m, N=n, K=k, config=cfg_name(cfg))
+        try:
+            kern = compile_tilec(args.tilec, "fp8e4nv", m, n, k, cfg, outdir,
+                                 args.tilec_args.split(), b_col_major=True)
+            launch = lambda: kern(g, a, b, c, m, n, k, a.stride(0), b.stride(1), c.stride(0))
+            c.fill_(float("nan"))
+            launch()
+            torch.cuda.synchronize()
+            ok, max_rel, rel_l2 = check(c, ref, 1e-2, k)
+            row.update(tilec_ok=ok, max_rel=max_rel, rel_l2=rel_l2,
+                       registers=kern.meta["ptxas"]["registers"],
+                       tilec_ms=triton.testing.do_bench(launch, warmup=25, rep=100))
+        except Exception as e:
+            row["tilec_error"] = str(e)[-400:]
+        for out_dtype in (torch.float32, torch.bfloat16):
+            try:
+                mm = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=out_dtype)
+                mm()
+                row["cublas_ms"] = triton.testing.do_bench(mm, warmup=25, rep=100)
+                row["cublas_out"] = str(out_dtype)
+                break
+            except Exception as e:
+                row["cublas_error"] = str(e)[-300:]
+        try:
+            trun = lambda: triton_kernel[g](a, b, c, m, n, k, a.stride(0), a.stride(1),
+                                            b.stride(0), b.stride(1), c.stride(0), c.stride(1), **cfg)
+            c.fill_(float("nan"))
+            trun()
+            torch.cuda.synchronize()
+            row["triton_ok"] = check(c, ref, 1e-2, k)[0]
+            row["triton_ms"] = triton.testing.do_bench(trun, warmup=25, rep=100)
+        except Exception as e:
+            row["triton_error"] = str(e)[-300:]
+        for key in ("tilec", "cublas", "triton"):
+            if f"{key}_ms" in row:
+                row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    print()
+    print("| fp8 e4m3 M x N x K | pass | max rel err | regs | tilec TFLOP/s | torch._scaled_mm TFLOP/s "
+          "| Triton TFLOP/s | tilec/cuBLAS | tilec/Triton |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        t, c_, tr = r.get("tilec_tflops"), r.get("cublas_tflops"), r.get("triton_tflops")
+        fmt = lambda v: f"{v:.1f}" if v else "-"
+        ratio = lambda x, y: f"{x / y:.2f}" if x and y else "-"
+        status = "PASS" if r.get("tilec_ok") else ("FAIL" if "tilec_ms" in r else "ERROR")
+        print(f"| {r['M']}x{r['N']}x{r['K']} | {status} | {r.get('max_rel') or 0:.2e} | "
+              f"{r.get('registers', '-')} | {fmt(t)} | {fmt(c_)} | {fmt(tr)} | {ratio(t, c_)} | "
+              f"{ratio(t, tr)} |")
+    return rows
 
 
 ABLATIONS = [

@@ -54,8 +54,8 @@ tar czf "$final/logs.tgz" -C "$work" logs artifacts 2>/dev/null
 # The e2e run above checked the pipelined kernels with bounded spins (debug);
 # the benchmark times release builds, as a user runs them.
 echo "== GEMM benchmark (tilec vs cuBLAS vs Triton, bench/gemm.py)"
-timeout 300 python3 "$root/bench/gemm.py" --tilec "$work/bin/tilec" \
-  ${GEMM_ARGS:---ablation} \
+timeout 420 python3 "$root/bench/gemm.py" --tilec "$work/bin/tilec" \
+  ${GEMM_ARGS:---dtypes bf16 --fp8 --ablation} \
   --json "$final/gemm.json" > "$final/gemm.log" 2>&1 || status=1
 sed -n '/^| dtype/,$p' "$final/gemm.log"
 grep -i "error" "$final/gemm.log" | head -5
