@@ -213,14 +213,17 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         t, c_ = r.get("tilec_tflops"), r.get("cublas_tflops")
-        tr, td = r.get("triton_tflops"), r.get("triton_desc_tflops")
+        # A Triton result that missed the reference has no speed to compare.
+        tr = None if r.get("triton_wrong") else r.get("triton_tflops")
+        td = None if r.get("triton_desc_wrong") else r.get("triton_desc_tflops")
         fmt = lambda v: f"{v:.1f}" if v else "-"
         ratio = lambda x, y: f"{x / y:.2f}" if x and y else "-"
         status = "PASS" if r.get("tilec_ok") else ("FAIL" if "tilec_ms" in r else "ERROR")
         print(f"| {r['dtype']} | {r['M']}x{r['N']}x{r['K']} | {status} | {r.get('max_rel') or 0:.2e} | "
               f"{r.get('rel_l2') or 0:.2e} | {r.get('registers', '-')} | {r.get('tilec_config', '-')} | "
-              f"{fmt(t)} | {fmt(c_)} | {fmt(tr)} | {fmt(td)} | {ratio(t, c_)} | {ratio(t, tr)} | "
-              f"{ratio(t, td)} |")
+              f"{fmt(t)} | {fmt(c_)} | {'WRONG' if r.get('triton_wrong') else fmt(tr)} | "
+              f"{'WRONG' if r.get('triton_desc_wrong') else fmt(td)} | {ratio(t, c_)} | "
+              f"{ratio(t, tr)} | {ratio(t, td)} |")
     fp8 = run_fp8(args, triton_kernel) if args.fp8 else []
     failed |= any(not r.get("tilec_ok") for r in fp8)
     ablation = run_ablation(args) if args.ablation else []
