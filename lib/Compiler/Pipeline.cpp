@@ -11,6 +11,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -95,6 +96,14 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   ConvertTileGPUToLLVMOptions llvmOptions;
   llvmOptions.mbarrierSpinLimit = options.mbarrierSpinLimit;
   pm.addPass(createConvertTileGPUToLLVM(llvmOptions));
+  // fp8 has no LLVM type: arithmetic on it computes in f32, conversions to
+  // and from it become integer code rounding like cvt.rn.satfinite (the CPU
+  // backend's passes, so both backends round alike).
+  mlir::arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"f8E4M3FN", "f8E5M2"};
+  emulate.targetTypeStr = "f32";
+  pm.addPass(mlir::arith::createArithEmulateUnsupportedFloats(emulate));
+  pm.addPass(createExpandFloat8Conversions());
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::createConvertToLLVMPass());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());

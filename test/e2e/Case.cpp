@@ -103,6 +103,8 @@ std::vector<CaseSpec> allCases() {
   addMatmulCases(cases);
   addMatmulDescriptorCases(cases);
   addDescriptorScaleCases(cases);
+  addMatmulEpilogueCases(cases);
+  addQuantizeFp8Cases(cases);
   return cases;
 }
 

@@ -155,6 +155,8 @@ void addSoftmaxCases(std::vector<CaseSpec> &cases);
 void addMatmulCases(std::vector<CaseSpec> &cases);
 void addMatmulDescriptorCases(std::vector<CaseSpec> &cases);
 void addDescriptorScaleCases(std::vector<CaseSpec> &cases);
+void addMatmulEpilogueCases(std::vector<CaseSpec> &cases);
+void addQuantizeFp8Cases(std::vector<CaseSpec> &cases);
 void addWeightedSumCases(std::vector<CaseSpec> &cases);
 void addPuzzleElementwiseCases(std::vector<CaseSpec> &cases);
 void addPuzzleReductionCases(std::vector<CaseSpec> &cases);

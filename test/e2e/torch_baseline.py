@@ -86,6 +86,14 @@ def make(case):
         x = rand(s["M"], s["N"])
         out = torch.empty(s["M"], s["N"], device="cuda", dtype=torch.float16)
         return lambda: out.copy_(x * 1.5)
+    if family == "matmul_epilogue":
+        a = rand(s["M"], s["K"], dtype=torch.float16)
+        b = rand(s["K"], s["N"], dtype=torch.float16)
+        bias = rand(s["N"])
+        return lambda: (torch.relu(torch.mm(a, b).float() + bias).half(), a.float().sum(1))
+    if family == "quantize_fp8":
+        x = rand(s["n"], lo=-600, hi=600)
+        return lambda: x.to(torch.float8_e4m3fn)
     if family == "weighted_sum_fwd":
         x, w = rand(s["ROWS"], s["D"]), rand(s["D"])
         return lambda: torch.mv(x, w)
