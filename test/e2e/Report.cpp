@@ -80,7 +80,8 @@ std::string CaseResult::throughput() const {
   return "";
 }
 
-std::string caseLine(const CaseResult &result) {
+std::string caseLine(const CaseResult &result,
+                     const std::string &sharedSkipReason) {
   std::string line = std::string(result.status()) + "  " + result.spec->name;
   if (!result.compiled)
     return line + "  compile failed: " + result.compileError;
@@ -90,7 +91,9 @@ std::string caseLine(const CaseResult &result) {
   if (!result.runError.empty())
     return line + "  run failed: " + result.runError;
   if (!result.ran)
-    return line + "  run skipped: " + result.skipReason;
+    return line + (result.skipReason == sharedSkipReason && !sharedSkipReason.empty()
+                       ? "  run skipped (reason above)"
+                       : "  run skipped: " + result.skipReason);
   if (result.loadedFromPtx)
     line += "  (PTX JIT: no cubin)";
   line += "  max rel err " + sci(result.maxRelErr()) + ", rel L2 " +

@@ -61,8 +61,10 @@ struct CaseResult {
   std::string throughput() const;
 };
 
-/// One line for a finished case.
-std::string caseLine(const CaseResult &result);
+/// One line for a finished case; a skip whose reason is `sharedSkipReason`
+/// (printed once before the cases, e.g. "no CUDA driver") is not repeated.
+std::string caseLine(const CaseResult &result,
+                     const std::string &sharedSkipReason = "");
 
 /// The markdown table DESIGN.md §6 asks for, one row per case.
 std::string markdownTable(const std::vector<CaseResult> &results);

@@ -485,12 +485,12 @@ int main(int argc, char **argv) {
     if (auto it = baseline.find(spec.name); it != baseline.end())
       result.baselineMicros = it->second;
     if (!result.compiled) {
-      std::printf("%s\n", caseLine(result).c_str());
+      std::printf("%s\n", caseLine(result, skipReason).c_str());
       continue;
     }
     if (!backend || gpuLost) {
       result.skipReason = skipReason;
-      std::printf("%s\n", caseLine(result).c_str());
+      std::printf("%s\n", caseLine(result, skipReason).c_str());
       continue;
     }
 
@@ -524,7 +524,7 @@ int main(int argc, char **argv) {
                 tensor, expected[tensor.name()],
                 problem.tolerances.at(tensor.name())));
     }
-    std::printf("%s\n", caseLine(result).c_str());
+    std::printf("%s\n", caseLine(result, skipReason).c_str());
     std::fflush(stdout);
     if (outcome.fatal) {
       gpuLost = true;
@@ -545,6 +545,13 @@ int main(int argc, char **argv) {
   if (!skipReason.empty())
     std::printf("Run columns skipped: %s\n\n", skipReason.c_str());
   std::printf("%s\n", markdownTable(results).c_str());
+  std::printf(
+      "columns: registers and smem bytes from ptxas and the metadata; notable "
+      "instructions: static counts in the PTX; max rel err: largest "
+      "|got - ref| / (|ref| + atol/rtol) over the elements; rel L2: "
+      "||got - ref|| / ||ref||; a case passes when every element is within "
+      "atol + rtol*|ref| and rel L2 < rtol; time: median of the timed "
+      "launches (L2 flushed before each unless --no-flush-l2).\n");
   if (!baseline.empty())
     std::printf("ratio vs torch = torch time / tilec time (above 1: tilec "
                 "is faster).\n");
