@@ -46,10 +46,23 @@ def load_triton_compile():
     return module
 
 
+# Triton 3.6's interpreter cannot take a loop bound computed by tl.cdiv on a
+# kernel argument: `tl.range(0, tl.cdiv(K, BLOCK_K))` raises "TypeError: only
+# 0-dimensional arrays can be converted to Python scalars" (tl.cdiv returns
+# a 1-element array there, which range() cannot index). The interpreter gets
+# the same bound in plain integer arithmetic; tilec compiles the example as
+# it is.
+INTERPRETER_WORKAROUNDS = {
+    "tl.range(0, tl.cdiv(K, BLOCK_K))": "tl.range(0, (K + BLOCK_K - 1) // BLOCK_K)",
+}
+
+
 def load_kernel(triton_compile, tile_file, kernel, workdir):
     """The kernel of examples/<tile_file>, as Triton (interpreted) sees it."""
     with open(os.path.join(ROOT, "examples", tile_file)) as f:
         source = f.read()
+    for old, new in INTERPRETER_WORKAROUNDS.items():
+        source = source.replace(old, new)
     rewritten = os.path.join(workdir, tile_file.replace(".tile", ".py"))
     with open(rewritten, "w") as f:
         f.write(triton_compile.rewrite_module(source))
