@@ -311,7 +311,8 @@ ABLATIONS = [
     ("all on (TMA + wgmma + pipeline)", []),
     ("--num-stages 1", ["--num-stages", "1"]),
     ("--disable-tma", ["--disable-tma"]),
-    ("--disable-wgmma", ["--disable-wgmma"]),
+    ("--disable-wgmma (mma.sync)", ["--disable-wgmma"]),
+    ("--disable-wgmma --disable-mma (FMA)", ["--disable-wgmma", "--disable-mma"]),
 ]
 
 

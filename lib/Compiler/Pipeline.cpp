@@ -80,6 +80,7 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   ConvertTileToTileGPUOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.useWgmma = options.useWgmma;
+  layoutOptions.useMma = options.useMMA;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   addCleanups(pm);
   // 4–6. TMA copies into shared memory, then the multi-stage pipeline.

@@ -117,8 +117,13 @@ static cl::list<std::string>
                   cl::value_desc("pass"), cl::cat(tilecCategory));
 static cl::opt<bool> disableWgmma(
     "disable-wgmma",
-    cl::desc("Run every tl.dot on CUDA cores (FMA) instead of the Hopper "
-             "tensor cores (for experiments)"),
+    cl::desc("Run no tl.dot on Hopper's wgmma: mma.sync where it can, else "
+             "FMA on CUDA cores (for experiments)"),
+    cl::cat(tilecCategory));
+static cl::opt<bool> disableMma(
+    "disable-mma",
+    cl::desc("Run no tl.dot on mma.sync (with --disable-wgmma: every dot on "
+             "CUDA cores, FMA)"),
     cl::cat(tilecCategory));
 static cl::opt<bool> timing(
     "mlir-timing",
@@ -243,6 +248,7 @@ int main(int argc, char **argv) {
   options.pipeline.numWarps = numWarps;
   options.pipeline.numStages = numStages;
   options.pipeline.useWgmma = !disableWgmma;
+  options.pipeline.useMMA = !disableMma;
   options.pipeline.useTMA = !disableTMA;
   if (mbarrierSpinLimit < 0)
     return fail("--mbarrier-spin-limit must not be negative");

@@ -52,9 +52,13 @@ struct PipelineOptions {
   unsigned numWarps = 4;
   /// Software-pipelining depth (used by tilegpu-pipeline; 1 = none).
   unsigned numStages = 3;
-  /// Run eligible tl.dot on the Hopper tensor cores (wgmma); false keeps
-  /// every dot on the FMA path (`--disable-wgmma`).
+  /// Run eligible tl.dot on the Hopper tensor cores (wgmma); false leaves
+  /// them to mma.sync or the FMA path (`--disable-wgmma`).
   bool useWgmma = true;
+  /// Run the dots wgmma does not take on warp-level tensor-core MMA
+  /// (mma.sync.m16n8k16) when it can; false leaves them to the FMA path
+  /// (`--disable-mma`).
+  bool useMMA = true;
   /// Give every LLVM function a debug-info scope (line tables only, no
   /// variables) so that the PTX carries `.file`/`.loc` directives mapping
   /// instructions to `.tile` lines, and ptxas keeps them (`-lineinfo`) for

@@ -45,7 +45,11 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
            "Warps per CTA (one program instance runs on one CTA)">,
     Option<"useWgmma", "use-wgmma", "bool", "true",
            "Give eligible tl.dot accumulators the Hopper wgmma layout "
-           "(tensor cores); false keeps every dot on the FMA path">
+           "(tensor cores)">,
+    Option<"useMma", "use-mma", "bool", "true",
+           "Give tl.dot accumulators that wgmma cannot take the mma.sync "
+           "layout (tensor cores, sm_80+) when it can; with both false "
+           "every dot runs on the FMA path">
   ];
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }

@@ -8,12 +8,13 @@
 // then a loop over K where every thread multiplies-and-adds, for each
 // accumulator element it holds, a[m][k] * b[k][n] (operands widened to the
 // accumulator type: f16/bf16 -> f32, i8 -> i32). Correct for every shape
-// and layout; the tensor-core paths (mma.sync, WGMMA) come in
-// tilegpu-accelerate-dot.
+// and layout. Dots whose accumulator has a tensor-core layout go to
+// WarpgroupDotToLLVM.cpp (#tilegpu.wgmma) or MMADotToLLVM.cpp (#tilegpu.mma).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringSupport.h"
+#include "MMADot.h"
 #include "WarpgroupMMA.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
@@ -43,6 +44,14 @@ struct DotOpLowering : OpConversionPattern<tile::DotOp> {
       SmallVector<Value> results;
       if (failed(lowerWarpgroupDot(op, adaptor.getA(), adaptor.getB(),
                                    adaptor.getC(), rewriter, state, results)))
+        return failure();
+      rewriter.replaceOpWithMultiple(op, {results});
+      return success();
+    }
+    if (isa<MMAEncodingAttr>(op.getC().getType().getEncoding())) {
+      SmallVector<Value> results;
+      if (failed(lowerMMADot(op, adaptor.getA(), adaptor.getB(), adaptor.getC(),
+                             rewriter, state, results)))
         return failure();
       rewriter.replaceOpWithMultiple(op, {results});
       return success();

@@ -341,13 +341,20 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
   // 1. A dot decides: the tensor cores' accumulator layout when wgmma can
   // take the dot, else a register-blocked layout for the FMA loop.
   if (accumulatesDot && rank >= 2) {
-    std::string whyNot = "disabled (--disable-wgmma)";
+    bool ownShape = largest.getShape() == dotOp.getType().getShape();
+    std::string whyNotWgmma = "disabled (--disable-wgmma)";
     if (options.useWarpgroupMMA)
-      if (auto mma = getWarpgroupMMALayout(dotOp, numWarps, &whyNot);
-          mma && largest.getShape() == dotOp.getType().getShape())
+      if (auto mma = getWarpgroupMMALayout(dotOp, numWarps, &whyNotWgmma);
+          mma && ownShape)
         return *mma;
+    std::string whyNotMma = "disabled (--disable-mma)";
+    if (options.useMMA)
+      if (auto mma = getMMALayout(dotOp, numWarps, &whyNotMma); mma && ownShape) {
+        dotOp.emitRemark() << "tl.dot runs on mma.sync, not wgmma: " << whyNotWgmma;
+        return *mma;
+      }
     dotOp.emitRemark() << "tl.dot runs on CUDA cores (FMA), not wgmma: "
-                       << whyNot;
+                       << whyNotWgmma << "; not mma.sync: " << whyNotMma;
     return buildDotAccumulatorLayout(ctx, shape, numWarps);
   }
   int64_t perThread = elementsPerThread(shape, numWarps);

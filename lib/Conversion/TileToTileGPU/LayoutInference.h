@@ -31,6 +31,8 @@ struct LayoutOptions {
   /// Give eligible dot accumulators the wgmma layout (tensor cores); else
   /// every dot takes the FMA path.
   bool useWarpgroupMMA = true;
+  /// Dots wgmma cannot take run on mma.sync when it can take them.
+  bool useMMA = true;
 };
 
 /// Layout classes of the tiles of one function.

@@ -150,6 +150,7 @@ struct ConvertTileToTileGPUPass
     LayoutOptions options;
     options.numWarps = numWarps;
     options.useWarpgroupMMA = useWgmma;
+    options.useMMA = useMma;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (failed(splitConflictingValues(func, options)))
         return signalPassFailure();

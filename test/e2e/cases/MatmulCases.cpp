@@ -110,6 +110,12 @@ void addMatmulCases(std::vector<CaseSpec> &cases) {
                          false, {ScalarType::FP8E4NV, false}));
   cases.push_back(matmul("matmul_tf32_tma", 200, 144, 208, 64, 64, 32, 1, 4,
                          false, {ScalarType::FP32, true}));
+  // 32-row blocks are too small for wgmma: mma.sync.m16n8k16 (2x2 warps),
+  // ragged edges; bf16 with 16x128 blocks (1x4 warps along N).
+  cases.push_back(matmul("matmul_mma_sync", 77, 50, 100, 32, 64, 32, 1, 4,
+                         false));
+  cases.push_back(matmul("matmul_mma_sync_bf16", 77, 200, 96, 16, 128, 32, 1, 4,
+                         false, {ScalarType::BF16, false}));
   cases.push_back(matmul("matmul_fp8_edges", 1000, 1040, 1008, 128, 256, 128, 8,
                          8, true, {ScalarType::FP8E4NV, true}));
 }

@@ -154,12 +154,16 @@ static LinearLayout fitToShape(ArrayRef<int64_t> shape,
   return LinearLayout(shape, std::move(fitted));
 }
 
-/// The wgmma accumulator (see WarpgroupMMAEncodingAttr): register bits
-/// (col+1, row+8, col+8, col+16, …) within one instruction, lanes
-/// (col+2, col+4, row+1, row+2, row+4), warps (row+16, row+32), warpgroups
-/// along M then N, then repetitions of the CTA's blocks along N then M.
-static FailureOr<LinearLayout> wgmmaToLinear(ArrayRef<int64_t> shape,
-                                             WarpgroupMMAEncodingAttr mma) {
+/// The accumulator of mma.sync.m16n8k16 fragments (MMAEncodingAttr, and
+/// WarpgroupMMAEncodingAttr, whose warpgroups are 4 warps along M): register
+/// bits (col+1, row+8, col+8, col+16, …) within a warp's 16 x instrN block,
+/// lanes (col+2, col+4, row+1, row+2, row+4), warps (row+16, row+32, …)
+/// along M then (col+instrN, …) along N, then repetitions of the CTA's
+/// blocks along N then M.
+static FailureOr<LinearLayout> mmaFragmentsToLinear(ArrayRef<int64_t> shape,
+                                                    int64_t warpsM,
+                                                    int64_t warpsN,
+                                                    int64_t instrN) {
   if (shape.size() != 2)
     return failure();
   auto coord = [](int64_t row, int64_t col) { return Coord({row, col}); };
@@ -167,21 +171,17 @@ static FailureOr<LinearLayout> wgmmaToLinear(ArrayRef<int64_t> shape,
   auto &regs = bases[static_cast<unsigned>(HwDim::Register)];
   auto &lanes = bases[static_cast<unsigned>(HwDim::Lane)];
   auto &warps = bases[static_cast<unsigned>(HwDim::Warp)];
-  int64_t instrN = mma.getInstrN();
   regs.push_back(coord(0, 1));
   regs.push_back(coord(8, 0));
   for (int64_t col = 8; col < instrN; col *= 2)
     regs.push_back(coord(0, col));
   for (Coord c : {coord(0, 2), coord(0, 4), coord(1, 0), coord(2, 0), coord(4, 0)})
     lanes.push_back(c);
-  warps.push_back(coord(16, 0));
-  warps.push_back(coord(32, 0));
-  int64_t groupsM = mma.getWarpsPerCTA()[0] / 4, groupsN = mma.getWarpsPerCTA()[1];
-  for (int64_t g = 1; g < groupsM; g *= 2)
-    warps.push_back(coord(64 * g, 0));
-  for (int64_t g = 1; g < groupsN; g *= 2)
-    warps.push_back(coord(0, instrN * g));
-  int64_t ctaM = 64 * groupsM, ctaN = instrN * groupsN;
+  for (int64_t w = 1; w < warpsM; w *= 2)
+    warps.push_back(coord(16 * w, 0));
+  for (int64_t w = 1; w < warpsN; w *= 2)
+    warps.push_back(coord(0, instrN * w));
+  int64_t ctaM = 16 * warpsM, ctaN = instrN * warpsN;
   for (int64_t col = ctaN; col < shape[1]; col *= 2)
     regs.push_back(coord(0, col));
   for (int64_t row = ctaM; row < shape[0]; row *= 2)
@@ -221,7 +221,11 @@ FailureOr<LinearLayout> tilec::tilegpu::toLinearLayout(ArrayRef<int64_t> shape,
   if (auto slice = dyn_cast_if_present<SliceEncodingAttr>(encoding))
     return sliceToLinear(shape, slice);
   if (auto mma = dyn_cast_if_present<WarpgroupMMAEncodingAttr>(encoding))
-    return wgmmaToLinear(shape, mma);
+    return mmaFragmentsToLinear(shape, mma.getWarpsPerCTA()[0],
+                                mma.getWarpsPerCTA()[1], mma.getInstrN());
+  if (auto mma = dyn_cast_if_present<MMAEncodingAttr>(encoding))
+    return mmaFragmentsToLinear(shape, mma.getWarpsPerCTA()[0],
+                                mma.getWarpsPerCTA()[1], mma.getInstrN());
   return failure();
 }
 

@@ -52,3 +52,33 @@ tilec::tilegpu::getWarpgroupMMALayout(tile::DotOp dot, unsigned numWarps,
                                        instrN);
 }
 
+
+std::optional<MMAEncodingAttr>
+tilec::tilegpu::getMMALayout(tile::DotOp dot, unsigned numWarps,
+                             std::string *whyNot) {
+  auto fail = [&](const Twine &reason) -> std::optional<MMAEncodingAttr> {
+    if (whyNot)
+      *whyNot = reason.str();
+    return std::nullopt;
+  };
+  auto aType = dot.getA().getType();
+  auto cType = dot.getC().getType();
+  if (cType.getRank() != 2)
+    return fail("batched (3-d) dot");
+  Type elt = aType.getElementType();
+  if (!elt.isF16() && !elt.isBF16())
+    return fail("operands are not f16/bf16");
+  if (!cType.getElementType().isF32())
+    return fail("the accumulator is not f32");
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = aType.getDimSize(1);
+  if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0)
+    return fail("M, N, K are not multiples of 16, 8, 16");
+  // Warps along M first (each a 16-row slab), the rest along N.
+  unsigned warpsM = std::min<int64_t>(numWarps, m / 16);
+  unsigned warpsN = numWarps / warpsM;
+  if (n / warpsN < 8)
+    return fail("N too small for the warps");
+  unsigned instrN = std::min<int64_t>(256, n / warpsN);
+  return MMAEncodingAttr::get(dot.getContext(), {warpsM, warpsN}, instrN);
+}

@@ -63,7 +63,7 @@ SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     parentRank = blocked.getRank();
   else if (auto slice = dyn_cast<SliceEncodingAttr>(parent))
     parentRank = slice.getRank();
-  else if (isa<WarpgroupMMAEncodingAttr>(parent))
+  else if (isa<WarpgroupMMAEncodingAttr, MMAEncodingAttr>(parent))
     parentRank = 2;
   else
     return emitError() << "slice layout: unsupported parent " << parent;
@@ -76,7 +76,7 @@ SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 unsigned SliceEncodingAttr::getRank() const {
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(getParent()))
     return blocked.getRank() - 1;
-  if (isa<WarpgroupMMAEncodingAttr>(getParent()))
+  if (isa<WarpgroupMMAEncodingAttr, MMAEncodingAttr>(getParent()))
     return 1;
   return cast<SliceEncodingAttr>(getParent()).getRank() - 1;
 }
@@ -99,6 +99,24 @@ LogicalResult WarpgroupMMAEncodingAttr::verify(
 }
 
 unsigned WarpgroupMMAEncodingAttr::getNumWarps() const {
+  return getWarpsPerCTA()[0] * getWarpsPerCTA()[1];
+}
+
+LogicalResult MMAEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                      ArrayRef<unsigned> warpsPerCTA,
+                                      unsigned instrN) {
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "mma layout: warpsPerCTA must have 2 entries";
+  if (!llvm::isPowerOf2_32(warpsPerCTA[0]) || !llvm::isPowerOf2_32(warpsPerCTA[1]))
+    return emitError() << "mma layout: warpsPerCTA entries must be powers of two";
+  if (instrN < 8 || instrN > 256 || !llvm::isPowerOf2_32(instrN))
+    return emitError() << "mma layout: instrN must be a power of two in "
+                          "[8, 256], got "
+                       << instrN;
+  return success();
+}
+
+unsigned MMAEncodingAttr::getNumWarps() const {
   return getWarpsPerCTA()[0] * getWarpsPerCTA()[1];
 }
 

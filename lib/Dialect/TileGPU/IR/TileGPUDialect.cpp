@@ -33,6 +33,10 @@ struct TileGPUOpAsmInterface : OpAsmDialectInterface {
       os << "wgmma";
       return AliasResult::FinalAlias;
     }
+    if (isa<MMAEncodingAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };

@@ -54,6 +54,12 @@ inline constexpr llvm::StringLiteral kTMADescriptorsAttrName =
 std::optional<WarpgroupMMAEncodingAttr>
 getWarpgroupMMALayout(tile::DotOp dot, unsigned numWarps, std::string *whyNot);
 
+/// The mma.sync (m16n8k16, sm_80+) accumulator layout for `dot` with
+/// `numWarps` warps (2-d, f16/bf16 operands, f32 accumulator, M a multiple
+/// of 16, N of 8, K of 16), or std::nullopt and the reason in `whyNot`.
+std::optional<MMAEncodingAttr> getMMALayout(tile::DotOp dot, unsigned numWarps,
+                                            std::string *whyNot);
+
 /// The warp count of the kernel enclosing `op` (its `tilegpu.num_warps`
 /// attribute), or std::nullopt outside such a kernel.
 std::optional<unsigned> lookupNumWarps(mlir::Operation *op);

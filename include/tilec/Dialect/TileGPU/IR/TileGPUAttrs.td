@@ -123,4 +123,35 @@ def TileGPU_WarpgroupMMAEncodingAttr : TileGPU_Attr<"WarpgroupMMAEncoding", "wgm
   }];
 }
 
+def TileGPU_MMAEncodingAttr : TileGPU_Attr<"MMAEncoding", "mma"> {
+  let summary = "accumulator of warp-level MMA (mma.sync.m16n8k16)";
+  let description = [{
+    The layout of the accumulator of `mma.sync.aligned.m16n8k16` with f32
+    elements (PTX ISA §9.7.14.5.8, "Matrix fragments for mma.m16n8k16",
+    accumulator C/D; sm_80 and later): the tensor-core path when wgmma cannot
+    take a dot (M < 64, `--disable-wgmma`). `warpsPerCTA = [wm, wn]` places
+    wm warps along M (warp i holds rows 16i..16i+15 of a block) and wn along
+    N (each `instrN` columns wide, `instrN / 8` instructions); a tile larger
+    than the CTA's 16wm x instrN*wn block repeats it, first along N, then M.
+
+    Within a warp's 16 x instrN block, lane l holds rows l/4 and l/4+8 and
+    columns 2(l%4), 2(l%4)+1 of every 8-column group: register
+    c[4k + 2i + j] is element (l/4 + 8i, 8k + 2(l%4) + j), the register
+    order of `#tilegpu.wgmma` (whose warpgroups are 4 such warps stacked
+    along M), so both share one linear layout.
+
+    Example: `#tilegpu.mma<warpsPerCTA = [2, 2], instrN = 32>` is the
+    accumulator of a 32x64 tile computed by 4 warps.
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        "unsigned":$instrN);
+  let assemblyFormat = [{
+    `<` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,` `instrN` `=` $instrN `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getNumWarps() const;
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
