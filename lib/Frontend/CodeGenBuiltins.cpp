@@ -301,7 +301,7 @@ static CGValue denseConstant(CodeGen &cg, DType dtype,
   if (dtype.isFloat()) {
     scalar = mlir::FloatAttr::get(element, number.getNumber());
   } else {
-    int64_t v = number.isFloat() ? static_cast<int64_t>(number.getFloat())
+    int64_t v = number.isFloat() ? saturatingFloatToInt(number.getFloat())
                                  : number.getInt();
     scalar = mlir::IntegerAttr::get(
         element, llvm::APInt(dtype.getBitWidth(), static_cast<uint64_t>(v),
@@ -393,8 +393,16 @@ static FailureOr<llvm::SmallVector<int64_t>> getShapeArg(Args &a, size_t i,
 static FailureOr<CGValue> fullTile(CodeGen &cg, llvm::ArrayRef<int64_t> shape,
                                    const CGValue &value, DType dtype,
                                    SMLoc valueLoc, StringRef what) {
-  if (value.isNumber())
+  if (value.isNumber()) {
+    if (value.isFloat() && !dtype.isFloat() &&
+        !(std::isfinite(value.getFloat()) &&
+          value.getFloat() == std::trunc(value.getFloat())))
+      return cg.error(valueLoc, what.str() + " (" + value.describe() +
+                                    ") is not an integer, so it cannot fill "
+                                    "a tile of " +
+                                    dtype.str());
     return denseConstant(cg, dtype, shape, value);
+  }
   if (!value.isRuntime() || value.isTile() || value.isBlockPointer())
     return cg.error(valueLoc, what.str() +
                                   " must be a number or a run-time scalar, "
@@ -857,6 +865,34 @@ static FailureOr<CGValue> builtinMakeBlockPtr(CodeGen &cg, CallArgs &call) {
     if (sorted[i] != static_cast<int64_t>(i))
       return cg.error(a.loc(kOrder), "order must be a permutation of 0.." +
                                          std::to_string(rank - 1));
+  // order[0] names the contiguous (fastest-varying) dimension: a constant
+  // stride of 1 on another dimension contradicts it (usually a swapped
+  // order, which makes every access strided).
+  const CGValue &strideArg = a.value(kStrides);
+  if (rank >= 2 && strideArg.isTuple()) {
+    llvm::ArrayRef<CGValue> strideValues = strideArg.getElements();
+    auto isOne = [](const CGValue &v) {
+      return v.isIntLike() && v.getInt() == 1;
+    };
+    int64_t fastest = (*order)[0];
+    for (size_t d = 0; d < rank; ++d) {
+      if (static_cast<int64_t>(d) == fastest || !isOne(strideValues[d]) ||
+          isOne(strideValues[fastest]))
+        continue;
+      std::string orderText;
+      for (int64_t o : *order)
+        orderText += (orderText.empty() ? "" : ", ") + std::to_string(o);
+      cg.warning(a.loc(kOrder),
+                 "order=(" + orderText + ") says dimension " +
+                     std::to_string(fastest) +
+                     " is the contiguous one, but dimension " +
+                     std::to_string(d) +
+                     " has stride 1; the order lists dimensions from the "
+                     "fastest-varying to the slowest")
+          .note(a.loc(kStrides), "the strides are given here");
+      break;
+    }
+  }
   ScalarKind elem = base.getDType().getScalar();
   if (elem == ScalarKind::Int1) {
     FailureOr<CGValue> p =
@@ -1887,8 +1923,29 @@ static FailureOr<CGValue> builtinHint(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   if (!a.bind({{"input", true}, {"values", true}}))
     return failure();
-  // Alignment hints: accepted, not used yet (the axis analysis infers).
-  return a.value(0);
+  FailureOr<CGValue> input = a.getRuntime(0);
+  if (failed(input))
+    return failure();
+  // As in Triton: one positive compile-time integer per dimension (one for
+  // a scalar).
+  FailureOr<llvm::SmallVector<int64_t>> values = a.getIntList(1);
+  if (failed(values))
+    return failure();
+  size_t rank = std::max<size_t>(1, input->getShape().size());
+  if (values->size() != rank)
+    return cg.error(a.loc(1), a.name(1) + " has " +
+                                  std::to_string(values->size()) +
+                                  " values but the input " +
+                                  input->describe() + " needs " +
+                                  std::to_string(rank) +
+                                  " (one per dimension)");
+  for (auto [i, v] : llvm::enumerate(*values))
+    if (v <= 0)
+      return cg.error(a.loc(1), "value " + std::to_string(i) + " of " +
+                                    a.name(1) + " must be positive, got " +
+                                    std::to_string(v));
+  // Alignment hints: checked, not used yet (the axis analysis infers).
+  return *input;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1906,24 +1963,38 @@ static FailureOr<CGValue> castLike(CodeGen &cg, CallArgs &call) {
   FailureOr<bool> bitcast = a.getBool(3, false);
   if (failed(dtype) || failed(bitcast))
     return failure();
+  std::optional<std::string> rounding;
   if (a.has(2)) {
-    FailureOr<std::string> rounding = a.getStr(2, "");
-    if (failed(rounding))
+    FailureOr<std::string> r = a.getStr(2, "");
+    if (failed(r))
       return failure();
-    if (*rounding != "rtne" && *rounding != "rtz")
+    if (*r != "rtne" && *r != "rtz")
       return cg.error(a.loc(2), "fp_downcast_rounding must be 'rtne' or "
                                 "'rtz', got '" +
-                                    *rounding + "'");
-    if (*rounding == "rtz")
-      return cg.error(a.loc(2), "fp_downcast_rounding='rtz' is not supported "
-                                "yet");
+                                    *r + "'");
+    rounding = *r;
   }
   const CGValue &input = a.value(0);
-  if (input.isNumber())
+  if (input.isNumber() && !rounding)
     return cg.makeConstant(input, *dtype);
   FailureOr<CGValue> x = a.getRuntime(0);
   if (failed(x))
     return failure();
+  if (rounding) {
+    // As in Triton: only a floating-point conversion to fewer bits rounds.
+    DType from = x->getDType();
+    if (*bitcast || !from.isFloat() || !dtype->isFloat() ||
+        from.getBitWidth() <= dtype->getBitWidth())
+      return cg.error(a.loc(2), "fp_downcast_rounding applies only to a "
+                                "conversion from a floating-point type to a "
+                                "narrower one, not from " +
+                                    from.str() + " to " +
+                                    dtype->str() +
+                                    (*bitcast ? " (a bitcast)" : ""));
+    if (*rounding == "rtz")
+      return cg.error(a.loc(2), "fp_downcast_rounding='rtz' is not supported "
+                                "yet");
+  }
   return cg.cast(*x, *dtype, call.loc, *bitcast);
 }
 
