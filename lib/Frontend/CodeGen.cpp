@@ -84,7 +84,7 @@ static constexpr StringRef kMathFunctions[] = {
     "exp",     "exp2",    "log",   "log2", "cos",   "sin",
     "sqrt",    "sqrt_rn", "rsqrt", "abs",  "floor", "ceil",
     "fma",     "div_rn",  "fdiv",  "tanh", "erf",   "maximum",
-    "minimum", "sigmoid", "pow",   "cdiv"};
+    "minimum", "sigmoid", "pow",   "cdiv", "umulhi"};
 
 void CodeGen::collectGlobals() {
   for (Stmt *stmt : module.getBody()) {

@@ -1098,7 +1098,7 @@ static FailureOr<std::optional<int64_t>> getAxis(Args &a, size_t i) {
 }
 
 /// A binary combine op on scalars of one dtype.
-enum class Combine { Add, Max, Min };
+enum class Combine { Add, Max, Min, Xor };
 
 static CGValue combineScalars(CodeGen &cg, Combine kind, const CGValue &x,
                               const CGValue &y) {
@@ -1117,6 +1117,9 @@ static CGValue combineScalars(CodeGen &cg, Combine kind, const CGValue &x,
         : d.isSigned()
             ? arith::MaxSIOp::create(cg.builder, cg.loc(), a, b).getResult()
             : arith::MaxUIOp::create(cg.builder, cg.loc(), a, b).getResult();
+    break;
+  case Combine::Xor:
+    r = arith::XOrIOp::create(cg.builder, cg.loc(), a, b);
     break;
   case Combine::Min:
     r = d.isFloat()
@@ -1180,6 +1183,79 @@ static FailureOr<CGValue> builtinSum(CodeGen &cg, CallArgs &call) {
     x = *c;
   }
   return simpleReduce(cg, call, x, *axis, *keepDims, a.loc(1), Combine::Add);
+}
+
+static FailureOr<CGValue> builtinXorSum(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}, {"axis", false}, {"keep_dims", false}}))
+    return failure();
+  FailureOr<CGValue> input = a.getTile(0);
+  FailureOr<std::optional<int64_t>> axis = getAxis(a, 1);
+  FailureOr<bool> keepDims = a.getBool(2, false);
+  if (failed(input) || failed(axis) || failed(keepDims))
+    return failure();
+  if (!input->getDType().isScalar() || !input->getDType().isInt())
+    return cg.error(a.loc(0), "tl.xor_sum() needs an integer tile, got " +
+                                  input->describe());
+  return simpleReduce(cg, call, *input, *axis, *keepDims, a.loc(1),
+                      Combine::Xor);
+}
+
+/// tl.softmax as Triton defines it: x - max(x, dim), exp, divided by the
+/// sum along dim (dim None is 0; keep_dims applies to the max and the sum,
+/// whose results broadcast back on the right).
+static FailureOr<CGValue> builtinSoftmax(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true},
+               {"dim", false},
+               {"keep_dims", false},
+               {"ieee_rounding", false}}))
+    return failure();
+  FailureOr<CGValue> x = a.getTile(0);
+  FailureOr<bool> keepDims = a.getBool(2, false);
+  FailureOr<bool> ieee = a.getBool(3, false);
+  if (failed(x) || failed(keepDims) || failed(ieee))
+    return failure();
+  int64_t dim = 0;
+  if (a.has(1)) {
+    FailureOr<int64_t> d = a.getInt(1);
+    if (failed(d))
+      return failure();
+    dim = *d;
+  }
+  if (!x->getDType().isFloat())
+    return cg.error(a.loc(0), "tl.softmax() needs a floating-point tile, got " +
+                                  x->describe() + "; use .to(tl.float32)");
+  auto reduceCall = [&](StringRef name,
+                        const CGValue &input) -> FailureOr<CGValue> {
+    CallArgs inner;
+    inner.loc = call.loc;
+    inner.calleeName = call.calleeName;
+    inner.positional.push_back(CallArg{input, a.loc(0), "", SMLoc()});
+    inner.positional.push_back(
+        CallArg{CGValue::integer(dim), a.loc(1), "", SMLoc()});
+    inner.keywords.push_back(
+        CallArg{CGValue::boolean(*keepDims), call.loc, "keep_dims", call.loc});
+    return cg.callBuiltin(name, inner);
+  };
+  FailureOr<CGValue> max = reduceCall("tl.max", *x);
+  if (failed(max))
+    return failure();
+  FailureOr<CGValue> z =
+      cg.binaryOp(BinaryOp::Sub, *x, *max, call.loc, a.loc(0), call.loc);
+  if (failed(z))
+    return failure();
+  CallArgs expArgs;
+  expArgs.loc = call.loc;
+  expArgs.calleeName = call.calleeName;
+  expArgs.positional.push_back(CallArg{*z, a.loc(0), "", SMLoc()});
+  FailureOr<CGValue> num = cg.callBuiltin("tl.exp", expArgs);
+  if (failed(num))
+    return failure();
+  FailureOr<CGValue> den = reduceCall("tl.sum", *num);
+  if (failed(den))
+    return failure();
+  return cg.binaryOp(BinaryOp::Div, *num, *den, call.loc, a.loc(0), call.loc);
 }
 
 /// argmax/argmin: a two-operand reduction of (value, index), keeping the
@@ -1711,6 +1787,45 @@ static FailureOr<CGValue> builtinFdiv(CodeGen &cg, CallArgs &call) {
     return failure();
   return cg.binaryOp(BinaryOp::Div, a.value(0), a.value(1), call.loc, a.loc(0),
                      a.loc(1));
+}
+
+/// tl.umulhi: the high half of the unsigned product of two integers (as
+/// CUDA's __umulhi), computed in twice the width.
+static FailureOr<CGValue> builtinUmulhi(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"y", true}}))
+    return failure();
+  CGValue x = a.value(0), y = a.value(1);
+  if (failed(promotePair(cg, x, y, call.loc, a.loc(0), a.loc(1),
+                         "tl.umulhi()")))
+    return failure();
+  DType d = x.getDType();
+  if (!d.isScalar() || !d.isInt() || d.isBool())
+    return cg.error(call.loc, "tl.umulhi() needs integer operands, got " +
+                                  x.describe());
+  unsigned width = d.getBitWidth();
+  if (width > 32)
+    return cg.error(call.loc, "tl.umulhi() of 64-bit integers is not "
+                              "supported by tilec yet");
+  mlir::Type narrow = x.getValue().getType();
+  mlir::Type wideElem = cg.builder.getIntegerType(2 * width);
+  mlir::Type wide = wideElem;
+  if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(narrow))
+    wide = mlir::RankedTensorType::get(tensor.getShape(), wideElem);
+  mlir::Value wx = arith::ExtUIOp::create(cg.builder, cg.loc(), wide,
+                                          x.getValue());
+  mlir::Value wy = arith::ExtUIOp::create(cg.builder, cg.loc(), wide,
+                                          y.getValue());
+  mlir::Value product = arith::MulIOp::create(cg.builder, cg.loc(), wx, wy);
+  mlir::Attribute shiftAttr = cg.builder.getIntegerAttr(wideElem, width);
+  if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(wide))
+    shiftAttr = mlir::DenseElementsAttr::get(tensor, shiftAttr);
+  mlir::Value shift = arith::ConstantOp::create(
+      cg.builder, cg.loc(), llvm::cast<mlir::TypedAttr>(shiftAttr));
+  mlir::Value high =
+      arith::ShRUIOp::create(cg.builder, cg.loc(), product, shift);
+  return CGValue::runtime(
+      arith::TruncIOp::create(cg.builder, cg.loc(), narrow, high), d);
 }
 
 static FailureOr<CGValue> builtinWhere(CodeGen &cg, CallArgs &call) {
@@ -2311,6 +2426,9 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.argmax"] = builtinArgmax;
     t["tl.argmin"] = builtinArgmin;
     t["tl.reduce"] = builtinReduce;
+    t["tl.xor_sum"] = builtinXorSum;
+    t["tl.softmax"] = builtinSoftmax;
+    t["tl.umulhi"] = builtinUmulhi;
     t["tl.exp"] = builtinExp;
     t["tl.exp2"] = builtinExp2;
     t["tl.log"] = builtinLog;
@@ -2375,9 +2493,6 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
                            "tl.flip",
                            "tl.sort",
                            "tl.histogram",
-                           "tl.softmax",
-                           "tl.xor_sum",
-                           "tl.umulhi",
                            "tl.inline_asm_elementwise",
                            "tl.rand",
                            "tl.randn",
@@ -2425,6 +2540,8 @@ StringRef CodeGen::getMethodBuiltin(StringRef name) {
       .Case("argmax", "tl.argmax")
       .Case("argmin", "tl.argmin")
       .Case("reduce", "tl.reduce")
+      .Case("xor_sum", "tl.xor_sum")
+      .Case("softmax", "tl.softmax")
       .Case("reshape", "tl.reshape")
       .Case("view", "tl.view")
       .Case("trans", "tl.trans")
