@@ -3,11 +3,17 @@
 # (dialects, passes, frontend, CLI, PTX), the unit tests, and the end-to-end
 # cases (every example compiled and assembled by ptxas; run and checked
 # against a float64 reference when a GPU is present, skipped with the reason
-# otherwise).
+# otherwise), then the frontend under ASan+UBSan (scripts/sanitize-frontend.sh:
+# a frontend-only build, ~2 min cold on 2 cores, and the bad-input corpus,
+# the frontend tests and the examples through it; TILEC_SKIP_SANITIZE=1
+# skips it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TILEC_BUILD_DIR:-$root/build}
 start=$(date +%s)
 "$root/scripts/build.sh"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+if [ "${TILEC_SKIP_SANITIZE:-0}" != 1 ]; then
+  "$root/scripts/sanitize-frontend.sh"
+fi
 echo "test suite passed in $(( $(date +%s) - start )) s"

@@ -560,10 +560,25 @@ CodeGen::CodeGen(const llvm::SourceMgr &srcMgr, unsigned bufferId,
       numErrorsAtStart(diags.getNumErrors()) {
   fileName = mlir::StringAttr::get(
       &context, srcMgr.getMemoryBuffer(bufferId)->getBufferIdentifier());
-  moduleFrame = std::make_shared<Frame>();
+  moduleFrame = newFrame();
 }
 
-CodeGen::~CodeGen() = default;
+CodeGen::~CodeGen() {
+  // Closures stored in frames hold their defining frames: clear every frame
+  // that is still alive so that the cycles are freed.
+  for (std::weak_ptr<Frame> &weak : allFrames)
+    if (std::shared_ptr<Frame> frame = weak.lock()) {
+      frame->vars.clear();
+      frame->undefined.clear();
+      frame->parent.reset();
+    }
+}
+
+std::shared_ptr<Frame> CodeGen::newFrame() {
+  auto frame = std::make_shared<Frame>();
+  allFrames.push_back(frame);
+  return frame;
+}
 
 FailureOr<const FunctionDef *> CodeGen::selectKernel(StringRef name) {
   llvm::SmallVector<FunctionDef *> functions = module.getFunctions();
@@ -981,7 +996,7 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
   mlir::Block *entry = funcOp.addEntryBlock();
 
   // Bind the parameters.
-  auto kernelFrame = std::make_shared<Frame>();
+  auto kernelFrame = newFrame();
   unsigned argIndex = 0;
   for (auto [index, param] : llvm::enumerate(params)) {
     const ParamInfo &info = infos[index];

@@ -227,6 +227,8 @@ public:
   // Expressions (CodeGenExpr.cpp)
   //===--------------------------------------------------------------------===//
 
+  /// A new, empty frame of variables (registered in allFrames).
+  std::shared_ptr<Frame> newFrame();
   /// Warns about an expression statement whose value is computed for
   /// nothing (`x + 1`, `tl.exp(x)`; not stores or @jit helper calls).
   void warnIfUnused(const Expr *expr, const CGValue &value);
@@ -397,6 +399,10 @@ public:
   mlir::StringAttr fileName;
   /// The sink's error count when this code generator started.
   unsigned numErrorsAtStart;
+  /// Every frame created (newFrame), so that the destructor can break the
+  /// reference cycles closures make: a frame binds a lambda or nested `def`
+  /// whose closure holds the frame.
+  std::vector<std::weak_ptr<Frame>> allFrames;
   /// Warnings already reported (source position and message).
   std::set<std::pair<const char *, std::string>> reportedWarnings;
 
