@@ -84,7 +84,7 @@ static constexpr StringRef kMathFunctions[] = {
     "exp",     "exp2",    "log",   "log2", "cos",   "sin",
     "sqrt",    "sqrt_rn", "rsqrt", "abs",  "floor", "ceil",
     "fma",     "div_rn",  "fdiv",  "tanh", "erf",   "maximum",
-    "minimum", "sigmoid", "pow",   "cdiv"};
+    "minimum", "sigmoid", "pow",   "cdiv", "umulhi"};
 
 void CodeGen::collectGlobals() {
   for (Stmt *stmt : module.getBody()) {
@@ -376,6 +376,16 @@ FailureOr<CGValue> CodeGen::lookupName(StringRef name, SMLoc loc) {
                           "code) and cannot be used in a kernel")
         .note(skipped->getLoc(), "'" + name + "' is defined here");
   }
+  // A local variable read before its first assignment (Python's
+  // UnboundLocalError), e.g. `acc += x` without `acc = tl.zeros(...)`.
+  if (fn && !fn->cursors.empty()) {
+    NameSet assigned;
+    collectAssignedNames(fn->cursors.front().stmts, assigned);
+    if (assigned.contains(name))
+      return error(loc, "'" + name +
+                            "' is used before it is assigned; assign it "
+                            "first (for an accumulator, before the loop)");
+  }
   llvm::SmallVector<std::string> candidates;
   collectVisibleNames(candidates);
   std::string suggestion = findClosestName(name, candidates);
@@ -389,12 +399,13 @@ FailureOr<CGValue> CodeGen::lookupName(StringRef name, SMLoc loc) {
 // Diagnostics and locations
 //===----------------------------------------------------------------------===//
 
-CodeGen::Diag::Diag(CodeGen &cg, SMLoc loc, std::string message)
-    : cg(&cg), loc(loc), message(std::move(message)) {}
+CodeGen::Diag::Diag(CodeGen &cg, SMLoc loc, std::string message,
+                    DiagSeverity severity)
+    : cg(&cg), loc(loc), message(std::move(message)), severity(severity) {}
 
 CodeGen::Diag::Diag(Diag &&other)
     : cg(other.cg), loc(other.loc), message(std::move(other.message)),
-      notes(std::move(other.notes)) {
+      severity(other.severity), notes(std::move(other.notes)) {
   other.cg = nullptr;
 }
 
@@ -421,7 +432,12 @@ static constexpr size_t kMaxCallCycle = 8;
 CodeGen::Diag::~Diag() {
   if (!cg)
     return;
-  cg->diags.error(loc, message);
+  if (severity == DiagSeverity::Warning &&
+      !cg->reportedWarnings
+           .insert({loc.getPointer(), message})
+           .second)
+    return;
+  cg->diags.report(severity, loc, message);
   for (auto &[noteLoc, text] : notes)
     cg->diags.note(noteLoc, text);
 
@@ -483,6 +499,10 @@ CodeGen::Diag CodeGen::error(SMLoc loc, const llvm::Twine &message) {
   return Diag(*this, loc, message.str());
 }
 
+CodeGen::Diag CodeGen::warning(SMLoc loc, const llvm::Twine &message) {
+  return Diag(*this, loc, message.str(), DiagSeverity::Warning);
+}
+
 mlir::Location CodeGen::getLoc(SMLoc loc) {
   if (!loc.isValid())
     return currentLoc;
@@ -540,10 +560,25 @@ CodeGen::CodeGen(const llvm::SourceMgr &srcMgr, unsigned bufferId,
       numErrorsAtStart(diags.getNumErrors()) {
   fileName = mlir::StringAttr::get(
       &context, srcMgr.getMemoryBuffer(bufferId)->getBufferIdentifier());
-  moduleFrame = std::make_shared<Frame>();
+  moduleFrame = newFrame();
 }
 
-CodeGen::~CodeGen() = default;
+CodeGen::~CodeGen() {
+  // Closures stored in frames hold their defining frames: clear every frame
+  // that is still alive so that the cycles are freed.
+  for (std::weak_ptr<Frame> &weak : allFrames)
+    if (std::shared_ptr<Frame> frame = weak.lock()) {
+      frame->vars.clear();
+      frame->undefined.clear();
+      frame->parent.reset();
+    }
+}
+
+std::shared_ptr<Frame> CodeGen::newFrame() {
+  auto frame = std::make_shared<Frame>();
+  allFrames.push_back(frame);
+  return frame;
+}
 
 FailureOr<const FunctionDef *> CodeGen::selectKernel(StringRef name) {
   llvm::SmallVector<FunctionDef *> functions = module.getFunctions();
@@ -558,10 +593,52 @@ FailureOr<const FunctionDef *> CodeGen::selectKernel(StringRef name) {
   };
   SMLoc fileStart =
       SMLoc::getFromPointer(srcMgr.getMemoryBuffer(bufferId)->getBufferStart());
-  if (functions.empty())
-    return error(fileStart, "no @jit function in this file (a kernel is a "
-                            "function decorated with @triton.jit, @tilec.jit "
-                            "or @jit)");
+  if (functions.empty()) {
+    auto diag = error(fileStart, "no @jit function in this file (a kernel is "
+                                 "a function decorated with @triton.jit, "
+                                 "@tilec.jit or @jit)");
+    // Point at decorated functions that were skipped as host code: a
+    // misspelled `@triton.jitt`, or a missing @jit under `@triton.autotune`.
+    for (const Stmt *stmt : module.getBody()) {
+      const auto *skipped = llvm::dyn_cast<SkippedStmt>(stmt);
+      if (!skipped || skipped->getConstruct() != "def" ||
+          skipped->getNames().empty())
+        continue;
+      StringRef text(skipped->getRange().Start.getPointer(),
+                     skipped->getRange().End.getPointer() -
+                         skipped->getRange().Start.getPointer());
+      if (!text.starts_with("@"))
+        continue;
+      StringRef fnName = skipped->getNames().front();
+      bool noted = false;
+      llvm::SmallVector<StringRef> lines;
+      text.split(lines, '\n');
+      for (StringRef line : lines) {
+        line = line.ltrim(" \t\f");
+        if (line.starts_with("def") || line.starts_with("async"))
+          break;
+        if (!line.consume_front("@"))
+          continue;
+        StringRef dotted = line.take_while([](char c) {
+          return llvm::isAlnum(c) || c == '_' || c == '.' || c == ' ';
+        }).rtrim();
+        StringRef last = dotted.rsplit('.').second.empty()
+                             ? dotted
+                             : dotted.rsplit('.').second.trim();
+        if (last != "jit" && last.edit_distance("jit") <= 2) {
+          diag.note(SMLoc::getFromPointer(line.data() - 1),
+                    "'@" + dotted + "' is not a jit decorator; did you mean "
+                    "'@" + dotted.drop_back(last.size()) + "jit'?");
+          noted = true;
+        }
+      }
+      if (!noted)
+        diag.note(skipped->getLoc(), "'" + fnName +
+                                         "' is decorated, but not with @jit, "
+                                         "so it is host code");
+    }
+    return failure();
+  }
   if (!name.empty()) {
     if (FunctionDef *def = module.lookupFunction(name))
       return static_cast<const FunctionDef *>(def);
@@ -919,7 +996,7 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
   mlir::Block *entry = funcOp.addEntryBlock();
 
   // Bind the parameters.
-  auto kernelFrame = std::make_shared<Frame>();
+  auto kernelFrame = newFrame();
   unsigned argIndex = 0;
   for (auto [index, param] : llvm::enumerate(params)) {
     const ParamInfo &info = infos[index];

@@ -52,6 +52,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace llvm {
@@ -149,7 +150,8 @@ public:
   /// note per inlined call on the way. Converts to failure().
   class Diag {
   public:
-    Diag(CodeGen &cg, llvm::SMLoc loc, std::string message);
+    Diag(CodeGen &cg, llvm::SMLoc loc, std::string message,
+         DiagSeverity severity = DiagSeverity::Error);
     Diag(Diag &&other);
     Diag(const Diag &) = delete;
     ~Diag();
@@ -168,11 +170,16 @@ public:
     CodeGen *cg;
     llvm::SMLoc loc;
     std::string message;
+    DiagSeverity severity;
     llvm::SmallVector<std::pair<llvm::SMLoc, std::string>> notes;
   };
 
   /// Starts an error at `loc`.
   Diag error(llvm::SMLoc loc, const llvm::Twine &message);
+  /// Starts a warning at `loc` (suspect code that still compiles). The same
+  /// warning at the same place is reported once, however often the code is
+  /// compiled (inlined helpers, unrolled loops).
+  Diag warning(llvm::SMLoc loc, const llvm::Twine &message);
   /// Whether any error was reported.
   bool hadError() const { return diags.getNumErrors() > numErrorsAtStart; }
 
@@ -220,6 +227,11 @@ public:
   // Expressions (CodeGenExpr.cpp)
   //===--------------------------------------------------------------------===//
 
+  /// A new, empty frame of variables (registered in allFrames).
+  std::shared_ptr<Frame> newFrame();
+  /// Warns about an expression statement whose value is computed for
+  /// nothing (`x + 1`, `tl.exp(x)`; not stores or @jit helper calls).
+  void warnIfUnused(const Expr *expr, const CGValue &value);
   /// Evaluates an expression. failure() means an error was reported (or a
   /// poisoned input was used).
   mlir::FailureOr<CGValue> eval(const Expr *expr);
@@ -387,6 +399,12 @@ public:
   mlir::StringAttr fileName;
   /// The sink's error count when this code generator started.
   unsigned numErrorsAtStart;
+  /// Every frame created (newFrame), so that the destructor can break the
+  /// reference cycles closures make: a frame binds a lambda or nested `def`
+  /// whose closure holds the frame.
+  std::vector<std::weak_ptr<Frame>> allFrames;
+  /// Warnings already reported (source position and message).
+  std::set<std::pair<const char *, std::string>> reportedWarnings;
 
   /// The function being compiled (innermost inlined call).
   FunctionState *fn = nullptr;
@@ -408,6 +426,9 @@ public:
   /// ...), whose text is not parsed: a name they may define is not reported
   /// as unknown afterwards.
   llvm::StringSet<> namesInUnsupportedStmts;
+  /// Adds every identifier in the source of `stmt` (an unsupported statement
+  /// that was not compiled) to namesInUnsupportedStmts.
+  void addNamesOfUnsupportedStmt(const Stmt *stmt);
 
 private:
   /// Records the module's imports, constants and @jit functions.

@@ -306,7 +306,7 @@ static CGValue denseConstant(CodeGen &cg, DType dtype,
   if (dtype.isFloat()) {
     scalar = mlir::FloatAttr::get(element, number.getNumber());
   } else {
-    int64_t v = number.isFloat() ? static_cast<int64_t>(number.getFloat())
+    int64_t v = number.isFloat() ? saturatingFloatToInt(number.getFloat())
                                  : number.getInt();
     scalar = mlir::IntegerAttr::get(
         element, llvm::APInt(dtype.getBitWidth(), static_cast<uint64_t>(v),
@@ -398,8 +398,16 @@ static FailureOr<llvm::SmallVector<int64_t>> getShapeArg(Args &a, size_t i,
 static FailureOr<CGValue> fullTile(CodeGen &cg, llvm::ArrayRef<int64_t> shape,
                                    const CGValue &value, DType dtype,
                                    SMLoc valueLoc, StringRef what) {
-  if (value.isNumber())
+  if (value.isNumber()) {
+    if (value.isFloat() && !dtype.isFloat() &&
+        !(std::isfinite(value.getFloat()) &&
+          value.getFloat() == std::trunc(value.getFloat())))
+      return cg.error(valueLoc, what.str() + " (" + value.describe() +
+                                    ") is not an integer, so it cannot fill "
+                                    "a tile of " +
+                                    dtype.str());
     return denseConstant(cg, dtype, shape, value);
+  }
   if (!value.isRuntime() || value.isTile() || value.isBlockLike())
     return cg.error(valueLoc, what.str() +
                                   " must be a number or a run-time scalar, "
@@ -870,6 +878,34 @@ static FailureOr<CGValue> builtinMakeBlockPtr(CodeGen &cg, CallArgs &call) {
     if (sorted[i] != static_cast<int64_t>(i))
       return cg.error(a.loc(kOrder), "order must be a permutation of 0.." +
                                          std::to_string(rank - 1));
+  // order[0] names the contiguous (fastest-varying) dimension: a constant
+  // stride of 1 on another dimension contradicts it (usually a swapped
+  // order, which makes every access strided).
+  const CGValue &strideArg = a.value(kStrides);
+  if (rank >= 2 && strideArg.isTuple()) {
+    llvm::ArrayRef<CGValue> strideValues = strideArg.getElements();
+    auto isOne = [](const CGValue &v) {
+      return v.isIntLike() && v.getInt() == 1;
+    };
+    int64_t fastest = (*order)[0];
+    for (size_t d = 0; d < rank; ++d) {
+      if (static_cast<int64_t>(d) == fastest || !isOne(strideValues[d]) ||
+          isOne(strideValues[fastest]))
+        continue;
+      std::string orderText;
+      for (int64_t o : *order)
+        orderText += (orderText.empty() ? "" : ", ") + std::to_string(o);
+      cg.warning(a.loc(kOrder),
+                 "order=(" + orderText + ") says dimension " +
+                     std::to_string(fastest) +
+                     " is the contiguous one, but dimension " +
+                     std::to_string(d) +
+                     " has stride 1; the order lists dimensions from the "
+                     "fastest-varying to the slowest")
+          .note(a.loc(kStrides), "the strides are given here");
+      break;
+    }
+  }
   ScalarKind elem = base.getDType().getScalar();
   if (elem == ScalarKind::Int1) {
     FailureOr<CGValue> p =
@@ -1367,7 +1403,7 @@ static FailureOr<std::optional<int64_t>> getAxis(Args &a, size_t i) {
 }
 
 /// A binary combine op on scalars of one dtype.
-enum class Combine { Add, Max, Min };
+enum class Combine { Add, Max, Min, Xor };
 
 static CGValue combineScalars(CodeGen &cg, Combine kind, const CGValue &x,
                               const CGValue &y) {
@@ -1386,6 +1422,9 @@ static CGValue combineScalars(CodeGen &cg, Combine kind, const CGValue &x,
         : d.isSigned()
             ? arith::MaxSIOp::create(cg.builder, cg.loc(), a, b).getResult()
             : arith::MaxUIOp::create(cg.builder, cg.loc(), a, b).getResult();
+    break;
+  case Combine::Xor:
+    r = arith::XOrIOp::create(cg.builder, cg.loc(), a, b);
     break;
   case Combine::Min:
     r = d.isFloat()
@@ -1449,6 +1488,79 @@ static FailureOr<CGValue> builtinSum(CodeGen &cg, CallArgs &call) {
     x = *c;
   }
   return simpleReduce(cg, call, x, *axis, *keepDims, a.loc(1), Combine::Add);
+}
+
+static FailureOr<CGValue> builtinXorSum(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true}, {"axis", false}, {"keep_dims", false}}))
+    return failure();
+  FailureOr<CGValue> input = a.getTile(0);
+  FailureOr<std::optional<int64_t>> axis = getAxis(a, 1);
+  FailureOr<bool> keepDims = a.getBool(2, false);
+  if (failed(input) || failed(axis) || failed(keepDims))
+    return failure();
+  if (!input->getDType().isScalar() || !input->getDType().isInt())
+    return cg.error(a.loc(0), "tl.xor_sum() needs an integer tile, got " +
+                                  input->describe());
+  return simpleReduce(cg, call, *input, *axis, *keepDims, a.loc(1),
+                      Combine::Xor);
+}
+
+/// tl.softmax as Triton defines it: x - max(x, dim), exp, divided by the
+/// sum along dim (dim None is 0; keep_dims applies to the max and the sum,
+/// whose results broadcast back on the right).
+static FailureOr<CGValue> builtinSoftmax(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true},
+               {"dim", false},
+               {"keep_dims", false},
+               {"ieee_rounding", false}}))
+    return failure();
+  FailureOr<CGValue> x = a.getTile(0);
+  FailureOr<bool> keepDims = a.getBool(2, false);
+  FailureOr<bool> ieee = a.getBool(3, false);
+  if (failed(x) || failed(keepDims) || failed(ieee))
+    return failure();
+  int64_t dim = 0;
+  if (a.has(1)) {
+    FailureOr<int64_t> d = a.getInt(1);
+    if (failed(d))
+      return failure();
+    dim = *d;
+  }
+  if (!x->getDType().isFloat())
+    return cg.error(a.loc(0), "tl.softmax() needs a floating-point tile, got " +
+                                  x->describe() + "; use .to(tl.float32)");
+  auto reduceCall = [&](StringRef name,
+                        const CGValue &input) -> FailureOr<CGValue> {
+    CallArgs inner;
+    inner.loc = call.loc;
+    inner.calleeName = call.calleeName;
+    inner.positional.push_back(CallArg{input, a.loc(0), "", SMLoc()});
+    inner.positional.push_back(
+        CallArg{CGValue::integer(dim), a.loc(1), "", SMLoc()});
+    inner.keywords.push_back(
+        CallArg{CGValue::boolean(*keepDims), call.loc, "keep_dims", call.loc});
+    return cg.callBuiltin(name, inner);
+  };
+  FailureOr<CGValue> max = reduceCall("tl.max", *x);
+  if (failed(max))
+    return failure();
+  FailureOr<CGValue> z =
+      cg.binaryOp(BinaryOp::Sub, *x, *max, call.loc, a.loc(0), call.loc);
+  if (failed(z))
+    return failure();
+  CallArgs expArgs;
+  expArgs.loc = call.loc;
+  expArgs.calleeName = call.calleeName;
+  expArgs.positional.push_back(CallArg{*z, a.loc(0), "", SMLoc()});
+  FailureOr<CGValue> num = cg.callBuiltin("tl.exp", expArgs);
+  if (failed(num))
+    return failure();
+  FailureOr<CGValue> den = reduceCall("tl.sum", *num);
+  if (failed(den))
+    return failure();
+  return cg.binaryOp(BinaryOp::Div, *num, *den, call.loc, a.loc(0), call.loc);
 }
 
 /// argmax/argmin: a two-operand reduction of (value, index), keeping the
@@ -1984,6 +2096,45 @@ static FailureOr<CGValue> builtinFdiv(CodeGen &cg, CallArgs &call) {
                      a.loc(1));
 }
 
+/// tl.umulhi: the high half of the unsigned product of two integers (as
+/// CUDA's __umulhi), computed in twice the width.
+static FailureOr<CGValue> builtinUmulhi(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"y", true}}))
+    return failure();
+  CGValue x = a.value(0), y = a.value(1);
+  if (failed(promotePair(cg, x, y, call.loc, a.loc(0), a.loc(1),
+                         "tl.umulhi()")))
+    return failure();
+  DType d = x.getDType();
+  if (!d.isScalar() || !d.isInt() || d.isBool())
+    return cg.error(call.loc, "tl.umulhi() needs integer operands, got " +
+                                  x.describe());
+  unsigned width = d.getBitWidth();
+  if (width > 32)
+    return cg.error(call.loc, "tl.umulhi() of 64-bit integers is not "
+                              "supported by tilec yet");
+  mlir::Type narrow = x.getValue().getType();
+  mlir::Type wideElem = cg.builder.getIntegerType(2 * width);
+  mlir::Type wide = wideElem;
+  if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(narrow))
+    wide = mlir::RankedTensorType::get(tensor.getShape(), wideElem);
+  mlir::Value wx = arith::ExtUIOp::create(cg.builder, cg.loc(), wide,
+                                          x.getValue());
+  mlir::Value wy = arith::ExtUIOp::create(cg.builder, cg.loc(), wide,
+                                          y.getValue());
+  mlir::Value product = arith::MulIOp::create(cg.builder, cg.loc(), wx, wy);
+  mlir::Attribute shiftAttr = cg.builder.getIntegerAttr(wideElem, width);
+  if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(wide))
+    shiftAttr = mlir::DenseElementsAttr::get(tensor, shiftAttr);
+  mlir::Value shift = arith::ConstantOp::create(
+      cg.builder, cg.loc(), llvm::cast<mlir::TypedAttr>(shiftAttr));
+  mlir::Value high =
+      arith::ShRUIOp::create(cg.builder, cg.loc(), product, shift);
+  return CGValue::runtime(
+      arith::TruncIOp::create(cg.builder, cg.loc(), narrow, high), d);
+}
+
 static FailureOr<CGValue> builtinWhere(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   if (!a.bind({{"condition", true}, {"x", true}, {"y", true}}))
@@ -2194,8 +2345,29 @@ static FailureOr<CGValue> builtinHint(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   if (!a.bind({{"input", true}, {"values", true}}))
     return failure();
-  // Alignment hints: accepted, not used yet (the axis analysis infers).
-  return a.value(0);
+  FailureOr<CGValue> input = a.getRuntime(0);
+  if (failed(input))
+    return failure();
+  // As in Triton: one positive compile-time integer per dimension (one for
+  // a scalar).
+  FailureOr<llvm::SmallVector<int64_t>> values = a.getIntList(1);
+  if (failed(values))
+    return failure();
+  size_t rank = std::max<size_t>(1, input->getShape().size());
+  if (values->size() != rank)
+    return cg.error(a.loc(1), a.name(1) + " has " +
+                                  std::to_string(values->size()) +
+                                  " values but the input " +
+                                  input->describe() + " needs " +
+                                  std::to_string(rank) +
+                                  " (one per dimension)");
+  for (auto [i, v] : llvm::enumerate(*values))
+    if (v <= 0)
+      return cg.error(a.loc(1), "value " + std::to_string(i) + " of " +
+                                    a.name(1) + " must be positive, got " +
+                                    std::to_string(v));
+  // Alignment hints: checked, not used yet (the axis analysis infers).
+  return *input;
 }
 
 //===----------------------------------------------------------------------===//
@@ -2213,24 +2385,38 @@ static FailureOr<CGValue> castLike(CodeGen &cg, CallArgs &call) {
   FailureOr<bool> bitcast = a.getBool(3, false);
   if (failed(dtype) || failed(bitcast))
     return failure();
+  std::optional<std::string> rounding;
   if (a.has(2)) {
-    FailureOr<std::string> rounding = a.getStr(2, "");
-    if (failed(rounding))
+    FailureOr<std::string> r = a.getStr(2, "");
+    if (failed(r))
       return failure();
-    if (*rounding != "rtne" && *rounding != "rtz")
+    if (*r != "rtne" && *r != "rtz")
       return cg.error(a.loc(2), "fp_downcast_rounding must be 'rtne' or "
                                 "'rtz', got '" +
-                                    *rounding + "'");
-    if (*rounding == "rtz")
-      return cg.error(a.loc(2), "fp_downcast_rounding='rtz' is not supported "
-                                "yet");
+                                    *r + "'");
+    rounding = *r;
   }
   const CGValue &input = a.value(0);
-  if (input.isNumber())
+  if (input.isNumber() && !rounding)
     return cg.makeConstant(input, *dtype);
   FailureOr<CGValue> x = a.getRuntime(0);
   if (failed(x))
     return failure();
+  if (rounding) {
+    // As in Triton: only a floating-point conversion to fewer bits rounds.
+    DType from = x->getDType();
+    if (*bitcast || !from.isFloat() || !dtype->isFloat() ||
+        from.getBitWidth() <= dtype->getBitWidth())
+      return cg.error(a.loc(2), "fp_downcast_rounding applies only to a "
+                                "conversion from a floating-point type to a "
+                                "narrower one, not from " +
+                                    from.str() + " to " +
+                                    dtype->str() +
+                                    (*bitcast ? " (a bitcast)" : ""));
+    if (*rounding == "rtz")
+      return cg.error(a.loc(2), "fp_downcast_rounding='rtz' is not supported "
+                                "yet");
+  }
   return cg.cast(*x, *dtype, call.loc, *bitcast);
 }
 
@@ -2550,6 +2736,9 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.argmax"] = builtinArgmax;
     t["tl.argmin"] = builtinArgmin;
     t["tl.reduce"] = builtinReduce;
+    t["tl.xor_sum"] = builtinXorSum;
+    t["tl.softmax"] = builtinSoftmax;
+    t["tl.umulhi"] = builtinUmulhi;
     t["tl.exp"] = builtinExp;
     t["tl.exp2"] = builtinExp2;
     t["tl.log"] = builtinLog;
@@ -2614,9 +2803,6 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
                            "tl.flip",
                            "tl.sort",
                            "tl.histogram",
-                           "tl.softmax",
-                           "tl.xor_sum",
-                           "tl.umulhi",
                            "tl.inline_asm_elementwise",
                            "tl.rand",
                            "tl.randn",
@@ -2664,6 +2850,8 @@ StringRef CodeGen::getMethodBuiltin(StringRef name) {
       .Case("argmax", "tl.argmax")
       .Case("argmin", "tl.argmin")
       .Case("reduce", "tl.reduce")
+      .Case("xor_sum", "tl.xor_sum")
+      .Case("softmax", "tl.softmax")
       .Case("reshape", "tl.reshape")
       .Case("view", "tl.view")
       .Case("trans", "tl.trans")

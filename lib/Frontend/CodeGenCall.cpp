@@ -118,7 +118,7 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
     values[index] = arg;
   }
 
-  auto frame = std::make_shared<Frame>();
+  auto frame = newFrame();
   frame->parent = callee.isClosure() ? callee.getFrame() : nullptr;
   for (auto [i, param] : llvm::enumerate(params)) {
     if (param->getParamKind() == ParamKind::VarPositional) {

@@ -433,12 +433,18 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
       return element(wrapped);
     }
 
+    if (base->getKind() == CGValue::Kind::JitFunction)
+      return error(subscript->getOpLoc(),
+                   base->describe() +
+                       " cannot be launched with a grid from inside a "
+                       "kernel; call it without '[...]' to inline it");
     if (!base->isRuntime() || base->isBlockLike())
       return error(subscript->getOpLoc(),
                    base->describe() + " cannot be indexed");
 
     // A tile: `None` inserts a dimension, `:` keeps one.
     CGValue result = *base;
+    int64_t rank = static_cast<int64_t>(base->getShape().size());
     int64_t dim = 0;
     int64_t kept = 0;
     for (const Expr *item : indices) {
@@ -448,8 +454,13 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
                        "slicing a tile is not supported; only ':' (keep a "
                        "dimension) and None (add a dimension) are allowed "
                        "as tile indices");
+        // Checked here, before a later None inserts a dimension past the
+        // end of the tile.
+        if (++kept > rank)
+          return error(item->getLoc(), "too many ':' indices for " +
+                                           base->describe() + " (rank " +
+                                           std::to_string(rank) + ")");
         ++dim;
-        ++kept;
         continue;
       }
       FailureOr<CGValue> v = eval(item);
@@ -465,11 +476,6 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
       result = expandDims(result, dim);
       ++dim;
     }
-    int64_t rank = static_cast<int64_t>(base->getShape().size());
-    if (kept > rank)
-      return error(subscript->getOpLoc(), "too many ':' indices for " +
-                                              base->describe() + " (rank " +
-                                              std::to_string(rank) + ")");
     return result;
   }
   case Node::Kind::Tuple:

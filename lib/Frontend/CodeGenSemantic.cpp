@@ -20,6 +20,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <cmath>
+
 using namespace tilec;
 using namespace tilec::frontend;
 using llvm::SMLoc;
@@ -49,7 +51,7 @@ mlir::Value CodeGen::makeScalarConstant(DType dtype, double floatValue,
     attr = mlir::FloatAttr::get(type, isFloat ? floatValue
                                               : static_cast<double>(intValue));
   } else {
-    int64_t value = isFloat ? static_cast<int64_t>(floatValue) : intValue;
+    int64_t value = isFloat ? saturatingFloatToInt(floatValue) : intValue;
     unsigned width = dtype.getBitWidth();
     attr = mlir::IntegerAttr::get(
         type, llvm::APInt(width, static_cast<uint64_t>(value),
@@ -678,6 +680,18 @@ FailureOr<CGValue> CodeGen::compareOp(CmpOp op, const CGValue &lhsIn,
   mlir::Value a = lhs->getValue(), b = rhs->getValue();
   DType i1 = DType::get(ScalarKind::Int1);
   if (ret->isFloat()) {
+    // Exact equality of computed floats is rarely what is meant. Comparing
+    // with 0 or an infinity (sentinels) and `x != x` (a NaN test) are fine.
+    auto isSentinel = [](const CGValue &v) {
+      return v.isConstexpr() && v.isNumber() &&
+             (v.getNumber() == 0.0 || std::isinf(v.getNumber()));
+    };
+    if ((op == CmpOp::Eq || op == CmpOp::NotEq) && !isSentinel(lhsIn) &&
+        !isSentinel(rhsIn) && a != b)
+      warning(opLoc, "comparing floating-point values with '" + opName +
+                         "' is exact and sensitive to rounding; compare the "
+                         "difference with a tolerance (tl.abs(a - b) < eps) "
+                         "if that is what you mean");
     arith::CmpFPredicate pred;
     switch (op) {
     case CmpOp::Eq:

@@ -1281,6 +1281,75 @@ static LogicalResult compileWhile(CodeGen &cg, const WhileStmt *stmt) {
 // Statements
 //===----------------------------------------------------------------------===//
 
+/// Whether evaluating `expr` again has no effect: a name or a chain of
+/// attributes on one (`tl.exp`, `x.to`).
+static bool isSimpleCallee(const Expr *expr) {
+  while (const auto *attr = llvm::dyn_cast<AttributeExpr>(expr))
+    expr = attr->getBase();
+  return llvm::isa<NameExpr>(expr);
+}
+
+void CodeGen::warnIfUnused(const Expr *expr, const CGValue &value) {
+  if (!value.isRuntime())
+    return;
+  auto text = [](const Expr *e) {
+    return StringRef(e->getRange().Start.getPointer(),
+                     e->getRange().End.getPointer() -
+                         e->getRange().Start.getPointer());
+  };
+  if (const auto *call = llvm::dyn_cast<CallExpr>(expr)) {
+    // Only calls of `tl` functions without side effects: a @jit helper may
+    // store.
+    if (!isSimpleCallee(call->getCallee()))
+      return;
+    unsigned errors = diags.getNumErrors();
+    FailureOr<CGValue> callee = eval(call->getCallee());
+    if (failed(callee) || diags.getNumErrors() != errors)
+      return;
+    StringRef builtin;
+    if (callee->getKind() == CGValue::Kind::Builtin)
+      builtin = callee->getName();
+    else if (callee->getKind() == CGValue::Kind::BoundMethod)
+      builtin = getMethodBuiltin(callee->getName());
+    if (builtin.empty())
+      return;
+    for (StringRef effect : {"store", "atomic", "print", "assert", "barrier",
+                             "inline_asm", "assume"})
+      if (builtin.contains(effect))
+        return;
+    warning(expr->getLoc(), "the result of " + text(call->getCallee()) +
+                                "() is unused, and the call has no other "
+                                "effect; assign it or remove the call");
+    return;
+  }
+  if (llvm::isa<BinaryExpr, UnaryExpr, CompareExpr, SubscriptExpr,
+                AttributeExpr, NameExpr>(expr)) {
+    StringRef source = text(expr);
+    std::string what = source.size() <= 40 && !source.contains('\n')
+                           ? ("'" + source + "'").str()
+                           : std::string("this expression");
+    warning(expr->getLoc(), "the result of " + what +
+                                " is unused, and it has no other effect; "
+                                "assign it or remove it");
+  }
+}
+
+void CodeGen::addNamesOfUnsupportedStmt(const Stmt *stmt) {
+  llvm::SMRange range = stmt->getRange();
+  StringRef text(range.Start.getPointer(),
+                 range.End.getPointer() - range.Start.getPointer());
+  for (size_t i = 0; i < text.size();) {
+    if (!llvm::isAlpha(text[i]) && text[i] != '_') {
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
+      ++i;
+    namesInUnsupportedStmts.insert(text.slice(start, i));
+  }
+}
+
 LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
   LocationScope scope(*this, stmt);
   switch (stmt->getKind()) {
@@ -1288,7 +1357,11 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
     const Expr *expr = llvm::cast<ExprStmt>(stmt)->getExpr();
     if (llvm::isa<StringLiteral>(expr))
       return success(); // A docstring.
-    return failed(eval(expr)) ? failure() : success();
+    FailureOr<CGValue> value = eval(expr);
+    if (failed(value))
+      return failure();
+    warnIfUnused(expr, *value);
+    return success();
   }
   case Node::Kind::Assign: {
     const auto *assign = llvm::cast<AssignStmt>(stmt);
@@ -1416,6 +1489,8 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
   }
   case Node::Kind::Import:
   case Node::Kind::ImportFrom:
+    // The names it would bind are not reported as unknown later.
+    addNamesOfUnsupportedStmt(stmt);
     return error(stmt->getLoc(), "imports are not supported inside a tilec "
                                  "kernel; import at module level");
   case Node::Kind::Global:
@@ -1429,19 +1504,7 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
   case Node::Kind::UnsupportedStmt: {
     // Its text is not parsed: the names it may bind are not reported as
     // unknown later (a cascade of "unknown name" errors).
-    llvm::SMRange range = stmt->getRange();
-    StringRef text(range.Start.getPointer(),
-                   range.End.getPointer() - range.Start.getPointer());
-    for (size_t i = 0; i < text.size();) {
-      if (!llvm::isAlpha(text[i]) && text[i] != '_') {
-        ++i;
-        continue;
-      }
-      size_t start = i;
-      while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
-        ++i;
-      namesInUnsupportedStmts.insert(text.slice(start, i));
-    }
+    addNamesOfUnsupportedStmt(stmt);
     return error(stmt->getLoc(),
                  "'" + llvm::cast<UnsupportedStmt>(stmt)->getConstruct() +
                      "' statements are not supported in a tilec kernel");

@@ -152,6 +152,19 @@ std::optional<DType> computationType(DType a, bool aIsPython, DType b,
                                      bool bIsPython, bool divOrMod,
                                      std::string &reason);
 
+/// `v` converted to an integer as fptosi.sat does: truncated toward zero,
+/// saturated at the int64 range, NaN to 0 (a plain static_cast of a value
+/// out of range is undefined behavior).
+inline int64_t saturatingFloatToInt(double v) {
+  if (v != v)
+    return 0;
+  if (v >= 9223372036854775807.0)
+    return INT64_MAX;
+  if (v <= -9223372036854775808.0)
+    return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
 /// Triton's to_tensor type of a Python number: bool -> int1, int -> int32
 /// (uint32, int64, uint64 as needed), float -> fp32 (fp64 outside fp32's
 /// range).

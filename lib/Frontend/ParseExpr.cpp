@@ -1121,6 +1121,12 @@ Expr *Parser::parseStarTarget() {
 
 Expr *Parser::parseLambda() {
   SMLoc start = consume().getLoc(); // 'lambda'
+  // `lambda = 3`, `x.lambda`: the keyword used as a name.
+  if (tok().isAny(TokenKind::equal, TokenKind::plus_equal, TokenKind::period)) {
+    emitError(start, "'lambda' is a Python keyword and cannot be used as a "
+                     "name");
+    return nullptr;
+  }
   llvm::SmallVector<Parameter *> params;
   if (!parseParameters(TokenKind::colon, /*allowAnnotations=*/false, params))
     return nullptr;

@@ -449,6 +449,9 @@ void Parser::parseModuleDecorated(llvm::SmallVectorImpl<Stmt *> &body) {
     names.push_back(peek(nameIndex).getSpelling());
   tokens.setPosition(startPos);
 
+  // Meant as a kernel, but cannot be one. (A @jit class stays host code.)
+  if (jit && decl.is(TokenKind::kw_async))
+    emitError(decl.getLoc(), "a @jit function cannot be 'async def'");
   if (!jit || decl.isNot(TokenKind::kw_def)) {
     skipStatement();
     body.push_back(ctx.create<SkippedStmt>(construct, copy<StringRef>(names),
