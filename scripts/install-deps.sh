@@ -3,12 +3,15 @@
 # a package is missing). LLVM/MLIR 22 come from Debian's packages; the CUDA
 # toolkit (ptxas) is expected at /usr/local/cuda and is optional: without it
 # tilec still emits PTX and the cubin step is skipped with a message.
+# clang-22 and libclang-rt-22-dev are for the frontend's libFuzzer smoke run
+# in scripts/test.sh.
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ ccache python3 git
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
+  clang-22 libclang-rt-22-dev
 )
 missing=()
 for p in "${packages[@]}"; do
