@@ -7,10 +7,11 @@
 // A tile.dot whose accumulator has the #tilegpu.mma layout runs as
 // `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (PTX ISA §9.7.14.5.8,
 // sm_80 and later): both operands go to shared memory, A row-major (M x K)
-// and B transposed (N x K), so that every operand register of the
-// instruction is two consecutive 16-bit elements, one 32-bit load; then each
-// warp walks its 16-row slabs and instrN-column blocks, K in steps of 16,
-// one instruction per 8 columns. The accumulator registers are the
+// and B transposed (N x K), rows padded by 16 bytes against bank conflicts,
+// so that every operand register of the instruction is two consecutive
+// 16-bit elements, one 32-bit load; then, for each step of 16 along K, each
+// warp loads the fragments of its 16-row slabs and 8-column blocks once and
+// issues one instruction per (slab, block). The accumulator registers are the
 // instruction's C/D fragments in place (MMAEncodingAttr), so nothing moves.
 //
 //===----------------------------------------------------------------------===//
@@ -81,25 +82,14 @@ LogicalResult lowering::lowerMMADot(tile::DotOp op, ValueRange a, ValueRange b,
                             << m << "x" << n << "x" << k << " " << inType
                             << " dot";
 
-  // Operands to shared memory: A row-major at 0, B transposed after it.
-  int64_t bOffset = llvm::alignTo(m * k * 2, 16);
-  state.requireSharedMemory(bOffset + n * k * 2);
+  // Operands to shared memory: A row-major at 0, B transposed after it,
+  // rows padded by 8 elements (16 bytes) so that the 8 rows one fragment
+  // load touches fall in different banks.
+  int64_t rowLength = k + 8;
+  int64_t bOffset = llvm::alignTo(m * rowLength * 2, 16);
+  state.requireSharedMemory(bOffset + n * rowLength * 2);
   ThreadIndices ids = getThreadIndices(rewriter, loc);
   emitBarrier(rewriter, loc);
-  for (auto [coord, value] :
-       llvm::zip(emitCoordinates(rewriter, loc, *aLayout, ids), a))
-    storeSharedElement(rewriter, loc, op, 0,
-                       emitLinearIndex(rewriter, loc, coord, aType.getShape()),
-                       value);
-  for (auto [coord, value] :
-       llvm::zip(emitCoordinates(rewriter, loc, *bLayout, ids), b)) {
-    Value transposed[] = {coord[1], coord[0]};
-    storeSharedElement(rewriter, loc, op, bOffset,
-                       emitLinearIndex(rewriter, loc, transposed, {n, k}), value);
-  }
-  emitBarrier(rewriter, loc);
-
-  // Lane l holds fragment rows l/4 (+8) and column pairs 2(l%4) (+8).
   auto c32 = [&](int64_t v) { return i32Val(rewriter, loc, v); };
   auto add = [&](Value x, Value y) -> Value {
     return arith::AddIOp::create(rewriter, loc, x, y);
@@ -107,43 +97,61 @@ LogicalResult lowering::lowerMMADot(tile::DotOp op, ValueRange a, ValueRange b,
   auto mul = [&](Value x, int64_t y) -> Value {
     return arith::MulIOp::create(rewriter, loc, x, c32(y));
   };
+  for (auto [coord, value] :
+       llvm::zip(emitCoordinates(rewriter, loc, *aLayout, ids), a))
+    storeSharedElement(rewriter, loc, op, 0,
+                       add(mul(coord[0], rowLength), coord[1]), value);
+  for (auto [coord, value] :
+       llvm::zip(emitCoordinates(rewriter, loc, *bLayout, ids), b))
+    storeSharedElement(rewriter, loc, op, bOffset,
+                       add(mul(coord[1], rowLength), coord[0]), value);
+  emitBarrier(rewriter, loc);
+
+  // Lane l holds fragment rows l/4 (+8) and column pairs 2(l%4) (+8).
   Value warpM = arith::RemUIOp::create(rewriter, loc, ids.warp, c32(warpsM));
   Value warpN = arith::DivUIOp::create(rewriter, loc, ids.warp, c32(warpsM));
   Value group = arith::ShRUIOp::create(rewriter, loc, ids.lane, c32(2));
   Value pair = mul(arith::AndIOp::create(rewriter, loc, ids.lane, c32(3)), 2);
-  // A 32-bit word: elements (row, col) and (row, col + 1) of a row-major
-  // array of rowLength 16-bit elements at byte `base`.
+  // A 32-bit word: elements (row, col) and (row, col + 1) of a padded
+  // row-major array at byte `base`.
   Type i32 = rewriter.getI32Type();
-  auto word = [&](int64_t base, Value row, Value col, int64_t rowLength) {
+  auto word = [&](int64_t base, Value row, Value col) {
     Value index = arith::ShRUIOp::create(rewriter, loc,
                                          add(mul(row, rowLength), col), c32(1));
     return loadSharedElement(rewriter, loc, op, base, index, i32);
   };
 
   results.assign(c.begin(), c.end());
-  int64_t repsM = m / ctaM, repsN = n / ctaN, regsPerBlock = instrN / 2;
-  for (int64_t rm = 0; rm < repsM; ++rm) {
-    Value row = add(add(mul(warpM, 16), c32(rm * ctaM)), group);
-    Value row8 = add(row, c32(8));
-    for (int64_t rn = 0; rn < repsN; ++rn) {
-      Value colBase = add(mul(warpN, instrN), c32(rn * ctaN));
-      for (int64_t kk = 0; kk < k; kk += 16) {
-        Value col = add(pair, c32(kk)), col8 = add(pair, c32(kk + 8));
-        Value aRegs[] = {word(0, row, col, k), word(0, row8, col, k),
-                         word(0, row, col8, k), word(0, row8, col8, k)};
-        for (int64_t nb = 0; nb < instrN / 8; ++nb) {
-          Value bRow = add(colBase, add(group, c32(nb * 8)));
-          Value bRegs[] = {word(bOffset, bRow, col, k),
-                           word(bOffset, bRow, col8, k)};
+  int64_t repsM = m / ctaM, repsN = n / ctaN, blocksN = instrN / 8;
+  int64_t regsPerBlock = instrN / 2;
+  SmallVector<Value> rows, bRows;
+  for (int64_t rm = 0; rm < repsM; ++rm)
+    rows.push_back(add(add(mul(warpM, 16), c32(rm * ctaM)), group));
+  for (int64_t rn = 0; rn < repsN; ++rn)
+    for (int64_t nb = 0; nb < blocksN; ++nb)
+      bRows.push_back(add(add(mul(warpN, instrN), c32(rn * ctaN + nb * 8)), group));
+  for (int64_t kk = 0; kk < k; kk += 16) {
+    // Every fragment of this step of K once, then every instruction.
+    Value col = add(pair, c32(kk)), col8 = add(pair, c32(kk + 8));
+    SmallVector<std::array<Value, 4>> aRegs;
+    for (Value row : rows) {
+      Value row8 = add(row, c32(8));
+      aRegs.push_back({word(0, row, col), word(0, row8, col),
+                       word(0, row, col8), word(0, row8, col8)});
+    }
+    SmallVector<std::array<Value, 2>> bRegs;
+    for (Value bRow : bRows)
+      bRegs.push_back({word(bOffset, bRow, col), word(bOffset, bRow, col8)});
+    for (int64_t rm = 0; rm < repsM; ++rm)
+      for (int64_t rn = 0; rn < repsN; ++rn)
+        for (int64_t nb = 0; nb < blocksN; ++nb) {
           int64_t first = (rm * repsN + rn) * regsPerBlock + nb * 4;
           SmallVector<Value> d = emitMMASync(
-              rewriter, loc, inType, aRegs, bRegs,
+              rewriter, loc, inType, aRegs[rm], bRegs[rn * blocksN + nb],
               ArrayRef<Value>(results).slice(first, 4));
           for (int64_t i = 0; i < 4; ++i)
             results[first + i] = d[i];
         }
-      }
-    }
   }
   return success();
 }

@@ -74,11 +74,19 @@ tilec::tilegpu::getMMALayout(tile::DotOp dot, unsigned numWarps,
   int64_t k = aType.getDimSize(1);
   if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0)
     return fail("M, N, K are not multiples of 16, 8, 16");
-  // Warps along M first (each a 16-row slab), the rest along N.
-  unsigned warpsM = std::min<int64_t>(numWarps, m / 16);
-  unsigned warpsN = numWarps / warpsM;
-  if (n / warpsN < 8)
-    return fail("N too small for the warps");
+  // Split the warps so that each one's part of the tile is as square as
+  // possible (the operand fragments it loads per step of K grow with its
+  // rows plus its columns): double the warps along the longer side.
+  unsigned warpsM = 1, warpsN = 1;
+  while (warpsM * warpsN < numWarps) {
+    bool canM = m >= 32 * int64_t(warpsM), canN = n >= 16 * int64_t(warpsN);
+    if (canM && (!canN || m / warpsM >= n / warpsN))
+      warpsM *= 2;
+    else if (canN)
+      warpsN *= 2;
+    else
+      return fail("the tile is too small for " + Twine(numWarps) + " warps");
+  }
   unsigned instrN = std::min<int64_t>(256, n / warpsN);
   return MMAEncodingAttr::get(dot.getContext(), {warpsM, warpsN}, instrN);
 }
