@@ -3,7 +3,8 @@
 # after building the variants under .carry/probe (see bench/gemm_probe.py).
 # Times every variant against Triton's block-pointer and descriptor kernels,
 # dumps both compilers' SASS, and profiles one launch of each with ncu when
-# the hardware counters can be read. Full output in $OUT.
+# the hardware counters can be read (NCU_KERNELS="" skips that). Full output
+# in $OUT.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/probe-out}
@@ -13,7 +14,7 @@ timeout 240 python3 bench/gemm_probe.py --variants .carry/probe --dump "$out/pro
   > "$out/probe.log" 2>&1
 echo "probe exit $?"
 if command -v ncu > /dev/null; then
-  for k in ${NCU_KERNELS:-tilec/s3 triton/block_ptr triton/descriptor}; do
+  for k in ${NCU_KERNELS-tilec/s3 triton/block_ptr triton/descriptor}; do
     f="$out/ncu_${k//\//_}.txt"
     timeout 150 ncu --clock-control none --section SpeedOfLight --section WarpStateStats \
       --section SchedulerStats --section Occupancy -k regex:matmul -c 1 \
