@@ -72,6 +72,9 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   // 5. The standard conversions to the LLVM dialect.
   pm.addPass(mlir::createLowerAffinePass());
   pm.addPass(mlir::createSCFToControlFlowPass());
+  // The dot's vector ops (DotOpToLinalg.cpp): 1-d in-bounds transfers
+  // become plain vector loads and stores.
+  pm.addPass(mlir::createConvertVectorToLLVMPass());
   pm.addPass(mlir::memref::createExpandStridedMetadataPass());
   pm.addPass(mlir::createLowerAffinePass());
   // aligned_alloc rather than malloc plus pointer arithmetic: LLVM then

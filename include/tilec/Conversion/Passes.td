@@ -113,12 +113,20 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
       broadcast dimensions) indexing maps, so that
       `linalg-fuse-elementwise-ops` can fuse chains of them;
       `tile.reshape` becomes `tensor.collapse_shape` + `tensor.expand_shape`.
-    - `tile.dot` becomes a `linalg.generic` over (m, k, n) — k outside n, so
-      the innermost loop runs along rows of B and C and vectorizes without
-      reassociating the sum — whose body widens the operands to the
-      accumulator type (`arith.extf`/`arith.extsi`) and accumulates with
-      `math.fma` (integers: `arith.muli` + `arith.addi`), like the GPU's FMA
-      path: every accumulator element sums its products in order of k.
+    - `tile.dot` widens its operands to the accumulator type once
+      (elementwise `linalg.generic`s of `arith.extf`/`arith.extsi`) and
+      becomes a register-blocked micro-kernel on tensors: `scf.for` loops
+      over blocks of `dot-tile-m` rows by `dot-tile-n` columns of the
+      accumulator (the largest divisors of M and, powers of two, of N not
+      above them), each row of the block one `vector.transfer_read` into a
+      loop-carried vector, then an `scf.for` over k that reads a row of B
+      (`vector.transfer_read`) and accumulates
+      `math.fma(vector.broadcast(a[i, k]), b[k, :], acc[i])` (integers:
+      `arith.muli` + `arith.addi`), then `vector.transfer_write`s. Like the
+      GPU's FMA path, every accumulator element sums its products in order
+      of k with one fused multiply-add each. With `dot-tile-m=0` the dot is
+      instead one `linalg.generic` over (m, k, n) with that body, which
+      convert-linalg-to-loops turns into scalar loops.
     - `tile.reduce` becomes a `linalg.generic` with one reduction dimension
       whose body is the combine region, its float ops marked `reassoc` (the
       region is associative and commutative, so LLVM may vectorize the
@@ -161,7 +169,13 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"sanitize", "sanitize", "bool", "false",
-           "Check every accessed address with __tilec_cpu_check_access">
+           "Check every accessed address with __tilec_cpu_check_access">,
+    Option<"dotTileM", "dot-tile-m", "int64_t", "8",
+           "Accumulator rows per register block of tile.dot (0: lower the "
+           "dot to one scalar linalg.generic)">,
+    Option<"dotTileN", "dot-tile-n", "int64_t", "32",
+           "Accumulator columns per register block of tile.dot (the length "
+           "of its vectors; 0: lower the dot to one scalar linalg.generic)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -170,7 +184,8 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
     "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tilec {
@@ -182,7 +183,10 @@ struct ConvertTileToLinalgPass
     memoryOptions.axisInfo = &axisInfo;
     populateViewOpToLinalgPatterns(converter, patterns);
     populateMemoryOpToLinalgPatterns(converter, patterns, memoryOptions);
-    populateDotOpToLinalgPatterns(converter, patterns);
+    DotLoweringOptions dotOptions;
+    dotOptions.tileM = dotTileM;
+    dotOptions.tileN = dotTileN;
+    populateDotOpToLinalgPatterns(converter, patterns, dotOptions);
     populateReduceOpToLinalgPatterns(converter, patterns);
     patterns.add<ConvertPointerTypedOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
