@@ -49,19 +49,24 @@ func.func @views(%s: i32) -> (tensor<64xi32>, tensor<4x64xi32>, tensor<64x4xi32>
 // loop over the tile that touches memory only where the mask is true; the
 // store too. The addresses are contiguous (tile-axis-info), so each row is
 // addressed from its first element with a getelementptr on the loop index
-// (LLVM then emits masked vector loads and stores).
+// (LLVM then emits masked vector loads and stores). The mask is read as
+// bytes (an i1 buffer is one byte per element, which LLVM cannot load as a
+// vector of i1).
 // CHECK-LABEL: func.func @masked_load_store
 // CHECK: %[[PTRS:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128xi64>, tensor<128xi32>)
 // CHECK:   arith.extsi %{{.*}} : i32 to i64
 // CHECK:   arith.constant 2 : i64
 // CHECK:   arith.muli
 // CHECK:   arith.addi
+// CHECK: %[[MASK:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<128xi1>) outs(%{{.*}} : tensor<128xi8>)
+// CHECK:   arith.extui %{{.*}} : i1 to i8
 // CHECK: %[[FIRST:.*]] = tensor.extract %[[PTRS]][%{{.*}}] : tensor<128xi64>
 // CHECK: %[[ROW:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
 // CHECK: %[[LOADED:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %{{.*}}) -> (tensor<128xf16>)
 // CHECK:   %[[J:.*]] = arith.index_cast %[[I]] : index to i64
 // CHECK:   %[[P:.*]] = llvm.getelementptr %[[ROW]][%[[J]]] : (!llvm.ptr, i64) -> !llvm.ptr, f16
-// CHECK:   %[[M:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<128xi1>
+// CHECK:   %[[MB:.*]] = tensor.extract %[[MASK]][%[[I]]] : tensor<128xi8>
+// CHECK:   %[[M:.*]] = arith.cmpi ne, %[[MB]], %{{.*}} : i8
 // CHECK:   %[[OTHER:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<128xf16>
 // CHECK:   %[[V:.*]] = scf.if %[[M]] -> (f16) {
 // CHECK:     llvm.load %[[P]] : !llvm.ptr -> f16
@@ -71,7 +76,8 @@ func.func @views(%s: i32) -> (tensor<64xi32>, tensor<4x64xi32>, tensor<64x4xi32>
 // CHECK: scf.for
 // CHECK:   %[[SP:.*]] = llvm.getelementptr
 // CHECK:   %[[SV:.*]] = tensor.extract %[[LOADED]]
-// CHECK:   %[[SM:.*]] = tensor.extract %{{.*}} : tensor<128xi1>
+// CHECK:   %[[SMB:.*]] = tensor.extract %{{.*}} : tensor<128xi8>
+// CHECK:   %[[SM:.*]] = arith.cmpi ne, %[[SMB]], %{{.*}} : i8
 // CHECK:   scf.if %[[SM]] {
 // CHECK:     llvm.store %[[SV]], %[[SP]] : f16, !llvm.ptr
 func.func @masked_load_store(%x: !tile.ptr<f16>, %z: !tile.ptr<f16>, %n: i32) {

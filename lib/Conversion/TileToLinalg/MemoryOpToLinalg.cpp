@@ -356,6 +356,37 @@ Value rowStartPointer(OpBuilder &b, Location loc, Value addresses,
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
 }
 
+/// A mask tile as bytes (`arith.extui` to i8 in an elementwise
+/// `linalg.generic`, which elementwise fusion merges into the generic that
+/// computes the mask): LLVM cannot vectorize loops over an `i1` buffer (a
+/// vector of i1 is packed bits, a buffer of i1 one byte per element), but
+/// reads a row of bytes as one vector and turns the row's masked accesses
+/// into masked vector loads and stores. Scalars and null are returned as
+/// they are.
+Value maskAsBytes(OpBuilder &b, Location loc, Value mask) {
+  auto type = mask ? dyn_cast<RankedTensorType>(mask.getType())
+                   : RankedTensorType();
+  if (!type || !type.getElementType().isInteger(1))
+    return mask;
+  Type i8 = b.getI8Type();
+  return buildElementwiseGeneric(
+      b, loc, type.clone(i8), mask,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::ExtUIOp::create(nb, l, i8, args[0]);
+      });
+}
+
+/// The mask of the element at `ivs` of `maskBytes` (see maskAsBytes), or
+/// null.
+Value maskAt(OpBuilder &b, Location loc, Value maskBytes, ValueRange ivs) {
+  if (!maskBytes)
+    return Value();
+  Value byte = tensor::ExtractOp::create(b, loc, maskBytes, ivs);
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, byte,
+      arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)));
+}
+
 /// Builds the body for one element: gets the indices, the loop-carried
 /// values and the row's start pointer (null without `rowSetup`).
 using ElementBodyFn = function_ref<scf::ValueVector(
@@ -433,6 +464,7 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     auto rowSetup = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
       return rowStartPointer(b, l, addresses, outerIvs);
     };
+    Value maskBytes = maskAsBytes(rewriter, loc, adaptor.getMask());
     Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                          type.getElementType());
     SmallVector<Value> results = buildTileLoops(
@@ -452,7 +484,7 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
           // (One statement each: the order of the extracts is fixed.)
           Value pointer =
               elementPointer(b, l, addresses, ivs, rowStart, access);
-          Value mask = at(adaptor.getMask());
+          Value mask = maskAt(b, l, maskBytes, ivs);
           Value other = at(adaptor.getOther());
           Value value = emitter.emitLoad(b, l, access, pointer, mask, other,
                                          element, isVolatile);
@@ -498,6 +530,7 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
     auto rowSetup = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
       return rowStartPointer(b, l, addresses, outerIvs);
     };
+    Value maskBytes = maskAsBytes(rewriter, loc, adaptor.getMask());
     buildTileLoops(
         rewriter, loc, type.getShape(), ValueRange{},
         contiguousRows ? function_ref<Value(OpBuilder &, Location, ValueRange)>(
@@ -515,7 +548,7 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
           Value pointer =
               elementPointer(b, l, addresses, ivs, rowStart, access);
           Value value = at(adaptor.getValue());
-          Value mask = at(adaptor.getMask());
+          Value mask = maskAt(b, l, maskBytes, ivs);
           emitter.emitStore(b, l, access, pointer, value, mask, element);
           return scf::ValueVector{};
         });
