@@ -39,6 +39,9 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   pm.addPass(createConvertTileToLinalg(toLinalg));
   pm.addPass(mlir::createConvertElementwiseToLinalgPass());
   pm.addPass(mlir::createLinalgElementwiseOpFusionPass());
+  // Accesses of contiguous rows read the first column of their address
+  // tile only: compute only that column.
+  pm.addPass(createBubbleUpExtractSlices());
   addCleanups(pm);
 
   // 3. Tensors to buffers: heap allocations freed by the ownership-based

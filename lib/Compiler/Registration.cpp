@@ -11,6 +11,7 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Conversion/Passes.h"
+#include "tilec/Conversion/TileToLinalg/TileToLinalg.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -84,6 +85,7 @@ void tilec::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
   mlir::tensor::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::vector::registerBufferizableOpInterfaceExternalModels(registry);
+  tilec::cpu::registerTileToLinalgInterfaces(registry);
   // What `convert-to-llvm` needs to find each dialect's lowering.
   mlir::arith::registerConvertArithToLLVMInterface(registry);
   mlir::cf::registerConvertControlFlowToLLVMInterface(registry);

@@ -45,34 +45,35 @@ func.func @views(%s: i32) -> (tensor<64xi32>, tensor<4x64xi32>, tensor<64x4xi32>
 
 // -----
 
-// addptr scales by the element size (2 bytes for f16). A masked load is a
-// loop over the tile that touches memory only where the mask is true; the
-// store too. The addresses are contiguous (tile-axis-info), so each row is
-// addressed from its first element with a getelementptr on the loop index
-// (LLVM then emits masked vector loads and stores). The mask is read as
-// bytes (an i1 buffer is one byte per element, which LLVM cannot load as a
-// vector of i1).
+// addptr scales by the element size (2 bytes for f16). The addresses are
+// contiguous (tile-axis-info), so each row is addressed from its first
+// element (a slice of the first column, which bubble-up-extract-slices
+// later pushes into the generic computing the addresses). The mask is read as bytes (an i1 buffer is one byte per element,
+// which LLVM cannot load as a vector of i1). A masked load of contiguous
+// rows reads 64 bytes at a time: llvm.intr.masked.load (only the enabled
+// lanes touch memory) with `other` as the pass-through value. A masked
+// store is a loop over the row that stores only where the mask is true
+// (LLVM emits masked vector stores).
 // CHECK-LABEL: func.func @masked_load_store
 // CHECK: %[[PTRS:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128xi64>, tensor<128xi32>)
 // CHECK:   arith.extsi %{{.*}} : i32 to i64
 // CHECK:   arith.constant 2 : i64
 // CHECK:   arith.muli
 // CHECK:   arith.addi
+// CHECK: %[[COL:.*]] = tensor.extract_slice %[[PTRS]][0] [1] [1] : tensor<128xi64> to tensor<1xi64>
 // CHECK: %[[MASK:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<128xi1>) outs(%{{.*}} : tensor<128xi8>)
 // CHECK:   arith.extui %{{.*}} : i1 to i8
-// CHECK: %[[FIRST:.*]] = tensor.extract %[[PTRS]][%{{.*}}] : tensor<128xi64>
+// CHECK: %[[FIRST:.*]] = tensor.extract %[[COL]][%{{.*}}] : tensor<1xi64>
 // CHECK: %[[ROW:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
-// CHECK: %[[LOADED:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %{{.*}}) -> (tensor<128xf16>)
+// CHECK: %[[LOADED:.*]] = scf.for %[[I:[a-z0-9_]+]] = %c0{{.*}} to %c128{{.*}} step %c32{{.*}} iter_args(%[[T:[a-z0-9_]+]] = %{{.*}}) -> (tensor<128xf16>)
 // CHECK:   %[[J:.*]] = arith.index_cast %[[I]] : index to i64
 // CHECK:   %[[P:.*]] = llvm.getelementptr %[[ROW]][%[[J]]] : (!llvm.ptr, i64) -> !llvm.ptr, f16
-// CHECK:   %[[MB:.*]] = tensor.extract %[[MASK]][%[[I]]] : tensor<128xi8>
-// CHECK:   %[[M:.*]] = arith.cmpi ne, %[[MB]], %{{.*}} : i8
-// CHECK:   %[[OTHER:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<128xf16>
-// CHECK:   %[[V:.*]] = scf.if %[[M]] -> (f16) {
-// CHECK:     llvm.load %[[P]] : !llvm.ptr -> f16
-// CHECK:   } else {
-// CHECK:     scf.yield %[[OTHER]] : f16
-// CHECK:   tensor.insert %[[V]] into %[[T]][%[[I]]] : tensor<128xf16>
+// CHECK:   %[[MB:.*]] = vector.transfer_read %[[MASK]][%[[I]]], %{{.*}} {in_bounds = [true]} : tensor<128xi8>, vector<32xi8>
+// CHECK:   %[[M:.*]] = arith.cmpi ne, %[[MB]], %{{.*}} : vector<32xi8>
+// CHECK:   %[[OTHER:.*]] = vector.transfer_read %{{.*}}[%[[I]]], %{{.*}} {in_bounds = [true]} : tensor<128xf16>, vector<32xf16>
+// CHECK:   %[[V:.*]] = llvm.intr.masked.load %[[P]], %[[M]], %[[OTHER]] {alignment = 2 : i32} : (!llvm.ptr, vector<32xi1>, vector<32xf16>) -> vector<32xf16>
+// CHECK:   %[[W:.*]] = vector.transfer_write %[[V]], %[[T]][%[[I]]] {in_bounds = [true]} : vector<32xf16>, tensor<128xf16>
+// CHECK:   scf.yield %[[W]] : tensor<128xf16>
 // CHECK: scf.for
 // CHECK:   %[[SP:.*]] = llvm.getelementptr
 // CHECK:   %[[SV:.*]] = tensor.extract %[[LOADED]]

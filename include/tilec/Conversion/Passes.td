@@ -189,6 +189,33 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def BubbleUpExtractSlices : Pass<"bubble-up-extract-slices"> {
+  let summary = "Compute only the part of a linalg result that a slice keeps";
+  let description = [{
+    The CPU backend's loads and stores of tiles with contiguous rows need
+    only the first column of their address tile (each row is addressed from
+    its first element), which `convert-tile-to-linalg` takes with a
+    `tensor.extract_slice`. Run after elementwise fusion, this pass applies
+    upstream's bubble-up patterns (`linalg::
+    populateBubbleUpExtractSliceOpPatterns`): a slice of a single-use
+    `linalg.generic` without index semantics becomes the generic on slices
+    of its operands, so only that column is computed (a 64 x 1 tile of
+    addresses instead of 64 x 32).
+
+    Example:
+
+    ```mlir
+    %a = linalg.generic {...} ins(%x, %y : tensor<64x1xi64>, tensor<1x32xi64>)
+        outs(%e : tensor<64x32xi64>) {...}
+    %c = tensor.extract_slice %a[0, 0] [64, 1] [1, 1]
+    // becomes the same generic on %x[0, 0] [64, 1] and %y[0, 0] [1, 1]
+    // writing a tensor<64x1xi64>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ExpandFloat8Conversions : Pass<"expand-fp8-conversions"> {
   let summary = "Lower fp8 conversions to integer arithmetic, rounding like the GPU";
   let description = [{

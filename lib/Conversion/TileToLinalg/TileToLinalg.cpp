@@ -28,6 +28,8 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tilec {
@@ -202,3 +204,26 @@ struct ConvertTileToLinalgPass
 };
 
 } // namespace
+
+namespace {
+
+/// `llvm.intr.masked.load` reads memory (the enabled lanes at its pointer)
+/// and does nothing else.
+struct MaskedLoadMemoryEffects
+    : MemoryEffectOpInterface::ExternalModel<MaskedLoadMemoryEffects,
+                                             LLVM::MaskedLoadOp> {
+  void getEffects(Operation *op,
+                  SmallVectorImpl<SideEffects::EffectInstance<
+                      MemoryEffects::Effect>> &effects) const {
+    effects.emplace_back(MemoryEffects::Read::get(),
+                         SideEffects::DefaultResource::get());
+  }
+};
+
+} // namespace
+
+void cpu::registerTileToLinalgInterfaces(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, LLVM::LLVMDialect *) {
+    LLVM::MaskedLoadOp::attachInterface<MaskedLoadMemoryEffects>(*ctx);
+  });
+}
