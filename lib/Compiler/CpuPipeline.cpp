@@ -51,6 +51,9 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::bufferization::createOneShotBufferizePass(bufferize));
   mlir::bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(mlir::createConvertBufferizationToMemRefPass());
+  // A K loop's per-iteration temporaries (loaded tiles, masks, addresses,
+  // widened dot operands): one allocation per loop, not per iteration.
+  pm.addPass(createHoistLoopLocalBuffers());
   pm.addPass(mlir::createConvertLinalgToLoopsPass());
   addCleanups(pm);
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());

@@ -216,6 +216,36 @@ def BubbleUpExtractSlices : Pass<"bubble-up-extract-slices"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def HoistLoopLocalBuffers : Pass<"hoist-loop-local-buffers"> {
+  let summary = "Allocate a buffer that lives for one loop iteration once per loop";
+  let description = [{
+    The CPU backend runs it after buffer deallocation: a statically shaped
+    `memref.alloc` directly in the body of an `scf.for` that the same block
+    frees with `memref.dealloc` (so no alias of it outlives the iteration)
+    moves before the loop and its dealloc after the loop: one allocation per
+    loop instead of one per iteration (the per-tile temporaries of a K loop:
+    loaded tiles, masks, addresses, widened dot operands). Inner loops are
+    done first, so a buffer leaves every loop it is local to. The buffer's
+    contents at the start of an iteration are undefined either way.
+
+    Example:
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 {
+      %t = memref.alloc() : memref<64x32xf16>
+      ... uses of %t ...
+      memref.dealloc %t : memref<64x32xf16>
+    }
+    // becomes
+    %t = memref.alloc() : memref<64x32xf16>
+    scf.for %i = %c0 to %n step %c1 {
+      ... uses of %t ...
+    }
+    memref.dealloc %t : memref<64x32xf16>
+    ```
+  }];
+}
+
 def ExpandFloat8Conversions : Pass<"expand-fp8-conversions"> {
   let summary = "Lower fp8 conversions to integer arithmetic, rounding like the GPU";
   let description = [{
