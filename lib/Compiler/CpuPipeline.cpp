@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace tilec;
 
@@ -36,6 +37,15 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   // generics (address arithmetic, masks, math) fuse into one loop nest.
   ConvertTileToLinalgOptions toLinalg;
   toLinalg.sanitize = options.sanitize;
+  toLinalg.dotTileM = options.dotTileM;
+  toLinalg.dotTileN = options.dotTileN;
+  if (toLinalg.dotTileM < 0 || toLinalg.dotTileN < 0) {
+    bool avx512 = llvm::sys::getHostCPUFeatures().lookup("avx512f");
+    if (toLinalg.dotTileM < 0)
+      toLinalg.dotTileM = avx512 ? 8 : 4;
+    if (toLinalg.dotTileN < 0)
+      toLinalg.dotTileN = avx512 ? 32 : 16;
+  }
   pm.addPass(createConvertTileToLinalg(toLinalg));
   pm.addPass(mlir::createConvertElementwiseToLinalgPass());
   pm.addPass(mlir::createLinalgElementwiseOpFusionPass());
