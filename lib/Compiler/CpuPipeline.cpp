@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace tilec;
 
@@ -36,9 +37,21 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   // generics (address arithmetic, masks, math) fuse into one loop nest.
   ConvertTileToLinalgOptions toLinalg;
   toLinalg.sanitize = options.sanitize;
+  toLinalg.dotTileM = options.dotTileM;
+  toLinalg.dotTileN = options.dotTileN;
+  if (toLinalg.dotTileM < 0 || toLinalg.dotTileN < 0) {
+    bool avx512 = llvm::sys::getHostCPUFeatures().lookup("avx512f");
+    if (toLinalg.dotTileM < 0)
+      toLinalg.dotTileM = avx512 ? 8 : 4;
+    if (toLinalg.dotTileN < 0)
+      toLinalg.dotTileN = avx512 ? 32 : 16;
+  }
   pm.addPass(createConvertTileToLinalg(toLinalg));
   pm.addPass(mlir::createConvertElementwiseToLinalgPass());
   pm.addPass(mlir::createLinalgElementwiseOpFusionPass());
+  // Accesses of contiguous rows read the first column of their address
+  // tile only: compute only that column.
+  pm.addPass(createBubbleUpExtractSlices());
   addCleanups(pm);
 
   // 3. Tensors to buffers: heap allocations freed by the ownership-based
@@ -48,6 +61,9 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::bufferization::createOneShotBufferizePass(bufferize));
   mlir::bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(mlir::createConvertBufferizationToMemRefPass());
+  // A K loop's per-iteration temporaries (loaded tiles, masks, addresses,
+  // widened dot operands): one allocation per loop, not per iteration.
+  pm.addPass(createHoistLoopLocalBuffers());
   pm.addPass(mlir::createConvertLinalgToLoopsPass());
   addCleanups(pm);
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
@@ -72,6 +88,9 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   // 5. The standard conversions to the LLVM dialect.
   pm.addPass(mlir::createLowerAffinePass());
   pm.addPass(mlir::createSCFToControlFlowPass());
+  // The dot's vector ops (DotOpToLinalg.cpp): 1-d in-bounds transfers
+  // become plain vector loads and stores.
+  pm.addPass(mlir::createConvertVectorToLLVMPass());
   pm.addPass(mlir::memref::createExpandStridedMetadataPass());
   pm.addPass(mlir::createLowerAffinePass());
   // aligned_alloc rather than malloc plus pointer arithmetic: LLVM then

@@ -45,33 +45,40 @@ func.func @views(%s: i32) -> (tensor<64xi32>, tensor<4x64xi32>, tensor<64x4xi32>
 
 // -----
 
-// addptr scales by the element size (2 bytes for f16). A masked load is a
-// loop over the tile that touches memory only where the mask is true; the
-// store too. The addresses are contiguous (tile-axis-info), so each row is
-// addressed from its first element with a getelementptr on the loop index
-// (LLVM then emits masked vector loads and stores).
+// addptr scales by the element size (2 bytes for f16). The addresses are
+// contiguous (tile-axis-info), so each row is addressed from its first
+// element (a slice of the first column, which bubble-up-extract-slices
+// later pushes into the generic computing the addresses). The mask is read as bytes (an i1 buffer is one byte per element,
+// which LLVM cannot load as a vector of i1). A masked load of contiguous
+// rows reads 64 bytes at a time: llvm.intr.masked.load (only the enabled
+// lanes touch memory) with `other` as the pass-through value. A masked
+// store is a loop over the row that stores only where the mask is true
+// (LLVM emits masked vector stores).
 // CHECK-LABEL: func.func @masked_load_store
 // CHECK: %[[PTRS:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128xi64>, tensor<128xi32>)
 // CHECK:   arith.extsi %{{.*}} : i32 to i64
 // CHECK:   arith.constant 2 : i64
 // CHECK:   arith.muli
 // CHECK:   arith.addi
-// CHECK: %[[FIRST:.*]] = tensor.extract %[[PTRS]][%{{.*}}] : tensor<128xi64>
+// CHECK: %[[COL:.*]] = tensor.extract_slice %[[PTRS]][0] [1] [1] : tensor<128xi64> to tensor<1xi64>
+// CHECK: %[[MASK:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<128xi1>) outs(%{{.*}} : tensor<128xi8>)
+// CHECK:   arith.extui %{{.*}} : i1 to i8
+// CHECK: %[[FIRST:.*]] = tensor.extract %[[COL]][%{{.*}}] : tensor<1xi64>
 // CHECK: %[[ROW:.*]] = llvm.inttoptr %[[FIRST]] : i64 to !llvm.ptr
-// CHECK: %[[LOADED:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %{{.*}}) -> (tensor<128xf16>)
+// CHECK: %[[LOADED:.*]] = scf.for %[[I:[a-z0-9_]+]] = %c0{{.*}} to %c128{{.*}} step %c32{{.*}} iter_args(%[[T:[a-z0-9_]+]] = %{{.*}}) -> (tensor<128xf16>)
 // CHECK:   %[[J:.*]] = arith.index_cast %[[I]] : index to i64
 // CHECK:   %[[P:.*]] = llvm.getelementptr %[[ROW]][%[[J]]] : (!llvm.ptr, i64) -> !llvm.ptr, f16
-// CHECK:   %[[M:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<128xi1>
-// CHECK:   %[[OTHER:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<128xf16>
-// CHECK:   %[[V:.*]] = scf.if %[[M]] -> (f16) {
-// CHECK:     llvm.load %[[P]] : !llvm.ptr -> f16
-// CHECK:   } else {
-// CHECK:     scf.yield %[[OTHER]] : f16
-// CHECK:   tensor.insert %[[V]] into %[[T]][%[[I]]] : tensor<128xf16>
+// CHECK:   %[[MB:.*]] = vector.transfer_read %[[MASK]][%[[I]]], %{{.*}} {in_bounds = [true]} : tensor<128xi8>, vector<32xi8>
+// CHECK:   %[[M:.*]] = arith.cmpi ne, %[[MB]], %{{.*}} : vector<32xi8>
+// CHECK:   %[[OTHER:.*]] = vector.transfer_read %{{.*}}[%[[I]]], %{{.*}} {in_bounds = [true]} : tensor<128xf16>, vector<32xf16>
+// CHECK:   %[[V:.*]] = llvm.intr.masked.load %[[P]], %[[M]], %[[OTHER]] {alignment = 2 : i32} : (!llvm.ptr, vector<32xi1>, vector<32xf16>) -> vector<32xf16>
+// CHECK:   %[[W:.*]] = vector.transfer_write %[[V]], %[[T]][%[[I]]] {in_bounds = [true]} : vector<32xf16>, tensor<128xf16>
+// CHECK:   scf.yield %[[W]] : tensor<128xf16>
 // CHECK: scf.for
 // CHECK:   %[[SP:.*]] = llvm.getelementptr
 // CHECK:   %[[SV:.*]] = tensor.extract %[[LOADED]]
-// CHECK:   %[[SM:.*]] = tensor.extract %{{.*}} : tensor<128xi1>
+// CHECK:   %[[SMB:.*]] = tensor.extract %{{.*}} : tensor<128xi8>
+// CHECK:   %[[SM:.*]] = arith.cmpi ne, %[[SMB]], %{{.*}} : i8
 // CHECK:   scf.if %[[SM]] {
 // CHECK:     llvm.store %[[SV]], %[[SP]] : f16, !llvm.ptr
 func.func @masked_load_store(%x: !tile.ptr<f16>, %z: !tile.ptr<f16>, %n: i32) {
@@ -111,19 +118,38 @@ func.func @scalar_access(%x: !tile.ptr<i1>, %z: !tile.ptr<f8E4M3FN>, %o: i64) ->
 
 // -----
 
-// dot: dimensions (m, k, n), k a reduction outside n; operands widened to
-// the accumulator type, one fma per product, accumulating into c.
-// CHECK-DAG: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
-// CHECK-DAG: #[[$C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// dot: the operands are widened to the accumulator type once, then a
+// register-blocked micro-kernel: blocks of 8 rows x 16 columns (N is 16,
+// below dot-tile-n), each row of the block a loop-carried vector<16xf32>
+// read once; the k loop reads a row of B and adds broadcast(a[i, k]) * row
+// with one fma per element, in order of k; the rows are written back once.
 // CHECK-LABEL: func.func @dot
-// CHECK: linalg.generic {indexing_maps = [#[[$A]], #[[$B]], #[[$C]]], iterator_types = ["parallel", "reduction", "parallel"]}
-// CHECK-SAME: ins(%arg0, %arg1 : tensor<64x32xf16>, tensor<32x16xf16>) outs(%arg2 : tensor<64x16xf32>)
-// CHECK: ^bb0(%[[X:.*]]: f16, %[[Y:.*]]: f16, %[[ACC:.*]]: f32):
-// CHECK:   %[[XF:.*]] = arith.extf %[[X]] : f16 to f32
-// CHECK:   %[[YF:.*]] = arith.extf %[[Y]] : f16 to f32
-// CHECK:   %[[R:.*]] = math.fma %[[XF]], %[[YF]], %[[ACC]] : f32
-// CHECK:   linalg.yield %[[R]] : f32
+// CHECK: %[[AW:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<64x32xf16>) outs(%{{.*}} : tensor<64x32xf32>)
+// CHECK:   arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[BW:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<32x16xf16>) outs(%{{.*}} : tensor<32x16xf32>)
+// CHECK:   arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[R:.*]] = scf.for %[[I:[a-z0-9_]+]] = %c0{{.*}} to %c64{{.*}} step %c8{{.*}} iter_args(%[[CI:[a-z0-9_]+]] = %arg2) -> (tensor<64x16xf32>)
+// CHECK:   scf.for %[[J:[a-z0-9_]+]] = %c0{{.*}} to %c16{{.*}} step %c16{{.*}} iter_args(%[[CJ:[a-z0-9_]+]] = %[[CI]]) -> (tensor<64x16xf32>)
+// CHECK:     %[[ACC0:.*]] = vector.transfer_read %[[CJ]][%[[I]], %[[J]]], %{{.*}} {in_bounds = [true]} : tensor<64x16xf32>, vector<16xf32>
+// CHECK:     %[[I1:.*]] = arith.addi %[[I]], %c1{{.*}} : index
+// CHECK:     %[[ACC1:.*]] = vector.transfer_read %[[CJ]][%[[I1]], %[[J]]]
+// CHECK-COUNT-6: vector.transfer_read %[[CJ]]
+// CHECK:     %[[K:.*]]:8 = scf.for %[[KK:[a-z0-9_]+]] = %c0{{.*}} to %c32{{.*}} step %c1{{.*}} iter_args(%[[X0:[a-z0-9_]+]] = %[[ACC0]], %[[X1:[a-z0-9_]+]] = %[[ACC1]], {{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:       %[[BROW:.*]] = vector.transfer_read %[[BW]][%[[KK]], %[[J]]], %{{.*}} {in_bounds = [true]} : tensor<32x16xf32>, vector<16xf32>
+// CHECK:       %[[A0:.*]] = tensor.extract %[[AW]][%[[I]], %[[KK]]] : tensor<64x32xf32>
+// CHECK:       %[[S0:.*]] = vector.broadcast %[[A0]] : f32 to vector<16xf32>
+// CHECK:       %[[F0:.*]] = math.fma %[[S0]], %[[BROW]], %[[X0]] : vector<16xf32>
+// CHECK:       %[[A1:.*]] = tensor.extract %[[AW]][%[[I1]], %[[KK]]] : tensor<64x32xf32>
+// CHECK:       %[[S1:.*]] = vector.broadcast %[[A1]] : f32 to vector<16xf32>
+// CHECK:       %[[F1:.*]] = math.fma %[[S1]], %[[BROW]], %[[X1]] : vector<16xf32>
+// CHECK-COUNT-6: math.fma
+// CHECK:       scf.yield %[[F0]], %[[F1]], {{.*}} : vector<16xf32>
+// CHECK:     %[[W0:.*]] = vector.transfer_write %[[K]]#0, %[[CJ]][%[[I]], %[[J]]] {in_bounds = [true]} : vector<16xf32>, tensor<64x16xf32>
+// CHECK:     %[[W1:.*]] = vector.transfer_write %[[K]]#1, %[[W0]][%[[I1]], %[[J]]]
+// CHECK-COUNT-5: vector.transfer_write
+// CHECK:     %[[W7:.*]] = vector.transfer_write %[[K]]#7
+// CHECK:     scf.yield %[[W7]] : tensor<64x16xf32>
+// CHECK: return %[[R]] : tensor<64x16xf32>
 func.func @dot(%a: tensor<64x32xf16>, %b: tensor<32x16xf16>, %c: tensor<64x16xf32>) -> tensor<64x16xf32> {
   %d = tile.dot %a, %b, %c : tensor<64x32xf16>, tensor<32x16xf16> -> tensor<64x16xf32>
   return %d : tensor<64x16xf32>

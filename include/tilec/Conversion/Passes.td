@@ -117,12 +117,20 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
       broadcast dimensions) indexing maps, so that
       `linalg-fuse-elementwise-ops` can fuse chains of them;
       `tile.reshape` becomes `tensor.collapse_shape` + `tensor.expand_shape`.
-    - `tile.dot` becomes a `linalg.generic` over (m, k, n) — k outside n, so
-      the innermost loop runs along rows of B and C and vectorizes without
-      reassociating the sum — whose body widens the operands to the
-      accumulator type (`arith.extf`/`arith.extsi`) and accumulates with
-      `math.fma` (integers: `arith.muli` + `arith.addi`), like the GPU's FMA
-      path: every accumulator element sums its products in order of k.
+    - `tile.dot` widens its operands to the accumulator type once
+      (elementwise `linalg.generic`s of `arith.extf`/`arith.extsi`) and
+      becomes a register-blocked micro-kernel on tensors: `scf.for` loops
+      over blocks of `dot-tile-m` rows by `dot-tile-n` columns of the
+      accumulator (the largest divisors of M and, powers of two, of N not
+      above them), each row of the block one `vector.transfer_read` into a
+      loop-carried vector, then an `scf.for` over k that reads a row of B
+      (`vector.transfer_read`) and accumulates
+      `math.fma(vector.broadcast(a[i, k]), b[k, :], acc[i])` (integers:
+      `arith.muli` + `arith.addi`), then `vector.transfer_write`s. Like the
+      GPU's FMA path, every accumulator element sums its products in order
+      of k with one fused multiply-add each. With `dot-tile-m=0` the dot is
+      instead one `linalg.generic` over (m, k, n) with that body, which
+      convert-linalg-to-loops turns into scalar loops.
     - `tile.reduce` becomes a `linalg.generic` with one reduction dimension
       whose body is the combine region, its float ops marked `reassoc` (the
       region is associative and commutative, so LLVM may vectorize the
@@ -165,7 +173,13 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"sanitize", "sanitize", "bool", "false",
-           "Check every accessed address with __tilec_cpu_check_access">
+           "Check every accessed address with __tilec_cpu_check_access">,
+    Option<"dotTileM", "dot-tile-m", "int64_t", "8",
+           "Accumulator rows per register block of tile.dot (0: lower the "
+           "dot to one scalar linalg.generic)">,
+    Option<"dotTileN", "dot-tile-n", "int64_t", "32",
+           "Accumulator columns per register block of tile.dot (the length "
+           "of its vectors; 0: lower the dot to one scalar linalg.generic)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -174,8 +188,66 @@ def ConvertTileToLinalg : Pass<"convert-tile-to-linalg", "mlir::ModuleOp"> {
     "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
   ];
+}
+
+def BubbleUpExtractSlices : Pass<"bubble-up-extract-slices"> {
+  let summary = "Compute only the part of a linalg result that a slice keeps";
+  let description = [{
+    The CPU backend's loads and stores of tiles with contiguous rows need
+    only the first column of their address tile (each row is addressed from
+    its first element), which `convert-tile-to-linalg` takes with a
+    `tensor.extract_slice`. Run after elementwise fusion, this pass applies
+    upstream's bubble-up patterns (`linalg::
+    populateBubbleUpExtractSliceOpPatterns`): a slice of a single-use
+    `linalg.generic` without index semantics becomes the generic on slices
+    of its operands, so only that column is computed (a 64 x 1 tile of
+    addresses instead of 64 x 32).
+
+    Example:
+
+    ```mlir
+    %a = linalg.generic {...} ins(%x, %y : tensor<64x1xi64>, tensor<1x32xi64>)
+        outs(%e : tensor<64x32xi64>) {...}
+    %c = tensor.extract_slice %a[0, 0] [64, 1] [1, 1]
+    // becomes the same generic on %x[0, 0] [64, 1] and %y[0, 0] [1, 1]
+    // writing a tensor<64x1xi64>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def HoistLoopLocalBuffers : Pass<"hoist-loop-local-buffers"> {
+  let summary = "Allocate a buffer that lives for one loop iteration once per loop";
+  let description = [{
+    The CPU backend runs it after buffer deallocation: a statically shaped
+    `memref.alloc` directly in the body of an `scf.for` that the same block
+    frees with `memref.dealloc` (so no alias of it outlives the iteration)
+    moves before the loop and its dealloc after the loop: one allocation per
+    loop instead of one per iteration (the per-tile temporaries of a K loop:
+    loaded tiles, masks, addresses, widened dot operands). Inner loops are
+    done first, so a buffer leaves every loop it is local to. The buffer's
+    contents at the start of an iteration are undefined either way.
+
+    Example:
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 {
+      %t = memref.alloc() : memref<64x32xf16>
+      ... uses of %t ...
+      memref.dealloc %t : memref<64x32xf16>
+    }
+    // becomes
+    %t = memref.alloc() : memref<64x32xf16>
+    scf.for %i = %c0 to %n step %c1 {
+      ... uses of %t ...
+    }
+    memref.dealloc %t : memref<64x32xf16>
+    ```
+  }];
 }
 
 def ExpandFloat8Conversions : Pass<"expand-fp8-conversions"> {

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -356,6 +357,53 @@ Value rowStartPointer(OpBuilder &b, Location loc, Value addresses,
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
 }
 
+/// The first column of the address tile `addresses` (`tensor.extract_slice`,
+/// last dimension 1): all that an access of contiguous rows reads, and,
+/// after bubble-up-extract-slices, all that is computed.
+Value firstColumn(OpBuilder &b, Location loc, Value addresses) {
+  auto type = cast<RankedTensorType>(addresses.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : type.getShape().drop_back())
+    sizes.push_back(b.getIndexAttr(size));
+  sizes.push_back(b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, addresses, offsets, sizes,
+                                        strides);
+}
+
+/// A mask tile as bytes (`arith.extui` to i8 in an elementwise
+/// `linalg.generic`, which elementwise fusion merges into the generic that
+/// computes the mask): LLVM cannot vectorize loops over an `i1` buffer (a
+/// vector of i1 is packed bits, a buffer of i1 one byte per element), but
+/// reads a row of bytes as one vector and turns the row's masked accesses
+/// into masked vector loads and stores. Scalars and null are returned as
+/// they are.
+Value maskAsBytes(OpBuilder &b, Location loc, Value mask) {
+  auto type = mask ? dyn_cast<RankedTensorType>(mask.getType())
+                   : RankedTensorType();
+  if (!type || !type.getElementType().isInteger(1))
+    return mask;
+  Type i8 = b.getI8Type();
+  return buildElementwiseGeneric(
+      b, loc, type.clone(i8), mask,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::ExtUIOp::create(nb, l, i8, args[0]);
+      });
+}
+
+/// The mask of the element at `ivs` of `maskBytes` (see maskAsBytes), or
+/// null.
+Value maskAt(OpBuilder &b, Location loc, Value maskBytes, ValueRange ivs) {
+  if (!maskBytes)
+    return Value();
+  Value byte = tensor::ExtractOp::create(b, loc, maskBytes, ivs);
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, byte,
+      arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)));
+}
+
 /// Builds the body for one element: gets the indices, the loop-carried
 /// values and the row's start pointer (null without `rowSetup`).
 using ElementBodyFn = function_ref<scf::ValueVector(
@@ -398,6 +446,101 @@ buildTileLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   return SmallVector<Value>(outer.results);
 }
 
+/// The number of elements one vector access of a contiguous row covers in
+/// buildVectorRowLoad: the largest power of two dividing the row length
+/// that fits in 64 bytes (one AVX-512 register), or 1 (no vector access).
+int64_t getRowChunk(int64_t rowLength, int64_t bytes) {
+  int64_t chunk = 1;
+  while (chunk * 2 * bytes <= 64 && rowLength % (chunk * 2) == 0)
+    chunk *= 2;
+  return chunk;
+}
+
+/// A load of a tile whose rows are contiguous, one vector per `chunk`
+/// elements of a row: `llvm.intr.masked.load` from the row's start pointer
+/// with the mask bytes compared with zero as the mask and `other` (or zero)
+/// as the pass-through value (a plain vector `llvm.load` without a mask),
+/// `vector.transfer_write` into the result. Masked-off elements are never
+/// accessed (the masked load touches only the enabled lanes), exactly as in
+/// the element loop; LLVM lowers it to one AVX-512 masked move, where the
+/// element loop, fully unrolled for short rows before the loop vectorizer
+/// sees it, became one compare and branch per element.
+Value buildVectorRowLoad(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value addresses, Value maskBytes, Value other,
+                         const ElementAccess &access, int64_t chunk) {
+  ArrayRef<int64_t> shape = type.getShape();
+  Type elementType = type.getElementType();
+  auto vectorType = VectorType::get({chunk}, elementType);
+  auto maskVectorType = VectorType::get({chunk}, b.getI8Type());
+  SmallVector<bool> inBounds = {true};
+  SmallVector<Value> lbs, ubs, steps;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t size : shape.drop_back()) {
+    lbs.push_back(zero);
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
+    steps.push_back(one);
+  }
+  Value init = tensor::EmptyOp::create(b, loc, shape, elementType);
+  Value rowLength = arith::ConstantIndexOp::create(b, loc, shape.back());
+  Value step = arith::ConstantIndexOp::create(b, loc, chunk);
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  scf::LoopNest rows = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{init},
+      [&](OpBuilder &ob, Location ol, ValueRange outerIvs,
+          ValueRange outerArgs) -> scf::ValueVector {
+        Value rowStart = rowStartPointer(ob, ol, addresses, outerIvs);
+        auto columns = scf::ForOp::create(
+            ob, ol, zero, rowLength, step, outerArgs,
+            [&](OpBuilder &ib, Location il, Value column, ValueRange args) {
+              SmallVector<Value> ivs(outerIvs);
+              ivs.push_back(column);
+              Value offset =
+                  arith::IndexCastOp::create(ib, il, ib.getI64Type(), column);
+              Value pointer =
+                  LLVM::GEPOp::create(ib, il, ptrType, access.memoryType,
+                                      rowStart, ArrayRef<LLVM::GEPArg>{offset});
+              Value loaded;
+              if (maskBytes) {
+                Value bytes = vector::TransferReadOp::create(
+                    ib, il, maskVectorType, maskBytes, ivs, std::nullopt,
+                    ArrayRef<bool>(inBounds));
+                Value zeros = arith::ConstantOp::create(
+                    ib, il, DenseElementsAttr::get(
+                                maskVectorType, ib.getI8IntegerAttr(0)));
+                Value mask = arith::CmpIOp::create(
+                    ib, il, arith::CmpIPredicate::ne, bytes, zeros);
+                Value passThrough =
+                    other ? vector::TransferReadOp::create(
+                                ib, il, vectorType, other, ivs, std::nullopt,
+                                ArrayRef<bool>(inBounds))
+                                .getResult()
+                          : arith::ConstantOp::create(
+                                ib, il,
+                                DenseElementsAttr::get(
+                                    vectorType,
+                                    cast<TypedAttr>(ib.getZeroAttr(
+                                        elementType))))
+                                .getResult();
+                loaded = LLVM::MaskedLoadOp::create(
+                    ib, il, vectorType, pointer, mask, passThrough,
+                    ib.getI32IntegerAttr(access.bytes));
+              } else {
+                loaded = LLVM::LoadOp::create(ib, il, vectorType, pointer,
+                                              access.bytes);
+              }
+              Value updated = vector::TransferWriteOp::create(
+                                  ib, il, loaded, args[0], ivs,
+                                  ArrayRef<bool>(inBounds))
+                                  .getResult();
+              scf::YieldOp::create(ib, il, updated);
+            });
+        return scf::ValueVector(columns.getResults().begin(),
+                                columns.getResults().end());
+      });
+  return rows.results.front();
+}
+
 struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
   LoadOpLowering(TypeConverter &converter, MLIRContext *ctx,
                  const MemoryLoweringOptions &options)
@@ -430,9 +573,24 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     }
     bool contiguousRows = hasContiguousRows(op.getPtr(), options);
     Value addresses = adaptor.getPtr();
+    if (contiguousRows)
+      addresses = firstColumn(rewriter, loc, addresses);
     auto rowSetup = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
       return rowStartPointer(b, l, addresses, outerIvs);
     };
+    Value maskBytes = maskAsBytes(rewriter, loc, adaptor.getMask());
+    if (contiguousRows && !options.sanitize && !isVolatile &&
+        access.memoryType == access.valueType &&
+        type.getElementType().isIntOrFloat()) {
+      int64_t chunk = getRowChunk(type.getShape().back(), access.bytes);
+      if (chunk > 1) {
+        rewriter.replaceOp(op, buildVectorRowLoad(rewriter, loc, type,
+                                                  addresses, maskBytes,
+                                                  adaptor.getOther(), access,
+                                                  chunk));
+        return success();
+      }
+    }
     Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                          type.getElementType());
     SmallVector<Value> results = buildTileLoops(
@@ -452,7 +610,7 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
           // (One statement each: the order of the extracts is fixed.)
           Value pointer =
               elementPointer(b, l, addresses, ivs, rowStart, access);
-          Value mask = at(adaptor.getMask());
+          Value mask = maskAt(b, l, maskBytes, ivs);
           Value other = at(adaptor.getOther());
           Value value = emitter.emitLoad(b, l, access, pointer, mask, other,
                                          element, isVolatile);
@@ -495,9 +653,12 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
     }
     bool contiguousRows = hasContiguousRows(op.getPtr(), options);
     Value addresses = adaptor.getPtr();
+    if (contiguousRows)
+      addresses = firstColumn(rewriter, loc, addresses);
     auto rowSetup = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
       return rowStartPointer(b, l, addresses, outerIvs);
     };
+    Value maskBytes = maskAsBytes(rewriter, loc, adaptor.getMask());
     buildTileLoops(
         rewriter, loc, type.getShape(), ValueRange{},
         contiguousRows ? function_ref<Value(OpBuilder &, Location, ValueRange)>(
@@ -515,7 +676,7 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
           Value pointer =
               elementPointer(b, l, addresses, ivs, rowStart, access);
           Value value = at(adaptor.getValue());
-          Value mask = at(adaptor.getMask());
+          Value mask = maskAt(b, l, maskBytes, ivs);
           emitter.emitStore(b, l, access, pointer, value, mask, element);
           return scf::ValueVector{};
         });

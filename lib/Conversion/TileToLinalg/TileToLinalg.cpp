@@ -27,6 +27,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tilec {
@@ -182,7 +185,10 @@ struct ConvertTileToLinalgPass
     memoryOptions.axisInfo = &axisInfo;
     populateViewOpToLinalgPatterns(converter, patterns);
     populateMemoryOpToLinalgPatterns(converter, patterns, memoryOptions);
-    populateDotOpToLinalgPatterns(converter, patterns);
+    DotLoweringOptions dotOptions;
+    dotOptions.tileM = dotTileM;
+    dotOptions.tileN = dotTileN;
+    populateDotOpToLinalgPatterns(converter, patterns, dotOptions);
     populateReduceOpToLinalgPatterns(converter, patterns);
     patterns.add<ConvertPointerTypedOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
@@ -198,3 +204,26 @@ struct ConvertTileToLinalgPass
 };
 
 } // namespace
+
+namespace {
+
+/// `llvm.intr.masked.load` reads memory (the enabled lanes at its pointer)
+/// and does nothing else.
+struct MaskedLoadMemoryEffects
+    : MemoryEffectOpInterface::ExternalModel<MaskedLoadMemoryEffects,
+                                             LLVM::MaskedLoadOp> {
+  void getEffects(Operation *op,
+                  SmallVectorImpl<SideEffects::EffectInstance<
+                      MemoryEffects::Effect>> &effects) const {
+    effects.emplace_back(MemoryEffects::Read::get(),
+                         SideEffects::DefaultResource::get());
+  }
+};
+
+} // namespace
+
+void cpu::registerTileToLinalgInterfaces(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, LLVM::LLVMDialect *) {
+    LLVM::MaskedLoadOp::attachInterface<MaskedLoadMemoryEffects>(*ctx);
+  });
+}

@@ -72,8 +72,18 @@ void populateViewOpToLinalgPatterns(TileToLinalgTypeConverter &converter,
 void populateMemoryOpToLinalgPatterns(TileToLinalgTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns,
                                       const MemoryLoweringOptions &options);
+/// The register tile of the vector `tile.dot` lowering (DotOpToLinalg.cpp):
+/// up to `tileM` rows of `tileN` accumulator columns, each row one
+/// vector<tileN>. Zero (either) lowers the dot to one scalar
+/// `linalg.generic` instead.
+struct DotLoweringOptions {
+  int64_t tileM = 8;
+  int64_t tileN = 32;
+};
+
 void populateDotOpToLinalgPatterns(TileToLinalgTypeConverter &converter,
-                                   mlir::RewritePatternSet &patterns);
+                                   mlir::RewritePatternSet &patterns,
+                                   const DotLoweringOptions &options);
 void populateReduceOpToLinalgPatterns(TileToLinalgTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 

@@ -15,6 +15,10 @@
 
 #include "llvm/ADT/StringRef.h"
 
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
 namespace tilec::cpu {
 
 /// Every function converted by `convert-tile-to-linalg` takes, after its
@@ -38,6 +42,11 @@ inline constexpr unsigned kNumGridArguments = 6;
 /// the violation.
 inline constexpr llvm::StringLiteral kCheckAccessFunction =
     "__tilec_cpu_check_access";
+
+/// Declares that `llvm.intr.masked.load`, which loads of contiguous rows
+/// become, only reads memory (upstream it has no memory-effect interface,
+/// which the buffer deallocation pass refuses as unknown effects).
+void registerTileToLinalgInterfaces(mlir::DialectRegistry &registry);
 
 } // namespace tilec::cpu
 
