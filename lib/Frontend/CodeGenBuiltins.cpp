@@ -2954,6 +2954,16 @@ FailureOr<CGValue> CodeGen::getValueAttr(const CGValue &base, StringRef name,
     }
     if (name == "dtype")
       return CGValue::dtypeObject(base.getDType());
+    // `x.type`: Triton's type of the value. For a scalar it is its dtype
+    // (`Out.type.element_ty` is the pointee of a pointer argument, as in
+    // Triton's tutorial 06); a tile's block type is not modelled.
+    if (name == "type") {
+      if (base.getShape().empty())
+        return CGValue::dtypeObject(base.getDType());
+      return error(nameLoc, "'.type' of a tile (Triton's block_type) is not "
+                            "supported by tilec yet; use '.dtype' for its "
+                            "element type and '.shape' for its shape");
+    }
     if (name == "numel") {
       int64_t numel = 1;
       for (int64_t d : base.getShape())

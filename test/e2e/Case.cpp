@@ -105,6 +105,9 @@ std::vector<CaseSpec> allCases() {
   addDescriptorScaleCases(cases);
   addMatmulEpilogueCases(cases);
   addQuantizeFp8Cases(cases);
+  addLayerNormCases(cases);
+  addMatmulGroupedCases(cases);
+  addAttentionCases(cases);
   return cases;
 }
 
