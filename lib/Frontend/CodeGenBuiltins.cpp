@@ -3243,6 +3243,146 @@ static FailureOr<CGValue> builtinAssociativeScan(CodeGen &cg, CallArgs &call) {
 }
 
 //===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+/// Triton's `sem` and `scope` (accepted and kept on the op).
+static LogicalResult atomicSemScope(CodeGen &cg, Args &a, size_t semIndex,
+                                    std::string &sem, std::string &scope) {
+  FailureOr<std::string> s = a.getStr(semIndex, "acq_rel");
+  FailureOr<std::string> sc = a.getStr(semIndex + 1, "gpu");
+  if (failed(s) || failed(sc))
+    return failure();
+  if (!llvm::is_contained({"relaxed", "acquire", "release", "acq_rel"}, *s))
+    return cg.error(a.loc(semIndex), "sem must be 'relaxed', 'acquire', "
+                                     "'release' or 'acq_rel', got '" +
+                                         *s + "'");
+  if (!llvm::is_contained({"gpu", "cta", "sys"}, *sc))
+    return cg.error(a.loc(semIndex + 1), "scope must be 'gpu', 'cta' or "
+                                         "'sys', got '" +
+                                             *sc + "'");
+  sem = *s;
+  scope = *sc;
+  return success();
+}
+
+/// The pointer operand of an atomic: a pointer or a tile of pointers to
+/// 32- or 64-bit elements.
+static FailureOr<DType> atomicPointer(CodeGen &cg, Args &a, size_t i) {
+  const CGValue &ptr = a.value(i);
+  if (ptr.isBlockLike() || ptr.isTensorDescriptor() || !ptr.isRuntime() ||
+      !ptr.getDType().isPointer())
+    return cg.error(a.loc(i), a.call.calleeName +
+                                  "() expects a pointer or a tile of "
+                                  "pointers, got " +
+                                  ptr.describe());
+  DType elem = DType::get(ptr.getDType().getScalar());
+  unsigned bits = elem.getBitWidth();
+  if (elem.isBool() || (bits != 32 && bits != 64))
+    return cg.error(a.loc(i), a.call.calleeName + "() of " + elem.str() +
+                                  " elements is not supported by tilec yet "
+                                  "(32- and 64-bit integers and floats are)");
+  return elem;
+}
+
+/// `val` converted to the pointee type and broadcast to the pointer's shape.
+static FailureOr<CGValue> atomicOperand(CodeGen &cg, Args &a, size_t i,
+                                        const CGValue &ptr, DType elem,
+                                        StringRef what) {
+  const CGValue &v = a.value(i);
+  if (!v.isNumber() && (!v.isRuntime() || v.isBlockLike()))
+    return cg.error(a.loc(i), what.str() + " must be a tile or a number, "
+                                           "got " +
+                                  v.describe());
+  if (v.isTile() && !ptr.isTile())
+    return cg.error(a.loc(i), "the " + v.describe() +
+                                  " tile needs a tile of pointers, not a "
+                                  "scalar pointer");
+  FailureOr<CGValue> c = cg.convertTo(v, elem, a.loc(i), what);
+  if (failed(c))
+    return failure();
+  return cg.broadcastTo(*c, ptr.getShape(), a.loc(i), what);
+}
+
+static FailureOr<CGValue> atomicRMW(CodeGen &cg, CallArgs &call,
+                                    StringRef op) {
+  Args a(cg, call);
+  enum { kPtr, kVal, kMask, kSem, kScope };
+  if (!a.bind({{"pointer", true},
+               {"val", true},
+               {"mask", false},
+               {"sem", false},
+               {"scope", false}}))
+    return failure();
+  FailureOr<DType> elem = atomicPointer(cg, a, kPtr);
+  std::string sem, scope;
+  if (failed(elem) || failed(atomicSemScope(cg, a, kSem, sem, scope)))
+    return failure();
+  const CGValue &ptr = a.value(kPtr);
+  bool isFloat = elem->isFloat();
+  std::string kind = op.str();
+  if (op == "add" && isFloat)
+    kind = "fadd";
+  else if (op == "max" || op == "min")
+    kind = isFloat ? "f" + kind : elem->isSigned() ? kind : "u" + kind;
+  else if ((op == "and" || op == "or" || op == "xor") && isFloat)
+    return cg.error(a.loc(kPtr), call.calleeName + "() needs integer "
+                                                   "elements, got " +
+                                     ptr.describe());
+  FailureOr<CGValue> val = atomicOperand(cg, a, kVal, ptr, *elem, "'val'");
+  if (failed(val))
+    return failure();
+  mlir::Value mask;
+  if (a.has(kMask)) {
+    FailureOr<CGValue> m = prepareMask(cg, a, kMask, ptr);
+    if (failed(m))
+      return failure();
+    mask = m->getValue();
+  }
+  mlir::Value v = tile::AtomicRMWOp::create(
+      cg.builder, cg.loc(), val->getValue().getType(), ptr.getValue(),
+      val->getValue(), mask, kind, sem, scope);
+  return CGValue::runtime(v, *elem);
+}
+
+#define ATOMIC(NAME, OP)                                                       \
+  static FailureOr<CGValue> NAME(CodeGen &cg, CallArgs &call) {                \
+    return atomicRMW(cg, call, OP);                                            \
+  }
+ATOMIC(builtinAtomicAdd, "add")
+ATOMIC(builtinAtomicMax, "max")
+ATOMIC(builtinAtomicMin, "min")
+ATOMIC(builtinAtomicAnd, "and")
+ATOMIC(builtinAtomicOr, "or")
+ATOMIC(builtinAtomicXor, "xor")
+ATOMIC(builtinAtomicXchg, "xchg")
+#undef ATOMIC
+
+static FailureOr<CGValue> builtinAtomicCas(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  enum { kPtr, kCmp, kVal, kSem, kScope };
+  if (!a.bind({{"pointer", true},
+               {"cmp", true},
+               {"val", true},
+               {"sem", false},
+               {"scope", false}}))
+    return failure();
+  FailureOr<DType> elem = atomicPointer(cg, a, kPtr);
+  std::string sem, scope;
+  if (failed(elem) || failed(atomicSemScope(cg, a, kSem, sem, scope)))
+    return failure();
+  const CGValue &ptr = a.value(kPtr);
+  FailureOr<CGValue> cmp = atomicOperand(cg, a, kCmp, ptr, *elem, "'cmp'");
+  FailureOr<CGValue> val = atomicOperand(cg, a, kVal, ptr, *elem, "'val'");
+  if (failed(cmp) || failed(val))
+    return failure();
+  mlir::Value v = tile::AtomicCASOp::create(
+      cg.builder, cg.loc(), val->getValue().getType(), ptr.getValue(),
+      cmp->getValue(), val->getValue(), sem, scope);
+  return CGValue::runtime(v, *elem);
+}
+
+//===----------------------------------------------------------------------===//
 // Table
 //===----------------------------------------------------------------------===//
 
@@ -3296,6 +3436,14 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.clamp"] = builtinClamp;
     t["tl.where"] = builtinWhere;
     t["tl.pow"] = builtinPow;
+    t["tl.atomic_add"] = builtinAtomicAdd;
+    t["tl.atomic_max"] = builtinAtomicMax;
+    t["tl.atomic_min"] = builtinAtomicMin;
+    t["tl.atomic_and"] = builtinAtomicAnd;
+    t["tl.atomic_or"] = builtinAtomicOr;
+    t["tl.atomic_xor"] = builtinAtomicXor;
+    t["tl.atomic_xchg"] = builtinAtomicXchg;
+    t["tl.atomic_cas"] = builtinAtomicCas;
     t["tl.join"] = builtinJoin;
     t["tl.interleave"] = builtinInterleave;
     t["tl.cat"] = builtinCat;
@@ -3328,14 +3476,6 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     for (StringRef name : {"tl.device_print",
                            "tl.device_assert",
                            "tl.debug_barrier",
-                           "tl.atomic_add",
-                           "tl.atomic_max",
-                           "tl.atomic_min",
-                           "tl.atomic_cas",
-                           "tl.atomic_xchg",
-                           "tl.atomic_and",
-                           "tl.atomic_or",
-                           "tl.atomic_xor",
                            "tl.sort",
                            "tl.histogram",
                            "tl.inline_asm_elementwise",
