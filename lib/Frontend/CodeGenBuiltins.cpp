@@ -3358,6 +3358,15 @@ ATOMIC(builtinAtomicXor, "xor")
 ATOMIC(builtinAtomicXchg, "xchg")
 #undef ATOMIC
 
+/// tl.debug_barrier(): a barrier across the program's threads.
+static FailureOr<CGValue> builtinDebugBarrier(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({}))
+    return failure();
+  tile::DebugBarrierOp::create(cg.builder, cg.loc());
+  return CGValue::none();
+}
+
 static FailureOr<CGValue> builtinAtomicCas(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   enum { kPtr, kCmp, kVal, kSem, kScope };
@@ -3444,6 +3453,7 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.atomic_xor"] = builtinAtomicXor;
     t["tl.atomic_xchg"] = builtinAtomicXchg;
     t["tl.atomic_cas"] = builtinAtomicCas;
+    t["tl.debug_barrier"] = builtinDebugBarrier;
     t["tl.join"] = builtinJoin;
     t["tl.interleave"] = builtinInterleave;
     t["tl.cat"] = builtinCat;
@@ -3475,7 +3485,6 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["range"] = builtinRangeOutsideFor;
     for (StringRef name : {"tl.device_print",
                            "tl.device_assert",
-                           "tl.debug_barrier",
                            "tl.sort",
                            "tl.histogram",
                            "tl.inline_asm_elementwise",

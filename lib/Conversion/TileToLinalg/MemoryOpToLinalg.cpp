@@ -694,13 +694,26 @@ struct AtomicOpLowering : OpConversionPattern<Op> {
   MemoryLoweringOptions options;
 };
 
+/// tl.debug_barrier: one host thread runs each program, so nothing to
+/// wait for.
+struct DebugBarrierLowering : OpConversionPattern<tile::DebugBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::DebugBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void cpu::populateMemoryOpToLinalgPatterns(
     TileToLinalgTypeConverter &converter, RewritePatternSet &patterns,
     const MemoryLoweringOptions &options) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AddPtrOpLowering, AddressCastLowering<tile::PtrToIntOp>,
+  patterns.add<AddPtrOpLowering, DebugBarrierLowering,
+               AddressCastLowering<tile::PtrToIntOp>,
                AddressCastLowering<tile::IntToPtrOp>>(converter, ctx);
   patterns.add<LoadOpLowering, StoreOpLowering,
                AtomicOpLowering<tile::AtomicRMWOp>,

@@ -173,6 +173,12 @@ struct ConvertTileToTileGPUPass
         return signalPassFailure();
       applyLayouts(func, inference);
       insertConversions(func);
+      // tl.debug_barrier: a CTA barrier.
+      func.walk([&](tile::DebugBarrierOp barrier) {
+        OpBuilder b(barrier);
+        BarrierOp::create(b, barrier.getLoc());
+        barrier.erase();
+      });
       func->setAttr(TileGPUDialect::getNumWarpsAttrName(),
                     Builder(func.getContext()).getI32IntegerAttr(numWarps));
     }

@@ -269,6 +269,18 @@ def Tile_StoreOp : Tile_Op<"store", [
   let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
 }
 
+def Tile_DebugBarrierOp : Tile_Op<"debug_barrier", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "barrier across the threads of one program";
+  let description = [{
+    `tl.debug_barrier()`: every thread of the program waits here (on the GPU
+    `bar.sync 0`; on the CPU, where one thread runs a program, nothing).
+
+    Example: `tile.debug_barrier`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>,
     TypesMatchWith<"value type is the pointee type of ptr", "ptr", "value",
