@@ -3005,7 +3005,7 @@ static FailureOr<CGValue> builtinSplit(CodeGen &cg, CallArgs &call) {
   FailureOr<CGValue> x = a.getTile(0);
   if (failed(x))
     return failure();
-  llvm::ArrayRef<int64_t> shape = x->getShape();
+  llvm::SmallVector<int64_t> shape(x->getShape());
   if (shape.back() != 2)
     return cg.error(a.loc(0), "tl.split() needs a tile whose last dimension "
                               "is 2, got " +
