@@ -12,7 +12,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 // libgcc's conversions between half and float/double (GCC >= 12); LLVM
 // calls them for `half` when the CPU lacks F16C. Declared only to take
@@ -45,6 +47,86 @@ float truncsfbf2(float value) {
   std::memcpy(&result, &bits, sizeof(result));
   return result;
 }
+template <typename T>
+T applyAtomic(std::int32_t op, T old, T value) {
+  switch (op) {
+  case AtomicAdd:
+    return old + value;
+  case AtomicMax:
+    // Floats: maxnum/minnum, as LLVM's fmax/fmin atomics (a NaN operand
+    // gives the other one).
+    if constexpr (std::is_floating_point_v<T>)
+      return std::fmax(old, value);
+    else
+      return old > value ? old : value;
+  case AtomicMin:
+    if constexpr (std::is_floating_point_v<T>)
+      return std::fmin(old, value);
+    else
+      return old < value ? old : value;
+  case AtomicAnd:
+    if constexpr (std::is_integral_v<T>)
+      return old & value;
+    break;
+  case AtomicOr:
+    if constexpr (std::is_integral_v<T>)
+      return old | value;
+    break;
+  case AtomicXor:
+    if constexpr (std::is_integral_v<T>)
+      return old ^ value;
+    break;
+  default:
+    break;
+  }
+  return value; // xchg
+}
+
+/// One element of a tl.atomic_* (kAtomicFunction): a compare-exchange loop
+/// on the element's bits.
+template <typename T, typename Bits>
+std::uint64_t atomicOn(std::int32_t op, void *address, std::uint64_t a,
+                       std::uint64_t b) {
+  Bits *bitsAddress = static_cast<Bits *>(address);
+  Bits old = __atomic_load_n(bitsAddress, __ATOMIC_SEQ_CST);
+  if (op == AtomicCas) {
+    Bits expected = static_cast<Bits>(a);
+    __atomic_compare_exchange_n(bitsAddress, &expected, static_cast<Bits>(b),
+                                false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return expected;
+  }
+  while (true) {
+    T oldValue, value;
+    Bits valueBits = static_cast<Bits>(a);
+    std::memcpy(&oldValue, &old, sizeof(T));
+    std::memcpy(&value, &valueBits, sizeof(T));
+    T result = applyAtomic<T>(op, oldValue, value);
+    Bits resultBits;
+    std::memcpy(&resultBits, &result, sizeof(T));
+    if (__atomic_compare_exchange_n(bitsAddress, &old, resultBits, false,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+      return old;
+  }
+}
+
+extern "C" std::uint64_t __tilec_cpu_atomic(std::int32_t op,
+                                            std::int32_t type, void *address,
+                                            std::uint64_t a, std::uint64_t b) {
+  switch (type) {
+  case AtomicI32:
+    return atomicOn<std::int32_t, std::uint32_t>(op, address, a, b);
+  case AtomicU32:
+    return atomicOn<std::uint32_t, std::uint32_t>(op, address, a, b);
+  case AtomicI64:
+    return atomicOn<std::int64_t, std::uint64_t>(op, address, a, b);
+  case AtomicU64:
+    return atomicOn<std::uint64_t, std::uint64_t>(op, address, a, b);
+  case AtomicF32:
+    return atomicOn<float, std::uint32_t>(op, address, a, b);
+  default:
+    return atomicOn<double, std::uint64_t>(op, address, a, b);
+  }
+}
 } // namespace
 
 llvm::orc::SymbolMap cpu::getHostSymbols(llvm::orc::MangleAndInterner interner) {
@@ -56,6 +138,7 @@ llvm::orc::SymbolMap cpu::getHostSymbols(llvm::orc::MangleAndInterner interner) 
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
   };
   add(kCheckAccessFunction, &__tilec_cpu_check_access);
+  add(kAtomicFunction, &__tilec_cpu_atomic);
   add("malloc", &::malloc);
   add("free", &::free);
   add("aligned_alloc", &::aligned_alloc);

@@ -2709,6 +2709,689 @@ PY_MATH(builtinMathFloor, std::floor, true)
 #undef PY_MATH
 
 //===----------------------------------------------------------------------===//
+// pow, join/split/interleave/cat, flip, scans
+//===----------------------------------------------------------------------===//
+//
+// These are built from ops both backends already lower (element-wise
+// arith/math, tile.make_range, tile.broadcast, tile.reshape, tile.reduce):
+// no new tile op. join and cat select between two broadcast copies; split,
+// flip and the scans are "flagged" reductions over a tile one dimension
+// larger: out[..., i, ...] combines the x[..., j, ...] whose flag(i, j) is
+// set (split: j == k, flip: j == N-1-i, scans: j <= i or j >= i). That is
+// O(N) work per output element along the axis (N x numel in all): fine
+// for the block sizes kernels use, and bounded by the tile size limit.
+
+/// tl.pow(x, y) (tl.math.pow, libdevice.pow): math.powf in the promoted
+/// floating-point type (CUDA's libdevice on the GPU, libm on the CPU).
+static FailureOr<CGValue> builtinPow(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"y", true}}))
+    return failure();
+  CGValue x = a.value(0), y = a.value(1);
+  for (CGValue *v : {&x, &y})
+    if (v->isRuntime() && v->getDType().isInt()) {
+      FailureOr<CGValue> c =
+          cg.cast(*v, DType::get(ScalarKind::FP32), call.loc);
+      if (failed(c))
+        return failure();
+      *v = *c;
+    } else if (v->isIntLike()) {
+      *v = CGValue::floating(static_cast<double>(v->getInt()));
+    }
+  if (x.isNumber() && y.isNumber())
+    return CGValue::floating(std::pow(x.getNumber(), y.getNumber()));
+  if (failed(promotePair(cg, x, y, call.loc, a.loc(0), a.loc(1), "tl.pow()")))
+    return failure();
+  if (failed(cg.broadcastPair(x, y, call.loc, a.loc(0), a.loc(1))))
+    return failure();
+  if (!x.getDType().isFloat() || x.getDType().isPointer())
+    return cg.error(call.loc, "tl.pow() needs floating-point operands, got " +
+                                  x.describe());
+  return CGValue::runtime(math::PowFOp::create(cg.builder, cg.loc(),
+                                               x.getValue(), y.getValue()),
+                          x.getDType());
+}
+
+/// An int32 tile of `shape` whose value is the index along `axis`.
+static FailureOr<CGValue> indexAlong(CodeGen &cg, llvm::ArrayRef<int64_t> shape,
+                                     int64_t axis, SMLoc loc) {
+  int64_t n = shape[axis];
+  auto type = mlir::RankedTensorType::get({n}, cg.builder.getI32Type());
+  mlir::Value r = tile::MakeRangeOp::create(cg.builder, cg.loc(), type,
+                                            cg.builder.getI32IntegerAttr(0),
+                                            cg.builder.getI32IntegerAttr(n));
+  CGValue v = CGValue::runtime(r, DType::get(ScalarKind::Int32));
+  if (shape.size() > 1) {
+    llvm::SmallVector<int64_t> s(shape.size(), 1);
+    s[axis] = n;
+    v = cg.reshape(v, s, /*allowReorder=*/false);
+  }
+  return cg.broadcastTo(v, shape, loc, "index");
+}
+
+/// `cond ? a : b` on run-time values of one type and shape.
+static CGValue selectValues(CodeGen &cg, const CGValue &cond,
+                            const CGValue &a, const CGValue &b) {
+  return CGValue::runtime(arith::SelectOp::create(cg.builder, cg.loc(),
+                                                  cond.getValue(),
+                                                  a.getValue(), b.getValue()),
+                          a.getDType());
+}
+
+/// The two operands of join/cat: run-time values of one dtype and shape.
+static LogicalResult joinOperands(CodeGen &cg, Args &a, CGValue &x,
+                                  CGValue &y, StringRef what) {
+  FailureOr<CGValue> rx = a.getRuntime(0), ry = a.getRuntime(1);
+  if (failed(rx) || failed(ry))
+    return failure();
+  x = *rx;
+  y = *ry;
+  if (x.getDType() != y.getDType())
+    return cg.error(a.call.loc, what.str() + " needs two values of one "
+                                             "dtype, got " +
+                                    x.describe() + " and " + y.describe())
+        .note(a.loc(0), "the first is " + x.describe())
+        .note(a.loc(1), "the second is " + y.describe());
+  return cg.broadcastPair(x, y, a.call.loc, a.loc(0), a.loc(1));
+}
+
+/// x and y stacked along a new axis `axis` of size 2 (x first).
+static FailureOr<CGValue> stack(CodeGen &cg, const CGValue &x,
+                                const CGValue &y, int64_t axis, SMLoc loc) {
+  llvm::SmallVector<int64_t> shape(x.getShape());
+  shape.insert(shape.begin() + axis, 2);
+  if (failed(checkShape(cg, shape, loc, "the joined tile")))
+    return failure();
+  FailureOr<CGValue> ex = cg.broadcastTo(cg.expandDims(x, axis), shape, loc,
+                                         "the first operand");
+  FailureOr<CGValue> ey = cg.broadcastTo(cg.expandDims(y, axis), shape, loc,
+                                         "the second operand");
+  FailureOr<CGValue> index = indexAlong(cg, shape, axis, loc);
+  if (failed(ex) || failed(ey) || failed(index))
+    return failure();
+  FailureOr<CGValue> first = cg.compareOp(CmpOp::Eq, *index,
+                                          CGValue::integer(0), loc, loc, loc);
+  if (failed(first))
+    return failure();
+  return selectValues(cg, *first, *ex, *ey);
+}
+
+/// tl.join(a, b): a new minor dimension of size 2, a at index 0.
+static FailureOr<CGValue> builtinJoin(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"a", true}, {"b", true}}))
+    return failure();
+  CGValue x, y;
+  if (failed(joinOperands(cg, a, x, y, "tl.join()")))
+    return failure();
+  return stack(cg, x, y, static_cast<int64_t>(x.getShape().size()), call.loc);
+}
+
+/// tl.interleave(a, b): join, then the last two dimensions merged.
+static FailureOr<CGValue> builtinInterleave(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"a", true}, {"b", true}}))
+    return failure();
+  CGValue x, y;
+  if (failed(joinOperands(cg, a, x, y, "tl.interleave()")))
+    return failure();
+  int64_t rank = static_cast<int64_t>(x.getShape().size());
+  FailureOr<CGValue> c = stack(cg, x, y, rank, call.loc);
+  if (failed(c) || rank == 0)
+    return c;
+  llvm::SmallVector<int64_t> shape(x.getShape());
+  shape.back() *= 2;
+  return cg.reshape(*c, shape, /*allowReorder=*/false);
+}
+
+/// tl.cat(a, b, can_reorder=False, dim=0): a then b along `dim` (tilec
+/// keeps the order, which satisfies can_reorder=True as well).
+static FailureOr<CGValue> builtinCat(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true},
+               {"other", true},
+               {"can_reorder", false},
+               {"dim", false}}))
+    return failure();
+  FailureOr<bool> canReorder = a.getBool(2, false);
+  if (failed(canReorder))
+    return failure();
+  CGValue x, y;
+  if (failed(joinOperands(cg, a, x, y, "tl.cat()")))
+    return failure();
+  int64_t rank = static_cast<int64_t>(x.getShape().size());
+  if (rank == 0)
+    return cg.error(call.loc, "tl.cat() needs tiles, got " + x.describe() +
+                                  " (use tl.join for scalars)");
+  int64_t dim = 0;
+  if (a.has(3)) {
+    FailureOr<int64_t> d = a.getInt(3);
+    if (failed(d))
+      return failure();
+    dim = *d < 0 ? *d + rank : *d;
+    if (dim < 0 || dim >= rank)
+      return cg.error(a.loc(3), "dim " + std::to_string(*d) +
+                                    " is out of range for a tile of rank " +
+                                    std::to_string(rank));
+  }
+  FailureOr<CGValue> c = stack(cg, x, y, dim, call.loc);
+  if (failed(c))
+    return failure();
+  llvm::SmallVector<int64_t> shape(x.getShape());
+  shape[dim] *= 2;
+  return cg.reshape(*c, shape, /*allowReorder=*/false);
+}
+
+using ValuesCombine = llvm::function_ref<FailureOr<llvm::SmallVector<CGValue>>(
+    llvm::ArrayRef<CGValue>, llvm::ArrayRef<CGValue>)>;
+
+/// Reduces `values` (one shape) along `axis` over the elements whose
+/// `flag` (i1, same shape) is set. `combine` combines two sets of values;
+/// without it, any flagged element is picked (one is flagged).
+static FailureOr<llvm::SmallVector<CGValue>>
+flaggedReduce(CodeGen &cg, SMLoc loc, llvm::ArrayRef<CGValue> values,
+              const CGValue &flag, int64_t axis, ValuesCombine combine) {
+  llvm::SmallVector<CGValue> srcs{flag};
+  srcs.append(values.begin(), values.end());
+  bool hasCombine = static_cast<bool>(combine);
+  FailureOr<llvm::SmallVector<CGValue>> results = cg.reduce(
+      srcs, std::optional<int64_t>(axis), false, loc, loc,
+      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
+          -> FailureOr<llvm::SmallVector<CGValue>> {
+        mlir::Value fl = lhs[0].getValue(), fr = rhs[0].getValue();
+        llvm::SmallVector<CGValue> out{CGValue::runtime(
+            arith::OrIOp::create(cg.builder, cg.loc(), fl, fr),
+            DType::get(ScalarKind::Int1))};
+        llvm::ArrayRef<CGValue> lv = lhs.drop_front(), rv = rhs.drop_front();
+        llvm::SmallVector<CGValue> both;
+        mlir::Value bothFlags;
+        if (hasCombine) {
+          FailureOr<llvm::SmallVector<CGValue>> c = combine(lv, rv);
+          if (failed(c))
+            return failure();
+          if (c->size() != lv.size())
+            return cg.error(loc, "the combine function must return " +
+                                     std::to_string(lv.size()) + " value" +
+                                     (lv.size() == 1 ? "" : "s") +
+                                     ", but it returns " +
+                                     std::to_string(c->size()));
+          for (size_t k = 0; k < lv.size(); ++k) {
+            CGValue v = (*c)[k];
+            DType d = lv[k].getDType();
+            if (v.isNumber())
+              v = cg.makeConstant(v, d);
+            if (!v.isRuntime() || v.isTile())
+              return cg.error(loc, "the combine function must return "
+                                   "scalars, but result " +
+                                       std::to_string(k) + " is " +
+                                       v.describe());
+            if (v.getDType() != d) {
+              FailureOr<CGValue> cv = cg.cast(v, d, loc);
+              if (failed(cv))
+                return failure();
+              v = *cv;
+            }
+            both.push_back(v);
+          }
+          bothFlags = arith::AndIOp::create(cg.builder, cg.loc(), fl, fr);
+        }
+        for (size_t k = 0; k < lv.size(); ++k) {
+          mlir::Value pick = arith::SelectOp::create(
+              cg.builder, cg.loc(), fl, lv[k].getValue(), rv[k].getValue());
+          if (hasCombine)
+            pick = arith::SelectOp::create(cg.builder, cg.loc(), bothFlags,
+                                           both[k].getValue(), pick);
+          out.push_back(CGValue::runtime(pick, lv[k].getDType()));
+        }
+        return out;
+      });
+  if (failed(results))
+    return failure();
+  results->erase(results->begin());
+  return results;
+}
+
+/// The flag tile of shape `shape` (the source shape with the partner axis
+/// inserted after `axis`): flag(i, j) for i along `axis`, j along axis+1.
+static FailureOr<CGValue> pairFlag(CodeGen &cg, llvm::ArrayRef<int64_t> shape,
+                                   int64_t axis, SMLoc loc,
+                                   llvm::function_ref<FailureOr<CGValue>(
+                                       const CGValue &, const CGValue &)>
+                                       relation) {
+  FailureOr<CGValue> i = indexAlong(cg, shape, axis, loc);
+  FailureOr<CGValue> j = indexAlong(cg, shape, axis + 1, loc);
+  if (failed(i) || failed(j))
+    return failure();
+  return relation(*i, *j);
+}
+
+/// `x` (shape S) with a partner axis of size S[axis] inserted after
+/// `axis`, each x[..., j, ...] repeated along the new axis `axis`.
+static FailureOr<CGValue> spreadAlong(CodeGen &cg, const CGValue &x,
+                                      int64_t axis, SMLoc loc,
+                                      StringRef what) {
+  llvm::SmallVector<int64_t> shape(x.getShape());
+  shape.insert(shape.begin() + axis, shape[axis]);
+  if (failed(checkShape(cg, shape, loc,
+                        what.str() + " works on an N x N intermediate "
+                                     "along the axis (tilec has no native "
+                                     "scan yet)")))
+    return failure();
+  return cg.broadcastTo(cg.expandDims(x, axis), shape, loc, "the input");
+}
+
+/// A normalized axis argument of a tile of rank `rank`.
+static FailureOr<int64_t> axisArg(CodeGen &cg, Args &a, size_t i,
+                                  int64_t rank, int64_t dflt) {
+  int64_t axis = dflt;
+  if (a.has(i)) {
+    FailureOr<int64_t> v = a.getInt(i);
+    if (failed(v))
+      return failure();
+    axis = *v;
+  }
+  if (axis < -rank || axis >= rank)
+    return cg.error(a.loc(i), a.name(i) + " is " + std::to_string(axis) +
+                                  ", out of range for a tile of rank " +
+                                  std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// tl.split(a): the two halves of a tile whose last dimension is 2.
+static FailureOr<CGValue> builtinSplit(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"a", true}}))
+    return failure();
+  FailureOr<CGValue> x = a.getTile(0);
+  if (failed(x))
+    return failure();
+  llvm::SmallVector<int64_t> shape(x->getShape());
+  if (shape.back() != 2)
+    return cg.error(a.loc(0), "tl.split() needs a tile whose last dimension "
+                              "is 2, got " +
+                                  x->describe());
+  if (x->getDType().isPointer())
+    return cg.error(a.loc(0), "tl.split() of pointer tiles is not supported "
+                              "by tilec yet");
+  int64_t last = static_cast<int64_t>(shape.size()) - 1;
+  FailureOr<CGValue> index = indexAlong(cg, shape, last, call.loc);
+  if (failed(index))
+    return failure();
+  std::vector<CGValue> halves;
+  for (int64_t k = 0; k < 2; ++k) {
+    FailureOr<CGValue> flag = cg.compareOp(
+        CmpOp::Eq, *index, CGValue::integer(k), call.loc, call.loc, call.loc);
+    if (failed(flag))
+      return failure();
+    FailureOr<llvm::SmallVector<CGValue>> r =
+        flaggedReduce(cg, call.loc, {*x}, *flag, last, nullptr);
+    if (failed(r))
+      return failure();
+    halves.push_back(r->front());
+  }
+  return CGValue::tuple(std::move(halves));
+}
+
+/// tl.flip(x, dim=None): reversed along `dim` (default the last), whose
+/// size must be a power of two (as in Triton).
+static FailureOr<CGValue> builtinFlip(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"x", true}, {"dim", false}}))
+    return failure();
+  FailureOr<CGValue> x = a.getTile(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = static_cast<int64_t>(x->getShape().size());
+  FailureOr<int64_t> dim = axisArg(cg, a, 1, rank, rank - 1);
+  if (failed(dim))
+    return failure();
+  if (x->getDType().isPointer())
+    return cg.error(a.loc(0), "tl.flip() of pointer tiles is not supported "
+                              "by tilec yet");
+  int64_t n = x->getShape()[*dim];
+  if (n == 1)
+    return *x;
+  FailureOr<CGValue> spread = spreadAlong(cg, *x, *dim, call.loc, "tl.flip()");
+  if (failed(spread))
+    return failure();
+  FailureOr<CGValue> flag = pairFlag(
+      cg, spread->getShape(), *dim, call.loc,
+      [&](const CGValue &i, const CGValue &j) -> FailureOr<CGValue> {
+        FailureOr<CGValue> sum =
+            cg.binaryOp(BinaryOp::Add, i, j, call.loc, call.loc, call.loc);
+        if (failed(sum))
+          return failure();
+        return cg.compareOp(CmpOp::Eq, *sum, CGValue::integer(n - 1),
+                            call.loc, call.loc, call.loc);
+      });
+  if (failed(flag))
+    return failure();
+  FailureOr<llvm::SmallVector<CGValue>> r =
+      flaggedReduce(cg, call.loc, {*spread}, *flag, *dim + 1, nullptr);
+  if (failed(r))
+    return failure();
+  return r->front();
+}
+
+/// An inclusive scan of `inputs` (one shape) along `axis` with `combine`.
+static FailureOr<llvm::SmallVector<CGValue>>
+scan(CodeGen &cg, SMLoc loc, llvm::ArrayRef<CGValue> inputs, int64_t axis,
+     bool reverse, StringRef what, ValuesCombine combine) {
+  llvm::SmallVector<CGValue> spread;
+  for (const CGValue &x : inputs) {
+    FailureOr<CGValue> s = spreadAlong(cg, x, axis, loc, what);
+    if (failed(s))
+      return failure();
+    spread.push_back(*s);
+  }
+  FailureOr<CGValue> flag = pairFlag(
+      cg, spread.front().getShape(), axis, loc,
+      [&](const CGValue &i, const CGValue &j) {
+        return cg.compareOp(reverse ? CmpOp::GtE : CmpOp::LtE, j, i, loc, loc,
+                            loc);
+      });
+  if (failed(flag))
+    return failure();
+  return flaggedReduce(cg, loc, spread, *flag, axis + 1, combine);
+}
+
+/// tl.cumsum / tl.cumprod (input, axis=0, reverse=False[, dtype]).
+static FailureOr<CGValue> cumulative(CodeGen &cg, CallArgs &call, bool isSum) {
+  Args a(cg, call);
+  llvm::SmallVector<ParamSpec> params = {
+      {"input", true}, {"axis", false}, {"reverse", false}};
+  if (isSum)
+    params.push_back({"dtype", false});
+  if (!a.bind(params))
+    return failure();
+  FailureOr<CGValue> input = a.getTile(0);
+  FailureOr<bool> reverse = a.getBool(2, false);
+  if (failed(input) || failed(reverse))
+    return failure();
+  int64_t rank = static_cast<int64_t>(input->getShape().size());
+  FailureOr<int64_t> axis = axisArg(cg, a, 1, rank, 0);
+  if (failed(axis))
+    return failure();
+  CGValue x = *input;
+  DType d = x.getDType();
+  if (d.isPointer())
+    return cg.error(a.loc(0), call.calleeName +
+                                  "() of pointers is not supported");
+  // Triton's types: bf16 computed in fp32; for cumsum, integers narrower
+  // than 32 bits (and booleans) in int32/uint32, or `dtype`.
+  std::optional<DType> outType;
+  if (isSum && a.has(3)) {
+    FailureOr<DType> t = a.getDType(3);
+    if (failed(t))
+      return failure();
+    outType = *t;
+  } else if (d == DType::get(ScalarKind::BF16)) {
+    outType = DType::get(ScalarKind::FP32);
+  } else if (isSum && d.isBool()) {
+    outType = DType::get(ScalarKind::Int32);
+  } else if (isSum && d.isInt() && d.getBitWidth() < 32) {
+    outType = DType::get(d.isSigned() ? ScalarKind::Int32 : ScalarKind::UInt32);
+  }
+  if (outType && *outType != d) {
+    FailureOr<CGValue> c = cg.cast(x, *outType, a.loc(0));
+    if (failed(c))
+      return failure();
+    x = *c;
+  }
+  DType t = x.getDType();
+  FailureOr<llvm::SmallVector<CGValue>> r = scan(
+      cg, call.loc, {x}, *axis, *reverse, call.calleeName + "()",
+      [&](llvm::ArrayRef<CGValue> l, llvm::ArrayRef<CGValue> rr)
+          -> FailureOr<llvm::SmallVector<CGValue>> {
+        mlir::Value p = l[0].getValue(), q = rr[0].getValue(), v;
+        if (isSum)
+          v = t.isFloat() ? arith::AddFOp::create(cg.builder, cg.loc(), p, q)
+                                .getResult()
+                          : arith::AddIOp::create(cg.builder, cg.loc(), p, q)
+                                .getResult();
+        else
+          v = t.isFloat() ? arith::MulFOp::create(cg.builder, cg.loc(), p, q)
+                                .getResult()
+                          : arith::MulIOp::create(cg.builder, cg.loc(), p, q)
+                                .getResult();
+        return llvm::SmallVector<CGValue>{CGValue::runtime(v, t)};
+      });
+  if (failed(r))
+    return failure();
+  return r->front();
+}
+
+static FailureOr<CGValue> builtinCumsum(CodeGen &cg, CallArgs &call) {
+  return cumulative(cg, call, true);
+}
+static FailureOr<CGValue> builtinCumprod(CodeGen &cg, CallArgs &call) {
+  return cumulative(cg, call, false);
+}
+
+/// tl.associative_scan(input, axis, combine_fn, reverse=False): input a
+/// tile or a tuple of tiles of one shape.
+static FailureOr<CGValue> builtinAssociativeScan(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"input", true},
+               {"axis", true},
+               {"combine_fn", true},
+               {"reverse", false}}))
+    return failure();
+  FailureOr<bool> reverse = a.getBool(3, false);
+  if (failed(reverse))
+    return failure();
+  const CGValue &fnValue = a.value(2);
+  if (!fnValue.isJitFunction() && !fnValue.isClosure())
+    return cg.error(a.loc(2), "the combine_fn of tl.associative_scan() must "
+                              "be a @jit function or a lambda, got " +
+                                  fnValue.describe());
+  llvm::SmallVector<CGValue> inputs;
+  const CGValue &in = a.value(0);
+  bool isTuple = in.isTuple();
+  if (isTuple)
+    inputs.append(in.getElements().begin(), in.getElements().end());
+  else
+    inputs.push_back(in);
+  if (inputs.empty())
+    return cg.error(a.loc(0), "tl.associative_scan() needs at least one tile");
+  for (const CGValue &v : inputs) {
+    if (!v.isRuntime() || !v.isTile())
+      return cg.error(a.loc(0), "the input of tl.associative_scan() must be "
+                                "a tile or a tuple of tiles, got " +
+                                    v.describe());
+    if (llvm::ArrayRef<int64_t>(v.getShape()) !=
+        llvm::ArrayRef<int64_t>(inputs.front().getShape()))
+      return cg.error(a.loc(0), "the tiles of tl.associative_scan() must "
+                                "have one shape, got " +
+                                    inputs.front().describe() + " and " +
+                                    v.describe());
+    if (v.getDType().isPointer())
+      return cg.error(a.loc(0), "tl.associative_scan() of pointers is not "
+                                "supported");
+  }
+  int64_t rank = static_cast<int64_t>(inputs.front().getShape().size());
+  FailureOr<int64_t> axis = axisArg(cg, a, 1, rank, 0);
+  if (failed(axis))
+    return failure();
+  SMLoc fnLoc = a.loc(2);
+  FailureOr<llvm::SmallVector<CGValue>> results = scan(
+      cg, call.loc, inputs, *axis, *reverse, "tl.associative_scan()",
+      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
+          -> FailureOr<llvm::SmallVector<CGValue>> {
+        CallArgs fnArgs;
+        fnArgs.loc = fnLoc;
+        fnArgs.calleeName = "combine_fn";
+        for (const CGValue &v : lhs)
+          fnArgs.positional.push_back({v, fnLoc, "", SMLoc()});
+        for (const CGValue &v : rhs)
+          fnArgs.positional.push_back({v, fnLoc, "", SMLoc()});
+        FailureOr<CGValue> r = cg.callFunction(fnValue, fnArgs);
+        if (failed(r))
+          return failure();
+        llvm::SmallVector<CGValue> out;
+        if (r->isTuple())
+          out.append(r->getElements().begin(), r->getElements().end());
+        else
+          out.push_back(*r);
+        return out;
+      });
+  if (failed(results))
+    return failure();
+  if (!isTuple)
+    return results->front();
+  return CGValue::tuple(std::vector<CGValue>(results->begin(), results->end()));
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+/// Triton's `sem` and `scope` (accepted and kept on the op).
+static LogicalResult atomicSemScope(CodeGen &cg, Args &a, size_t semIndex,
+                                    std::string &sem, std::string &scope) {
+  FailureOr<std::string> s = a.getStr(semIndex, "acq_rel");
+  FailureOr<std::string> sc = a.getStr(semIndex + 1, "gpu");
+  if (failed(s) || failed(sc))
+    return failure();
+  if (!llvm::is_contained({"relaxed", "acquire", "release", "acq_rel"}, *s))
+    return cg.error(a.loc(semIndex), "sem must be 'relaxed', 'acquire', "
+                                     "'release' or 'acq_rel', got '" +
+                                         *s + "'");
+  if (!llvm::is_contained({"gpu", "cta", "sys"}, *sc))
+    return cg.error(a.loc(semIndex + 1), "scope must be 'gpu', 'cta' or "
+                                         "'sys', got '" +
+                                             *sc + "'");
+  sem = *s;
+  scope = *sc;
+  return success();
+}
+
+/// The pointer operand of an atomic: a pointer or a tile of pointers to
+/// 32- or 64-bit elements.
+static FailureOr<DType> atomicPointer(CodeGen &cg, Args &a, size_t i) {
+  const CGValue &ptr = a.value(i);
+  if (ptr.isBlockLike() || ptr.isTensorDescriptor() || !ptr.isRuntime() ||
+      !ptr.getDType().isPointer())
+    return cg.error(a.loc(i), a.call.calleeName +
+                                  "() expects a pointer or a tile of "
+                                  "pointers, got " +
+                                  ptr.describe());
+  DType elem = DType::get(ptr.getDType().getScalar());
+  unsigned bits = elem.getBitWidth();
+  if (elem.isBool() || (bits != 32 && bits != 64))
+    return cg.error(a.loc(i), a.call.calleeName + "() of " + elem.str() +
+                                  " elements is not supported by tilec yet "
+                                  "(32- and 64-bit integers and floats are)");
+  return elem;
+}
+
+/// `val` converted to the pointee type and broadcast to the pointer's shape.
+static FailureOr<CGValue> atomicOperand(CodeGen &cg, Args &a, size_t i,
+                                        const CGValue &ptr, DType elem,
+                                        StringRef what) {
+  const CGValue &v = a.value(i);
+  if (!v.isNumber() && (!v.isRuntime() || v.isBlockLike()))
+    return cg.error(a.loc(i), what.str() + " must be a tile or a number, "
+                                           "got " +
+                                  v.describe());
+  if (v.isTile() && !ptr.isTile())
+    return cg.error(a.loc(i), "the " + v.describe() +
+                                  " tile needs a tile of pointers, not a "
+                                  "scalar pointer");
+  FailureOr<CGValue> c = cg.convertTo(v, elem, a.loc(i), what);
+  if (failed(c))
+    return failure();
+  return cg.broadcastTo(*c, ptr.getShape(), a.loc(i), what);
+}
+
+static FailureOr<CGValue> atomicRMW(CodeGen &cg, CallArgs &call,
+                                    StringRef op) {
+  Args a(cg, call);
+  enum { kPtr, kVal, kMask, kSem, kScope };
+  if (!a.bind({{"pointer", true},
+               {"val", true},
+               {"mask", false},
+               {"sem", false},
+               {"scope", false}}))
+    return failure();
+  FailureOr<DType> elem = atomicPointer(cg, a, kPtr);
+  std::string sem, scope;
+  if (failed(elem) || failed(atomicSemScope(cg, a, kSem, sem, scope)))
+    return failure();
+  const CGValue &ptr = a.value(kPtr);
+  bool isFloat = elem->isFloat();
+  std::string kind = op.str();
+  if (op == "add" && isFloat)
+    kind = "fadd";
+  else if (op == "max" || op == "min")
+    kind = isFloat ? "f" + kind : elem->isSigned() ? kind : "u" + kind;
+  else if ((op == "and" || op == "or" || op == "xor") && isFloat)
+    return cg.error(a.loc(kPtr), call.calleeName + "() needs integer "
+                                                   "elements, got " +
+                                     ptr.describe());
+  FailureOr<CGValue> val = atomicOperand(cg, a, kVal, ptr, *elem, "'val'");
+  if (failed(val))
+    return failure();
+  mlir::Value mask;
+  if (a.has(kMask)) {
+    FailureOr<CGValue> m = prepareMask(cg, a, kMask, ptr);
+    if (failed(m))
+      return failure();
+    mask = m->getValue();
+  }
+  mlir::Value v = tile::AtomicRMWOp::create(
+      cg.builder, cg.loc(), val->getValue().getType(), ptr.getValue(),
+      val->getValue(), mask, kind, sem, scope);
+  return CGValue::runtime(v, *elem);
+}
+
+#define ATOMIC(NAME, OP)                                                       \
+  static FailureOr<CGValue> NAME(CodeGen &cg, CallArgs &call) {                \
+    return atomicRMW(cg, call, OP);                                            \
+  }
+ATOMIC(builtinAtomicAdd, "add")
+ATOMIC(builtinAtomicMax, "max")
+ATOMIC(builtinAtomicMin, "min")
+ATOMIC(builtinAtomicAnd, "and")
+ATOMIC(builtinAtomicOr, "or")
+ATOMIC(builtinAtomicXor, "xor")
+ATOMIC(builtinAtomicXchg, "xchg")
+#undef ATOMIC
+
+/// tl.debug_barrier(): a barrier across the program's threads.
+static FailureOr<CGValue> builtinDebugBarrier(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({}))
+    return failure();
+  tile::DebugBarrierOp::create(cg.builder, cg.loc());
+  return CGValue::none();
+}
+
+static FailureOr<CGValue> builtinAtomicCas(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  enum { kPtr, kCmp, kVal, kSem, kScope };
+  if (!a.bind({{"pointer", true},
+               {"cmp", true},
+               {"val", true},
+               {"sem", false},
+               {"scope", false}}))
+    return failure();
+  FailureOr<DType> elem = atomicPointer(cg, a, kPtr);
+  std::string sem, scope;
+  if (failed(elem) || failed(atomicSemScope(cg, a, kSem, sem, scope)))
+    return failure();
+  const CGValue &ptr = a.value(kPtr);
+  FailureOr<CGValue> cmp = atomicOperand(cg, a, kCmp, ptr, *elem, "'cmp'");
+  FailureOr<CGValue> val = atomicOperand(cg, a, kVal, ptr, *elem, "'val'");
+  if (failed(cmp) || failed(val))
+    return failure();
+  mlir::Value v = tile::AtomicCASOp::create(
+      cg.builder, cg.loc(), val->getValue().getType(), ptr.getValue(),
+      cmp->getValue(), val->getValue(), sem, scope);
+  return CGValue::runtime(v, *elem);
+}
+
+//===----------------------------------------------------------------------===//
 // Table
 //===----------------------------------------------------------------------===//
 
@@ -2761,6 +3444,24 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.minimum"] = builtinMinimum;
     t["tl.clamp"] = builtinClamp;
     t["tl.where"] = builtinWhere;
+    t["tl.pow"] = builtinPow;
+    t["tl.atomic_add"] = builtinAtomicAdd;
+    t["tl.atomic_max"] = builtinAtomicMax;
+    t["tl.atomic_min"] = builtinAtomicMin;
+    t["tl.atomic_and"] = builtinAtomicAnd;
+    t["tl.atomic_or"] = builtinAtomicOr;
+    t["tl.atomic_xor"] = builtinAtomicXor;
+    t["tl.atomic_xchg"] = builtinAtomicXchg;
+    t["tl.atomic_cas"] = builtinAtomicCas;
+    t["tl.debug_barrier"] = builtinDebugBarrier;
+    t["tl.join"] = builtinJoin;
+    t["tl.interleave"] = builtinInterleave;
+    t["tl.cat"] = builtinCat;
+    t["tl.split"] = builtinSplit;
+    t["tl.flip"] = builtinFlip;
+    t["tl.cumsum"] = builtinCumsum;
+    t["tl.cumprod"] = builtinCumprod;
+    t["tl.associative_scan"] = builtinAssociativeScan;
     t["tl.cdiv"] = builtinCdiv;
     t["tl.reshape"] = builtinReshape;
     t["tl.view"] = builtinReshape;
@@ -2784,30 +3485,12 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["range"] = builtinRangeOutsideFor;
     for (StringRef name : {"tl.device_print",
                            "tl.device_assert",
-                           "tl.debug_barrier",
-                           "tl.atomic_add",
-                           "tl.atomic_max",
-                           "tl.atomic_min",
-                           "tl.atomic_cas",
-                           "tl.atomic_xchg",
-                           "tl.atomic_and",
-                           "tl.atomic_or",
-                           "tl.atomic_xor",
-                           "tl.cumsum",
-                           "tl.cumprod",
-                           "tl.associative_scan",
-                           "tl.cat",
-                           "tl.join",
-                           "tl.split",
-                           "tl.interleave",
-                           "tl.flip",
                            "tl.sort",
                            "tl.histogram",
                            "tl.inline_asm_elementwise",
                            "tl.rand",
                            "tl.randn",
-                           "tl.randint",
-                           "tl.pow"})
+                           "tl.randint"})
       t[name] = builtinUnsupported;
     for (StringRef name : {"triton.jit", "triton.autotune", "triton.heuristics",
                            "triton.Config"})
@@ -2872,6 +3555,11 @@ StringRef CodeGen::getMethodBuiltin(StringRef name) {
       .Case("ceil", "tl.ceil")
       .Case("sigmoid", "tl.sigmoid")
       .Case("cdiv", "tl.cdiv")
+      .Case("split", "tl.split")
+      .Case("flip", "tl.flip")
+      .Case("cumsum", "tl.cumsum")
+      .Case("cumprod", "tl.cumprod")
+      .Case("associative_scan", "tl.associative_scan")
       .Default("");
 }
 
@@ -2954,6 +3642,16 @@ FailureOr<CGValue> CodeGen::getValueAttr(const CGValue &base, StringRef name,
     }
     if (name == "dtype")
       return CGValue::dtypeObject(base.getDType());
+    // `x.type`: Triton's type of the value. For a scalar it is its dtype
+    // (`Out.type.element_ty` is the pointee of a pointer argument, as in
+    // Triton's tutorial 06); a tile's block type is not modelled.
+    if (name == "type") {
+      if (base.getShape().empty())
+        return CGValue::dtypeObject(base.getDType());
+      return error(nameLoc, "'.type' of a tile (Triton's block_type) is not "
+                            "supported by tilec yet; use '.dtype' for its "
+                            "element type and '.shape' for its shape");
+    }
     if (name == "numel") {
       int64_t numel = 1;
       for (int64_t d : base.getShape())

@@ -141,17 +141,10 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
                    shown + " is missing argument '" + param->getName() + "'")
           .note(param->getLoc(), "'" + param->getName() + "' is declared here");
     }
-    if (const Expr *annotation = param->getAnnotation()) {
-      FailureOr<CGValue> ann = evalInDefiningScope(annotation);
-      if (succeeded(ann) && ann->isBuiltin("tl.constexpr") && value.isRuntime())
-        return error(valueLoc, "argument '" + param->getName() + "' of " +
-                                   shown +
-                                   " is annotated tl.constexpr but a "
-                                   "run-time " +
-                                   value.describe() + " was passed")
-            .note(param->getLoc(),
-                  "'" + param->getName() + "' is declared here");
-    }
+    // A helper's `tl.constexpr` annotation does not make its argument a
+    // constant: as in Triton, what the call site passes decides (Triton's
+    // tutorial 06 passes the run-time `offs_m` and `N_CTX` to parameters
+    // of `_attn_fwd_inner` annotated tl.constexpr).
     frame->vars[param->getName()] = Binding{value, param->getLoc()};
   }
 

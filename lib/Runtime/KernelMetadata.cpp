@@ -175,7 +175,13 @@ Status parseParameter(const json &object, std::size_t index,
   bool isConstexpr = param.kind == ParameterInfo::Kind::Constexpr;
   std::string typeName;
   TILEC_RETURN_IF_ERROR(reader.getString("type", typeName, !isConstexpr));
-  if (!typeName.empty() || !isConstexpr) {
+  // A string constexpr (`ACTIVATION: tl.constexpr` given 'leaky_relu', as
+  // in Triton's matmul tutorial) has the type "str": no scalar type.
+  if (isConstexpr && typeName == "str") {
+    if (const json *value = reader.find("value"); value && !value->is_string())
+      return metadataError(where + ": type 'str' needs a string value, got " +
+                           value->dump());
+  } else if (!typeName.empty() || !isConstexpr) {
     std::optional<ScalarType> type = parseScalarType(typeName);
     if (!type)
       return metadataError(where + ": unknown type '" + typeName + "'");

@@ -51,6 +51,20 @@ Expected<SignatureEntry> parseEntry(std::size_t index, std::string text) {
     return entry;
   }
 
+  // A string constexpr ('leaky_relu' or "leaky_relu"); its literal is the
+  // JSON form the metadata records ("leaky_relu").
+  if (text.size() >= 2 && (text[0] == '\'' || text[0] == '"') &&
+      text.back() == text[0]) {
+    std::string inner = text.substr(1, text.size() - 2);
+    if (inner.find_first_of("\"'\\") != std::string::npos)
+      return entryError(index, text,
+                        "a string constexpr with quotes or backslashes "
+                        "inside is not supported");
+    entry.kind = SignatureEntry::Kind::Constexpr;
+    entry.literal = "\"" + inner + "\"";
+    return entry;
+  }
+
   std::string body = text;
   if (body[0] == '*') {
     entry.kind = SignatureEntry::Kind::Pointer;

@@ -105,6 +105,10 @@ std::vector<CaseSpec> allCases() {
   addDescriptorScaleCases(cases);
   addMatmulEpilogueCases(cases);
   addQuantizeFp8Cases(cases);
+  addLayerNormCases(cases);
+  addMatmulGroupedCases(cases);
+  addAttentionCases(cases);
+  addOpsCases(cases);
   return cases;
 }
 

@@ -173,7 +173,9 @@ std::set<std::string> findExampleKernels(const std::string &dir) {
     std::string file =
         std::filesystem::relative(entry.path(), dir).generic_string();
     for (const std::string &name : names) {
-      std::regex call("[^\\w]" + name + "\\s*\\(");
+      // A call, or a reference as a value (a combine_fn passed to
+      // tl.reduce / tl.associative_scan), makes it a helper.
+      std::regex call("[^\\w]" + name + "(\\s*\\(|\\s*[,)])");
       std::ptrdiff_t uses = std::distance(
           std::sregex_iterator(text.begin(), text.end(), call),
           std::sregex_iterator());

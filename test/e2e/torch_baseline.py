@@ -82,6 +82,26 @@ def make(case):
             print("torch_baseline: %s: torch.mm has no out_dtype here; "
                   "timing fp16 output" % case["name"], file=sys.stderr)
             return lambda: torch.mm(a, b)
+    if family == "layer_norm":
+        dtype = torch.float16 if case["dtype"] == "fp16" else torch.float32
+        x = rand(s["M"], s["N"], dtype=dtype, lo=-2, hi=2)
+        w = rand(s["N"], dtype=dtype, lo=0.5, hi=1.5)
+        b = rand(s["N"], dtype=dtype)
+        return lambda: F.layer_norm(x, (s["N"],), w, b, 1e-5)
+    if family in ("matmul_fp16", "matmul_leaky_relu"):
+        a = rand(s["M"], s["K"], dtype=torch.float16)
+        b = rand(s["K"], s["N"], dtype=torch.float16)
+        if family == "matmul_leaky_relu":
+            return lambda: F.leaky_relu(torch.mm(a, b), 0.01)
+        return lambda: torch.mm(a, b)
+    if family in ("attention", "attention_causal"):
+        shape = (s["Z"], s["H"], s["N_CTX"], s["HEAD_DIM"])
+        q = rand(*shape, dtype=torch.float16, lo=-2, hi=2)
+        k = rand(*shape, dtype=torch.float16, lo=-2, hi=2)
+        v = rand(*shape, dtype=torch.float16)
+        causal = family == "attention_causal"
+        return lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                      scale=0.3)
     if family == "descriptor_scale":
         x = rand(s["M"], s["N"])
         out = torch.empty(s["M"], s["N"], device="cuda", dtype=torch.float16)

@@ -10,7 +10,8 @@
 //   :N      after a pointer or scalar: promises divisibility by N (a power of
 //           two >= 2; for a pointer, an N-byte aligned address). Triton's
 //           ":1" ("equal to 1") is rejected: write the literal 1 instead.
-//   literal an integer, float or True/False: the parameter becomes a
+//   literal an integer, float, True/False or a quoted string ('relu',
+//           recorded as the JSON string "relu"): the parameter becomes a
 //           constexpr with that value and is not passed at launch.
 //
 //===----------------------------------------------------------------------===//

@@ -31,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -213,6 +214,23 @@ public:
     if (!mask)
       return checkedStore(b, loc);
     emitWhen(b, loc, mask, checkedStore);
+  }
+
+  /// Runs `atomic` (which returns the old value) unless `mask` (may be
+  /// null) is false or the sanitizer refuses the address; `fallback`
+  /// otherwise.
+  Value emitAtomic(OpBuilder &b, Location loc, Value pointer, int64_t bytes,
+                   Value mask, Value element, Value fallback,
+                   llvm::function_ref<Value(OpBuilder &, Location)> atomic) {
+    auto checked = [&](OpBuilder &nb, Location l) -> Value {
+      if (!options.sanitize)
+        return atomic(nb, l);
+      Value ok = emitCheck(nb, l, pointer, bytes, /*isStore=*/true, element);
+      return emitSelect(nb, l, ok, atomic, fallback);
+    };
+    if (!mask)
+      return checked(b, loc);
+    return emitSelect(b, loc, mask, checked, fallback);
   }
 
 private:
@@ -687,13 +705,178 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
   MemoryLoweringOptions options;
 };
 
+/// tile.atomic_rmw and tile.atomic_cas: one host atomic per element (the
+/// programs of a launch run on several host threads; sem and scope are
+/// met by sequential consistency), in the tile loops of a load; the old
+/// values make the result.
+template <typename Op>
+struct AtomicOpLowering : OpConversionPattern<Op> {
+  AtomicOpLowering(TypeConverter &converter, MLIRContext *ctx,
+                   const MemoryLoweringOptions &options)
+      : OpConversionPattern<Op>(converter, ctx), options(options) {}
+
+  using Adaptor = typename OpConversionPattern<Op>::OpAdaptor;
+
+  /// The atomic on one element: a call of the host helper
+  /// (kAtomicFunction); returns the old value.
+  Value emitOne(OpBuilder &b, Location loc, Op op, Value pointer,
+                ValueRange operands) const {
+    ModuleOp module = op->template getParentOfType<ModuleOp>();
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    if (!module.lookupSymbol(kAtomicFunction)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto decl = func::FuncOp::create(
+          b, loc, kAtomicFunction,
+          b.getFunctionType({i32, i32, ptrType, i64, i64}, {i64}));
+      decl.setPrivate();
+    }
+    Type type = operands[0].getType();
+    unsigned bits = type.getIntOrFloatBitWidth();
+    Type intType = b.getIntegerType(bits);
+    bool isFloat = isa<FloatType>(type);
+    int32_t opCode = AtomicCas;
+    bool isUnsigned = false;
+    if constexpr (std::is_same_v<Op, tile::AtomicRMWOp>) {
+      StringRef kind = op.getKind();
+      isUnsigned = kind == "umax" || kind == "umin";
+      if (kind.starts_with("u") || kind.starts_with("f"))
+        kind = kind.drop_front();
+      opCode = llvm::StringSwitch<int32_t>(kind)
+                   .Case("add", AtomicAdd)
+                   .Case("max", AtomicMax)
+                   .Case("min", AtomicMin)
+                   .Case("and", AtomicAnd)
+                   .Case("or", AtomicOr)
+                   .Case("xor", AtomicXor)
+                   .Default(AtomicXchg);
+    }
+    int32_t typeCode = isFloat       ? (bits == 32 ? AtomicF32 : AtomicF64)
+                       : bits == 32 ? (isUnsigned ? AtomicU32 : AtomicI32)
+                                    : (isUnsigned ? AtomicU64 : AtomicI64);
+    auto toBits = [&](Value v) -> Value {
+      if (isFloat)
+        v = arith::BitcastOp::create(b, loc, intType, v);
+      if (bits < 64)
+        v = arith::ExtUIOp::create(b, loc, i64, v);
+      return v;
+    };
+    Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
+    Value args[] = {
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(opCode)),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(typeCode)),
+        pointer, toBits(operands[0]),
+        operands.size() > 1 ? toBits(operands[1]) : zero};
+    Value old = func::CallOp::create(b, loc, kAtomicFunction, TypeRange{i64},
+                                     args)
+                    .getResult(0);
+    if (bits < 64)
+      old = arith::TruncIOp::create(b, loc, intType, old);
+    if (isFloat)
+      old = arith::BitcastOp::create(b, loc, type, old);
+    return old;
+  }
+
+  LogicalResult
+  matchAndRewrite(Op op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elementType = tile::getElementTypeOrSelf(op.getType());
+    int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+    AccessEmitter emitter(op, options);
+    SmallVector<Value> operands;
+    Value mask;
+    if constexpr (std::is_same_v<Op, tile::AtomicRMWOp>) {
+      operands.push_back(adaptor.getValue());
+      mask = adaptor.getMask();
+    } else {
+      operands.push_back(adaptor.getCmp());
+      operands.push_back(adaptor.getValue());
+    }
+    auto zeroOf = [&](OpBuilder &b, Location l) -> Value {
+      if (auto f = dyn_cast<FloatType>(elementType))
+        return arith::ConstantOp::create(b, l, b.getFloatAttr(f, 0.0));
+      return arith::ConstantOp::create(b, l,
+                                       b.getIntegerAttr(elementType, 0));
+    };
+    auto type = dyn_cast<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getType()));
+    if (!type) {
+      Value element = options.sanitize
+                          ? arith::ConstantOp::create(
+                                rewriter, loc, rewriter.getI64IntegerAttr(0))
+                          : Value();
+      Value pointer = LLVM::IntToPtrOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+          adaptor.getPtr());
+      Value fallback = zeroOf(rewriter, loc);
+      rewriter.replaceOp(
+          op, emitter.emitAtomic(rewriter, loc, pointer, bytes, mask, element,
+                                 fallback, [&](OpBuilder &b, Location l) {
+                                   return emitOne(b, l, op, pointer, operands);
+                                 }));
+      return success();
+    }
+    Value addresses = adaptor.getPtr();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    ElementAccess access(elementType, *this->getTypeConverter());
+    SmallVector<Value> results = buildTileLoops(
+        rewriter, loc, type.getShape(), init, nullptr,
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iterArgs,
+            Value rowStart) {
+          auto at = [&](Value tensor) -> Value {
+            return tensor ? tensor::ExtractOp::create(b, l, tensor, ivs)
+                          : Value();
+          };
+          Value element = options.sanitize
+                              ? linearIndex(b, l, type.getShape(), ivs)
+                              : Value();
+          Value pointer =
+              elementPointer(b, l, addresses, ivs, rowStart, access);
+          SmallVector<Value> scalars;
+          for (Value v : operands)
+            scalars.push_back(at(v));
+          Value m = at(mask);
+          Value fallback = zeroOf(b, l);
+          Value old = emitter.emitAtomic(
+              b, l, pointer, bytes, m, element, fallback,
+              [&](OpBuilder &nb, Location nl) {
+                return emitOne(nb, nl, op, pointer, scalars);
+              });
+          return scf::ValueVector{
+              tensor::InsertOp::create(b, l, old, iterArgs[0], ivs)};
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  MemoryLoweringOptions options;
+};
+
+/// tl.debug_barrier: one host thread runs each program, so nothing to
+/// wait for.
+struct DebugBarrierLowering : OpConversionPattern<tile::DebugBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::DebugBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void cpu::populateMemoryOpToLinalgPatterns(
     TileToLinalgTypeConverter &converter, RewritePatternSet &patterns,
     const MemoryLoweringOptions &options) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AddPtrOpLowering, AddressCastLowering<tile::PtrToIntOp>,
+  patterns.add<AddPtrOpLowering, DebugBarrierLowering,
+               AddressCastLowering<tile::PtrToIntOp>,
                AddressCastLowering<tile::IntToPtrOp>>(converter, ctx);
-  patterns.add<LoadOpLowering, StoreOpLowering>(converter, ctx, options);
+  patterns.add<LoadOpLowering, StoreOpLowering,
+               AtomicOpLowering<tile::AtomicRMWOp>,
+               AtomicOpLowering<tile::AtomicCASOp>>(converter, ctx, options);
 }

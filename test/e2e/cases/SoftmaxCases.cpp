@@ -11,23 +11,30 @@ using runtime::ScalarType;
 
 static CaseSpec softmax(const std::string &name, std::int64_t rows,
                         std::int64_t cols, std::int64_t block, int warps,
-                        ScalarType type, bool large) {
+                        ScalarType type, bool large,
+                        unsigned persistentPrograms = 0) {
   std::string t = runtime::scalarTypeName(type);
   CaseSpec c;
   c.name = name;
   c.family = "softmax";
-  c.file = "softmax.tile";
+  // persistentPrograms > 0: the tutorial's current persistent kernel
+  // (softmax_persistent.tile: n_rows and num_stages parameters, each of
+  // that many programs loops over rows).
+  bool persistent = persistentPrograms > 0;
+  c.file = persistent ? "softmax_persistent.tile" : "softmax.tile";
   c.kernel = "softmax_kernel";
   // (output_ptr, input_ptr, input_row_stride, output_row_stride, n_cols,
   //  BLOCK_SIZE); rows are contiguous, so both strides are n_cols.
   c.signature = "*" + t + ":16, *" + t + ":16, " + i32Entry(cols) + ", " +
-                i32Entry(cols) + ", " + i32Entry(cols) + ", " +
-                std::to_string(block);
+                i32Entry(cols) + ", " +
+                (persistent ? i32Entry(rows) + ", " : std::string()) +
+                i32Entry(cols) + ", " + std::to_string(block) +
+                (persistent ? ", 2" : "");
   c.numWarps = warps;
   c.dtype = t;
   c.sizes = {{"rows", rows}, {"cols", cols}};
   c.large = large;
-  c.setup = [rows, cols, type](Rng &rng) {
+  c.setup = [rows, cols, type, persistent, persistentPrograms](Rng &rng) {
     Problem p;
     // fp16 results are rounded to fp16: 2^-11 relative, and fp16
     // subnormals (below 2^-14) have an absolute spacing of 2^-24.
@@ -45,8 +52,11 @@ static CaseSpec softmax(const std::string &name, std::int64_t rows,
     }
     p.i32(cols);
     p.i32(cols);
+    if (persistent)
+      p.i32(rows);
     p.i32(cols);
-    p.grid = {static_cast<unsigned>(rows), 1, 1};
+    p.grid = {persistent ? persistentPrograms : static_cast<unsigned>(rows),
+              1, 1};
     p.bytesMoved = 2.0 * rows * cols * runtime::scalarTypeSize(type);
     return p;
   };
@@ -80,6 +90,14 @@ void addSoftmaxCases(std::vector<CaseSpec> &cases) {
                                 1024, 4, ScalarType::FP16, false);
   crossCheck.checkedAgainst = Reference::OtherBackend;
   cases.push_back(crossCheck);
+  // Persistent: 5 programs over 37 rows (uneven shares), and more programs
+  // than rows (some run no iteration).
+  cases.push_back(softmax("softmax_persistent_small", 37, 781, 1024, 4,
+                          ScalarType::FP32, false, 5));
+  cases.push_back(softmax("softmax_persistent_fp16", 3, 100, 128, 4,
+                          ScalarType::FP16, false, 8));
+  cases.push_back(softmax("softmax_persistent_4096", 4096, 4096, 4096, 8,
+                          ScalarType::FP32, true, 132 * 4));
   cases.push_back(softmax("softmax_4096", 4096, 4096, 4096, 8,
                           ScalarType::FP32, true));
   cases.push_back(softmax("softmax_ragged", 4001, 3001, 4096, 8,

@@ -108,6 +108,26 @@ TEST(KernelMetadataTest, LaunchParametersSkipConstexprs) {
   EXPECT_EQ(md->parameters[6].constexprValue, "true");
 }
 
+// The frontend writes a string constexpr (Triton's matmul tutorial's
+// ACTIVATION='leaky_relu') with the type "str".
+TEST(KernelMetadataTest, StringConstexpr) {
+  std::string json = replaceOnce(
+      kVectorAdd, R"({"name": "n", "kind": "scalar", "type": "i32", "divisibility": 1},)",
+      R"({"name": "n", "kind": "scalar", "type": "i32"},
+         {"name": "ACT", "kind": "constexpr", "type": "str", "value": "leaky_relu"},)");
+  Expected<KernelMetadata> md = KernelMetadata::parse(json);
+  ASSERT_TRUE(md) << md.status().message();
+  EXPECT_EQ(md->launchParameters().size(), 4u);
+  EXPECT_EQ(md->parameters[4].constexprValue, "\"leaky_relu\"");
+  EXPECT_FALSE(md->parameters[4].hasType);
+  std::string bad = replaceOnce(json, R"("value": "leaky_relu")", R"("value": 3)");
+  md = KernelMetadata::parse(bad);
+  ASSERT_FALSE(md);
+  EXPECT_NE(md.status().message().find("type 'str' needs a string value"),
+            std::string::npos)
+      << md.status().message();
+}
+
 TEST(KernelMetadataTest, OptionalFieldsDefault) {
   const char *minimal = R"json({
     "format": "tilec-kernel-metadata", "version": 1, "name": "k",

@@ -55,6 +55,19 @@ TEST(SignatureTest, ParsesPointersScalarsHintsAndLiterals) {
   EXPECT_EQ(e[0].text, "*fp32:16");
 }
 
+TEST(SignatureTest, StringLiterals) {
+  Expected<std::vector<SignatureEntry>> sig =
+      parseSignature("'leaky_relu', \"gelu\", ''");
+  ASSERT_TRUE(sig) << sig.status().message();
+  ASSERT_EQ(sig->size(), 3u);
+  EXPECT_EQ((*sig)[0].kind, SignatureEntry::Kind::Constexpr);
+  EXPECT_EQ((*sig)[0].literal, "\"leaky_relu\"");
+  EXPECT_EQ((*sig)[1].literal, "\"gelu\"");
+  EXPECT_EQ((*sig)[2].literal, "\"\"");
+  EXPECT_FALSE(parseSignature("'a\"b'"));
+  EXPECT_FALSE(parseSignature("'abc"));
+}
+
 TEST(SignatureTest, EmptySignatureHasNoEntries) {
   Expected<std::vector<SignatureEntry>> sig = parseSignature("  ");
   ASSERT_TRUE(sig);

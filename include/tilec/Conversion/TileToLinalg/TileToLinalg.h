@@ -48,6 +48,25 @@ inline constexpr llvm::StringLiteral kCheckAccessFunction =
 /// which the buffer deallocation pass refuses as unknown effects).
 void registerTileToLinalgInterfaces(mlir::DialectRegistry &registry);
 
+/// The host function CPU kernels call for one element of an atomic (the
+/// buffer deallocation pipeline does not accept LLVM's atomic ops in
+/// kernels):
+///
+///   uint64_t __tilec_cpu_atomic(int32_t op, int32_t type, void *address,
+///                               uint64_t a, uint64_t b);
+///
+/// `op` is an AtomicOpCode, `type` an AtomicTypeCode; `a` and `b` hold the
+/// operand bits (zero-extended): the value, or for cas the compared value
+/// and the new one. Returns the old value's bits. Sequentially consistent.
+inline constexpr llvm::StringLiteral kAtomicFunction = "__tilec_cpu_atomic";
+enum AtomicOpCode : int32_t {
+  AtomicAdd, AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor,
+  AtomicXchg, AtomicCas
+};
+enum AtomicTypeCode : int32_t {
+  AtomicI32, AtomicU32, AtomicI64, AtomicU64, AtomicF32, AtomicF64
+};
+
 } // namespace tilec::cpu
 
 #endif // TILEC_CONVERSION_TILETOLINALG_TILETOLINALG_H

@@ -59,6 +59,21 @@ static LogicalResult verifyPowerOf2Shape(Operation *op, RankedTensorType type) {
 // MakeRangeOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult AtomicRMWOp::verify() {
+  StringRef kind = getKind();
+  if (!llvm::is_contained({"add", "fadd", "max", "umax", "fmax", "min", "umin",
+                           "fmin", "and", "or", "xor", "xchg"},
+                          kind))
+    return emitOpError("unknown atomic kind '") << kind << "'";
+  Type element = getElementTypeOrSelf(getValue().getType());
+  bool isFloat = isa<FloatType>(element);
+  bool floatKind = kind == "fadd" || kind == "fmax" || kind == "fmin";
+  if (kind != "xchg" && isFloat != floatKind)
+    return emitOpError("atomic kind '")
+           << kind << "' does not apply to " << element;
+  return success();
+}
+
 LogicalResult MakeRangeOp::verify() {
   auto type = getResult().getType();
   int64_t start = getStart(), end = getEnd();

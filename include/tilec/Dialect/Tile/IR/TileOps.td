@@ -269,6 +269,75 @@ def Tile_StoreOp : Tile_Op<"store", [
   let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
 }
 
+def Tile_DebugBarrierOp : Tile_Op<"debug_barrier", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "barrier across the threads of one program";
+  let description = [{
+    `tl.debug_barrier()`: every thread of the program waits here (on the GPU
+    `bar.sync 0`; on the CPU, where one thread runs a program, nothing).
+
+    Example: `tile.debug_barrier`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>,
+    TypesMatchWith<"value type is the pointee type of ptr", "ptr", "value",
+                   "::tilec::tile::getPointeeType($_self)">,
+    TypesMatchWith<"result type is the pointee type of ptr", "ptr", "result",
+                   "::tilec::tile::getPointeeType($_self)">,
+    OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
+                   "::tilec::tile::getI1SameShape($_self)">]> {
+  let summary = "atomic read-modify-write through a pointer or a tile of pointers";
+  let description = [{
+    `tl.atomic_add/max/min/and/or/xor/xchg(ptr, val, mask, sem, scope)`:
+    for every element where `mask` is true (everywhere without a mask),
+    atomically replaces `*ptr` by `kind(*ptr, val)` and returns the old
+    value (undefined where the mask is false). `kind` is one of add, fadd,
+    max, umax, fmax, min, umin, fmin, and, or, xor, xchg; `sem`
+    (relaxed, acquire, release, acq_rel) and `scope` (gpu, cta, sys) are
+    Triton's.
+
+    Example:
+
+    ```mlir
+    %old = tile.atomic_rmw %p, %v, %m {kind = "fadd", sem = "acq_rel", scope = "gpu"} : tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_BoolLike>:$mask,
+                   StrAttr:$kind, StrAttr:$sem, StrAttr:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>,
+    TypesMatchWith<"cmp type is the pointee type of ptr", "ptr", "cmp",
+                   "::tilec::tile::getPointeeType($_self)">,
+    TypesMatchWith<"value type is the pointee type of ptr", "ptr", "value",
+                   "::tilec::tile::getPointeeType($_self)">,
+    TypesMatchWith<"result type is the pointee type of ptr", "ptr", "result",
+                   "::tilec::tile::getPointeeType($_self)">]> {
+  let summary = "atomic compare-and-swap through a pointer or a tile of pointers";
+  let description = [{
+    `tl.atomic_cas(ptr, cmp, val, sem, scope)`: for every element,
+    atomically stores `val` at `ptr` if `*ptr == cmp`, and returns the old
+    value.
+
+    Example:
+
+    ```mlir
+    %old = tile.atomic_cas %p, %c, %v {sem = "acq_rel", scope = "gpu"} : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, AnyType:$cmp, AnyType:$value,
+                   StrAttr:$sem, StrAttr:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$ptr `,` $cmp `,` $value attr-dict `:` type($ptr)";
+}
+
 def Tile_MakeBlockPtrOp : Tile_Op<"make_block_ptr", [Pure, AttrSizedOperandSegments,
     TypesMatchWith<"base points to the block's element type", "result", "base",
                    "::tilec::tile::PointerType::get(::llvm::cast<::tilec::tile::BlockPointerType>($_self).getElementType())">]> {

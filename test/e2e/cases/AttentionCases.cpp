@@ -1,0 +1,122 @@
+//===- AttentionCases.cpp - examples/attention.tile -----------------------===//
+//
+// Triton's tutorial 06 fused attention forward (`_attn_fwd` with
+// `_attn_fwd_inner`), unchanged: Out = softmax(Q K^T * sm_scale) V per
+// batch and head, and M, the row logsumexp in base 2; STAGE 1 is
+// non-causal, STAGE 3 causal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Case.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilec::e2e {
+
+using runtime::ScalarType;
+
+static CaseSpec attention(const std::string &name, std::int64_t z,
+                          std::int64_t h, std::int64_t nCtx, std::int64_t d,
+                          std::int64_t blockM, std::int64_t blockN,
+                          bool causal, int warps, bool large) {
+  const double smScale = 0.3;
+  CaseSpec c;
+  c.name = name;
+  c.family = causal ? "attention_causal" : "attention";
+  c.file = "attention.tile";
+  c.kernel = "_attn_fwd";
+  // (Q, K, V, sm_scale, M, Out, 4 strides each of Q, K, V, Out, Z, H,
+  //  N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, STAGE): contiguous Z x H x N_CTX x
+  // HEAD_DIM tensors, the innermost stride the literal 1.
+  std::string strides = i32Entry(h * nCtx * d) + ", " + i32Entry(nCtx * d) +
+                        ", " + i32Entry(d) + ", 1, ";
+  c.signature = "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, " +
+                strides + strides + strides + strides + i32Entry(z) + ", " +
+                i32Entry(h) + ", " + i32Entry(nCtx) + ", " +
+                std::to_string(d) + ", " + std::to_string(blockM) + ", " +
+                std::to_string(blockN) + ", " + (causal ? "3" : "1");
+  c.numWarps = warps;
+  c.dtype = "fp16";
+  c.sizes = {{"Z", z}, {"H", h}, {"N_CTX", nCtx}, {"HEAD_DIM", d}};
+  c.large = large;
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    std::vector<std::int64_t> shape = {z, h, nCtx, d};
+    p.input("Q", ScalarType::FP16, shape, rng, -2, 2);
+    p.input("K", ScalarType::FP16, shape, rng, -2, 2);
+    p.input("V", ScalarType::FP16, shape, rng, -1, 1);
+    p.scalar(runtime::KernelArg::scalar(static_cast<float>(smScale)));
+    // M: fp32 from fp32 dot products (exact fp16 products) and exp2/log2.
+    p.output("M", ScalarType::FP32, {z * h, nCtx}, {1e-4, 1e-4});
+    // Out: P is rounded to fp16 before the second dot (as in the
+    // tutorial), then Out to fp16 (2^-11 relative); 1e-3 is twice that,
+    // tight enough that an accumulator rescaled by 0.999 per step fails.
+    p.output("Out", ScalarType::FP16, shape, {1e-3, 1e-3});
+    for (int t = 0; t < 4; ++t) {
+      p.i32(h * nCtx * d);
+      p.i32(nCtx * d);
+      p.i32(d);
+    }
+    p.i32(z);
+    p.i32(h);
+    p.i32(nCtx);
+    p.grid = {static_cast<unsigned>(cdiv(nCtx, blockM)),
+              static_cast<unsigned>(z * h), 1};
+    double pairs = double(z * h) * nCtx * nCtx * (causal ? 0.5 : 1.0);
+    p.flops = 4.0 * pairs * d;
+    p.bytesMoved = 2.0 * 4 * z * h * nCtx * d + 4.0 * z * h * nCtx;
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    std::vector<double> q = p.tensor("Q").toDoubles();
+    std::vector<double> k = p.tensor("K").toDoubles();
+    std::vector<double> v = p.tensor("V").toDoubles();
+    std::vector<double> &out = expected["Out"];
+    std::vector<double> &lse = expected["M"];
+    out.assign(q.size(), 0.0);
+    lse.assign(static_cast<std::size_t>(z * h * nCtx), 0.0);
+    std::vector<double> s(nCtx);
+    for (std::int64_t bh = 0; bh < z * h; ++bh) {
+      std::size_t base = bh * nCtx * d;
+      for (std::int64_t i = 0; i < nCtx; ++i) {
+        std::int64_t last = causal ? i + 1 : nCtx;
+        double max = -INFINITY;
+        for (std::int64_t j = 0; j < last; ++j) {
+          double dotp = 0;
+          for (std::int64_t l = 0; l < d; ++l)
+            dotp += q[base + i * d + l] * k[base + j * d + l];
+          s[j] = dotp * smScale;
+          max = std::max(max, s[j]);
+        }
+        double sum = 0;
+        for (std::int64_t j = 0; j < last; ++j)
+          sum += s[j] = std::exp(s[j] - max);
+        for (std::int64_t j = 0; j < last; ++j)
+          for (std::int64_t l = 0; l < d; ++l)
+            out[base + i * d + l] += s[j] / sum * v[base + j * d + l];
+        lse[bh * nCtx + i] = (max + std::log(sum)) / std::log(2.0);
+      }
+    }
+  };
+  return c;
+}
+
+void addAttentionCases(std::vector<CaseSpec> &cases) {
+  // Non-causal (STAGE 1): every key block for every query block.
+  cases.push_back(attention("attention_small", 2, 3, 128, 64, 64, 32, false,
+                            4, false));
+  // Causal (STAGE 3): blocks below the diagonal, then the masked diagonal
+  // block; 16-row blocks (mma.sync on the GPU).
+  cases.push_back(attention("attention_causal_small", 1, 3, 96, 32, 32, 16,
+                            true, 4, false));
+  cases.push_back(attention("attention_blocks16", 2, 1, 48, 16, 16, 16, false,
+                            4, false));
+  // The tutorial's Hopper shape: 128 x 64 blocks, head dim 64.
+  cases.push_back(attention("attention_1024", 4, 8, 1024, 64, 128, 64, false,
+                            8, true));
+  cases.push_back(attention("attention_causal_1024", 4, 8, 1024, 64, 128, 64,
+                            true, 8, true));
+}
+
+} // namespace tilec::e2e
