@@ -51,8 +51,16 @@ fi
 corpus=${TILEC_FUZZ_CORPUS:-$build/corpus}
 artifacts=$build/artifacts
 mkdir -p "$corpus" "$artifacts"
-"$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+# libFuzzer's progress lines go to a log; its last lines (the final stats,
+# or the crash report) are printed.
+log=$build/fuzz.log
+if ! "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
   -max_len=8192 -print_final_stats=1 -artifact_prefix="$artifacts/" \
   -dict="$root/tools/tilec-frontend/tile.dict" \
-  "$corpus" "$seeds"
+  "$corpus" "$seeds" > "$log" 2>&1; then
+  tail -n 60 "$log"
+  echo "fuzzing the frontend failed (full log: $log; crashing inputs: $artifacts)"
+  exit 1
+fi
+tail -n 12 "$log"
 echo "fuzzing the frontend for $seconds s found no crash"
