@@ -1721,6 +1721,36 @@ static FailureOr<CGValue> builtinArgmin(CodeGen &cg, CallArgs &call) {
   return argMaxMin(cg, call, false);
 }
 
+/// Calls a user's combine function (a @jit function or a lambda, as
+/// tl.reduce and tl.associative_scan take) on the accumulated values then
+/// the new ones; its result, a value or a tuple, as a list.
+static FailureOr<llvm::SmallVector<CGValue>>
+callCombineFn(CodeGen &cg, const CGValue &fn, SMLoc loc,
+              llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs) {
+  CallArgs fnArgs;
+  fnArgs.loc = loc;
+  fnArgs.calleeName = "combine_fn";
+  for (const CGValue &v : lhs)
+    fnArgs.positional.push_back({v, loc, "", SMLoc()});
+  for (const CGValue &v : rhs)
+    fnArgs.positional.push_back({v, loc, "", SMLoc()});
+  FailureOr<CGValue> r = cg.callFunction(fn, fnArgs);
+  if (failed(r))
+    return failure();
+  llvm::SmallVector<CGValue> out;
+  if (r->isTuple())
+    out.append(r->getElements().begin(), r->getElements().end());
+  else
+    out.push_back(*r);
+  return out;
+}
+
+/// `results` as the builtin's value: a tuple when its input was one.
+static CGValue packResults(llvm::ArrayRef<CGValue> results, bool isTuple) {
+  if (!isTuple)
+    return results.front();
+  return CGValue::tuple(std::vector<CGValue>(results.begin(), results.end()));
+}
 static FailureOr<CGValue> builtinReduce(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   if (!a.bind({{"input", true},
@@ -1752,30 +1782,12 @@ static FailureOr<CGValue> builtinReduce(CodeGen &cg, CallArgs &call) {
   SMLoc fnLoc = a.loc(2);
   FailureOr<llvm::SmallVector<CGValue>> results = cg.reduce(
       inputs, *axis, *keepDims, call.loc, a.loc(1),
-      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
-          -> FailureOr<llvm::SmallVector<CGValue>> {
-        CallArgs fnArgs;
-        fnArgs.loc = fnLoc;
-        fnArgs.calleeName = "combine_fn";
-        for (const CGValue &v : lhs)
-          fnArgs.positional.push_back({v, fnLoc, "", SMLoc()});
-        for (const CGValue &v : rhs)
-          fnArgs.positional.push_back({v, fnLoc, "", SMLoc()});
-        FailureOr<CGValue> r = cg.callFunction(fnValue, fnArgs);
-        if (failed(r))
-          return failure();
-        llvm::SmallVector<CGValue> out;
-        if (r->isTuple())
-          out.append(r->getElements().begin(), r->getElements().end());
-        else
-          out.push_back(*r);
-        return out;
+      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs) {
+        return callCombineFn(cg, fnValue, fnLoc, lhs, rhs);
       });
   if (failed(results))
     return failure();
-  if (!isTuple)
-    return results->front();
-  return CGValue::tuple(std::vector<CGValue>(results->begin(), results->end()));
+  return packResults(*results, isTuple);
 }
 
 //===----------------------------------------------------------------------===//
@@ -3216,30 +3228,12 @@ static FailureOr<CGValue> builtinAssociativeScan(CodeGen &cg, CallArgs &call) {
   SMLoc fnLoc = a.loc(2);
   FailureOr<llvm::SmallVector<CGValue>> results = scan(
       cg, call.loc, inputs, *axis, *reverse, "tl.associative_scan()",
-      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
-          -> FailureOr<llvm::SmallVector<CGValue>> {
-        CallArgs fnArgs;
-        fnArgs.loc = fnLoc;
-        fnArgs.calleeName = "combine_fn";
-        for (const CGValue &v : lhs)
-          fnArgs.positional.push_back({v, fnLoc, "", SMLoc()});
-        for (const CGValue &v : rhs)
-          fnArgs.positional.push_back({v, fnLoc, "", SMLoc()});
-        FailureOr<CGValue> r = cg.callFunction(fnValue, fnArgs);
-        if (failed(r))
-          return failure();
-        llvm::SmallVector<CGValue> out;
-        if (r->isTuple())
-          out.append(r->getElements().begin(), r->getElements().end());
-        else
-          out.push_back(*r);
-        return out;
+      [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs) {
+        return callCombineFn(cg, fnValue, fnLoc, lhs, rhs);
       });
   if (failed(results))
     return failure();
-  if (!isTuple)
-    return results->front();
-  return CGValue::tuple(std::vector<CGValue>(results->begin(), results->end()));
+  return packResults(*results, isTuple);
 }
 
 //===----------------------------------------------------------------------===//
