@@ -63,9 +63,7 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
     for (Value src : srcs) {
       auto type = cast<RankedTensorType>(src.getType());
       auto accType = RankedTensorType::get(accShape, type.getElementType());
-      accs.push_back(buildParallelGeneric(
-          rewriter, loc, accType, src, sliceMap,
-          [](OpBuilder &, Location, ValueRange args) { return args[0]; }));
+      accs.push_back(buildCopyGeneric(rewriter, loc, accType, src, sliceMap));
     }
 
     SmallVector<Value> results = accs;

@@ -85,6 +85,14 @@ Value cpu::buildParallelGeneric(OpBuilder &b, Location loc,
   return generic.getResult(0);
 }
 
+Value cpu::buildCopyGeneric(OpBuilder &b, Location loc,
+                            RankedTensorType resultType, Value src,
+                            AffineMap map) {
+  return buildParallelGeneric(
+      b, loc, resultType, src, map,
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+}
+
 Value cpu::buildElementwiseGeneric(OpBuilder &b, Location loc,
                                    RankedTensorType resultType,
                                    ValueRange inputs, ElementBodyBuilder body) {

@@ -60,6 +60,12 @@ mlir::Value buildParallelGeneric(mlir::OpBuilder &b, mlir::Location loc,
                                  llvm::ArrayRef<mlir::AffineMap> inputMaps,
                                  ElementBodyBuilder body);
 
+/// A `tensor.empty` of `resultType` filled with `src` read through `map`
+/// (a gather of elements: broadcasts, transposes, slices of an axis).
+mlir::Value buildCopyGeneric(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType resultType, mlir::Value src,
+                             mlir::AffineMap map);
+
 /// An elementwise `linalg.generic`: every input has `resultType`'s shape and
 /// is read through the identity map.
 mlir::Value buildElementwiseGeneric(mlir::OpBuilder &b, mlir::Location loc,

@@ -90,11 +90,8 @@ struct BroadcastOpLowering : OpConversionPattern<tile::BroadcastOp> {
                           : rewriter.getAffineDimExpr(d));
     AffineMap map =
         AffineMap::get(type.getRank(), 0, exprs, rewriter.getContext());
-    rewriter.replaceOp(op, buildParallelGeneric(
-                               rewriter, op.getLoc(), type, adaptor.getSrc(),
-                               map, [](OpBuilder &, Location, ValueRange args) {
-                                 return args[0];
-                               }));
+    rewriter.replaceOp(
+        op, buildCopyGeneric(rewriter, op.getLoc(), type, adaptor.getSrc(), map));
     return success();
   }
 };
@@ -114,11 +111,8 @@ struct ExpandDimsOpLowering : OpConversionPattern<tile::ExpandDimsOp> {
         exprs.push_back(rewriter.getAffineDimExpr(d));
     AffineMap map =
         AffineMap::get(type.getRank(), 0, exprs, rewriter.getContext());
-    rewriter.replaceOp(op, buildParallelGeneric(
-                               rewriter, op.getLoc(), type, adaptor.getSrc(),
-                               map, [](OpBuilder &, Location, ValueRange args) {
-                                 return args[0];
-                               }));
+    rewriter.replaceOp(
+        op, buildCopyGeneric(rewriter, op.getLoc(), type, adaptor.getSrc(), map));
     return success();
   }
 };
@@ -139,11 +133,8 @@ struct TransOpLowering : OpConversionPattern<tile::TransOp> {
       exprs[source] = rewriter.getAffineDimExpr(i);
     AffineMap map =
         AffineMap::get(type.getRank(), 0, exprs, rewriter.getContext());
-    rewriter.replaceOp(op, buildParallelGeneric(
-                               rewriter, op.getLoc(), type, adaptor.getSrc(),
-                               map, [](OpBuilder &, Location, ValueRange args) {
-                                 return args[0];
-                               }));
+    rewriter.replaceOp(
+        op, buildCopyGeneric(rewriter, op.getLoc(), type, adaptor.getSrc(), map));
     return success();
   }
 };
