@@ -7,7 +7,10 @@
 # runtime unit tests, every example compiled there by the carried tilec and
 # run under a timeout against its float64 reference on fresh random inputs
 # with poisoned outputs, timed against torch in the same run, plus
-# compute-sanitizer memcheck on the small cases. Logs go to $OUT; the table
+# compute-sanitizer memcheck on the small cases, and the language run
+# checks of test/gpu-run (kernels of the lit tests run with
+# `tilec run --backend gpu`, checked in Python). SKIP_GEMM=1 skips the
+# GEMM benchmark. Logs go to $OUT; the table
 # (DESIGN.md §6) is printed last. Exit status non-zero if anything failed.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,6 +48,18 @@ if command -v compute-sanitizer >/dev/null; then
   [ $rc -eq 0 ] || { echo "memcheck: exit $rc (see memcheck.log)"; status=1; }
 fi
 
+echo "== language run checks (test/gpu-run/*.sh: tilec run --backend gpu)"
+for check in "$root"/test/gpu-run/*.sh; do
+  name=$(basename "$check" .sh)
+  mkdir -p "$work/gpu-run/$name"
+  timeout 300 "$check" "$work/bin/tilec" "$work/gpu-run/$name" \
+    > "$out/gpu-run-$name.log" 2>&1
+  rc=$?
+  echo "$name: $(grep -c ': ok$' "$out/gpu-run-$name.log") ok, exit $rc"
+  grep -v ': ok$' "$out/gpu-run-$name.log" | head -n 20
+  [ $rc -eq 0 ] || status=1
+done
+
 echo "== e2e"
 E2E_TIMEOUT=200 OUT="$out" "$root/test/e2e/gpu_check.sh" "$work" "$work/bin/tilec" "$work/artifacts" "$spin" "$@" || status=1
 # What matters most comes back even if the benchmark runs out of time.
@@ -53,6 +68,10 @@ tar czf "$final/logs.tgz" -C "$work" logs artifacts 2>/dev/null
 
 # The e2e run above checked the pipelined kernels with bounded spins (debug);
 # the benchmark times release builds, as a user runs them.
+if [ "${SKIP_GEMM:-0}" = 1 ]; then
+  echo "GEMM benchmark skipped (SKIP_GEMM=1)"
+  exit $status
+fi
 echo "== GEMM benchmark (tilec vs cuBLAS vs Triton, bench/gemm.py)"
 timeout 420 python3 "$root/bench/gemm.py" --tilec "$work/bin/tilec" \
   ${GEMM_ARGS:---dtypes bf16 --fp8 --ablation} \

@@ -48,6 +48,17 @@ float truncsfbf2(float value) {
   return result;
 }
 template <typename T>
+T applyAtomic(std::int32_t op, T old, T value);
+
+/// 16-bit floats: the operation in float, rounded once.
+template <typename T>
+T applyAtomicInFloat(std::int32_t op, T old, T value) {
+  if (op == AtomicXchg)
+    return value;
+  return T(applyAtomic<float>(op, float(old), float(value)));
+}
+
+template <typename T>
 T applyAtomic(std::int32_t op, T old, T value) {
   switch (op) {
   case AtomicAdd:
@@ -82,6 +93,19 @@ T applyAtomic(std::int32_t op, T old, T value) {
   return value; // xchg
 }
 
+/// A bf16 on the host: arithmetic in float, rounded back to nearest even.
+struct BFloat16 {
+  std::uint16_t bits;
+  BFloat16() = default;
+  BFloat16(float value) : bits(truncateToBFloat16(value)) {}
+  operator float() const {
+    std::uint32_t wide = std::uint32_t(bits) << 16;
+    float value;
+    std::memcpy(&value, &wide, sizeof(value));
+    return value;
+  }
+};
+
 /// One element of a tl.atomic_* (kAtomicFunction): a compare-exchange loop
 /// on the element's bits.
 template <typename T, typename Bits>
@@ -100,7 +124,11 @@ std::uint64_t atomicOn(std::int32_t op, void *address, std::uint64_t a,
     Bits valueBits = static_cast<Bits>(a);
     std::memcpy(&oldValue, &old, sizeof(T));
     std::memcpy(&value, &valueBits, sizeof(T));
-    T result = applyAtomic<T>(op, oldValue, value);
+    T result;
+    if constexpr (std::is_same_v<T, _Float16> || std::is_same_v<T, BFloat16>)
+      result = applyAtomicInFloat<T>(op, oldValue, value);
+    else
+      result = applyAtomic<T>(op, oldValue, value);
     Bits resultBits;
     std::memcpy(&resultBits, &result, sizeof(T));
     if (__atomic_compare_exchange_n(bitsAddress, &old, resultBits, false,
@@ -123,6 +151,14 @@ extern "C" std::uint64_t __tilec_cpu_atomic(std::int32_t op,
     return atomicOn<std::uint64_t, std::uint64_t>(op, address, a, b);
   case AtomicF32:
     return atomicOn<float, std::uint32_t>(op, address, a, b);
+  case AtomicI16:
+    return atomicOn<std::int16_t, std::uint16_t>(op, address, a, b);
+  case AtomicU16:
+    return atomicOn<std::uint16_t, std::uint16_t>(op, address, a, b);
+  case AtomicF16:
+    return atomicOn<_Float16, std::uint16_t>(op, address, a, b);
+  case AtomicBF16:
+    return atomicOn<BFloat16, std::uint16_t>(op, address, a, b);
   default:
     return atomicOn<double, std::uint64_t>(op, address, a, b);
   }

@@ -3261,7 +3261,7 @@ static LogicalResult atomicSemScope(CodeGen &cg, Args &a, size_t semIndex,
 }
 
 /// The pointer operand of an atomic: a pointer or a tile of pointers to
-/// 32- or 64-bit elements.
+/// 16-, 32- or 64-bit elements (Triton has no 8-bit atomics either).
 static FailureOr<DType> atomicPointer(CodeGen &cg, Args &a, size_t i) {
   const CGValue &ptr = a.value(i);
   if (ptr.isBlockLike() || ptr.isTensorDescriptor() || !ptr.isRuntime() ||
@@ -3272,10 +3272,10 @@ static FailureOr<DType> atomicPointer(CodeGen &cg, Args &a, size_t i) {
                                   ptr.describe());
   DType elem = DType::get(ptr.getDType().getScalar());
   unsigned bits = elem.getBitWidth();
-  if (elem.isBool() || (bits != 32 && bits != 64))
+  if (elem.isBool() || (bits != 16 && bits != 32 && bits != 64))
     return cg.error(a.loc(i), a.call.calleeName + "() of " + elem.str() +
-                                  " elements is not supported by tilec yet "
-                                  "(32- and 64-bit integers and floats are)");
+                                  " elements is not supported (16-, 32- and "
+                                  "64-bit integers and floats are)");
   return elem;
 }
 

@@ -75,6 +75,9 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     `mbarrier.init` / `arrive.expect_tx` / `try_wait.parity`,
     `cp.async.bulk.tensor` (one per swizzle-wide box, issued by thread 0),
     `wgmma.mma_async` on shared-memory descriptors and `wgmma.wait_group`.
+    Atomics become one predicated `atom.<sem>.<scope>.global` per element,
+    applied by one of the threads holding it (CAS loops where PTX has no
+    instruction: 16-bit integers, 16-bit float max/min).
     Arguments of type `!tilegpu.tma_desc` become by-value 128-byte
     `__grid_constant__` parameters (`llvm.byval`, `llvm.align = 64`,
     `nvvm.grid_constant`); their recipes are collected in the module's

@@ -153,6 +153,9 @@ void populateViewOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateMemoryOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns,
                                     LoweringState &state);
+void populateAtomicOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns,
+                                    LoweringState &state);
 void populateReduceOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns,
                                     LoweringState &state);

@@ -168,6 +168,7 @@ struct ConvertTileGPUToLLVMPass
     populateElementwiseOpToLLVMPatterns(converter, patterns, state);
     populateViewOpToLLVMPatterns(converter, patterns, state);
     populateMemoryOpToLLVMPatterns(converter, patterns, state);
+    populateAtomicOpToLLVMPatterns(converter, patterns, state);
     populateReduceOpToLLVMPatterns(converter, patterns, state);
     populateDotOpToLLVMPatterns(converter, patterns, state);
     populateProgramOpToLLVMPatterns(converter, patterns, state);

@@ -752,9 +752,16 @@ struct AtomicOpLowering : OpConversionPattern<Op> {
                    .Case("xor", AtomicXor)
                    .Default(AtomicXchg);
     }
-    int32_t typeCode = isFloat       ? (bits == 32 ? AtomicF32 : AtomicF64)
-                       : bits == 32 ? (isUnsigned ? AtomicU32 : AtomicI32)
-                                    : (isUnsigned ? AtomicU64 : AtomicI64);
+    int32_t typeCode;
+    if (isFloat)
+      typeCode = type.isBF16()   ? AtomicBF16
+                 : bits == 16 ? AtomicF16
+                 : bits == 32 ? AtomicF32
+                              : AtomicF64;
+    else
+      typeCode = bits == 16   ? (isUnsigned ? AtomicU16 : AtomicI16)
+                 : bits == 32 ? (isUnsigned ? AtomicU32 : AtomicI32)
+                              : (isUnsigned ? AtomicU64 : AtomicI64);
     auto toBits = [&](Value v) -> Value {
       if (isFloat)
         v = arith::BitcastOp::create(b, loc, intType, v);

@@ -147,19 +147,6 @@ struct ConvertTileToTileGPUPass
                                  << numWarps;
       return signalPassFailure();
     }
-    // Atomics run on the CPU backend only for now: a located error here,
-    // before layouts, rather than an unconverted op later.
-    bool unsupported = false;
-    getOperation().walk([&](Operation *op) {
-      if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
-        op->emitError() << "atomics (tl.atomic_*) are not supported on the "
-                           "GPU backend by tilec yet; the CPU backend runs "
-                           "them";
-        unsupported = true;
-      }
-    });
-    if (unsupported)
-      return signalPassFailure();
     LayoutOptions options;
     options.numWarps = numWarps;
     options.useWarpgroupMMA = useWgmma;

@@ -1,4 +1,4 @@
-"""Inputs and the independent check of atomics-cpu.tile.
+"""Inputs and the independent check of atomics.tile.
 
 gen DIR: writes the kernel's input and accumulator buffers.
 check DIR: recomputes every result in Python from the inputs and compares

@@ -64,7 +64,8 @@ enum AtomicOpCode : int32_t {
   AtomicXchg, AtomicCas
 };
 enum AtomicTypeCode : int32_t {
-  AtomicI32, AtomicU32, AtomicI64, AtomicU64, AtomicF32, AtomicF64
+  AtomicI32, AtomicU32, AtomicI64, AtomicU64, AtomicF32, AtomicF64,
+  AtomicI16, AtomicU16, AtomicF16, AtomicBF16
 };
 
 } // namespace tilec::cpu
