@@ -425,7 +425,7 @@ llvm::json::Object tilec::buildKernelMetadata(
   llvm::json::Object files;
   for (const auto &[kind, file] : artifacts)
     files[kind] = file;
-  return llvm::json::Object{
+  llvm::json::Object metadata{
       {"format", "tilec-kernel-metadata"},
       {"version", 1},
       {"name", kernel.name},
@@ -448,4 +448,14 @@ llvm::json::Object tilec::buildKernelMetadata(
       {"ptxas", std::move(ptxas)},
       {"artifacts", std::move(files)},
   };
+  // The autotune configs and heuristics, as the frontend read them.
+  if (!kernel.tuningJson.empty()) {
+    llvm::Expected<llvm::json::Value> tuning = llvm::json::parse(kernel.tuningJson);
+    if (!tuning)
+      llvm::consumeError(tuning.takeError());
+    else if (llvm::json::Object *object = tuning->getAsObject())
+      for (auto &[key, value] : *object)
+        metadata[key] = std::move(value);
+  }
+  return metadata;
 }

@@ -574,6 +574,14 @@ CodeGen::~CodeGen() {
     }
 }
 
+const Expr *CodeGen::getModuleConstantExpr(StringRef name) const {
+  auto it = globals.find(name);
+  if (it == globals.end() || it->second->kind != Global::Kind::Constant ||
+      !llvm::isa_and_present<NameExpr>(it->second->target))
+    return nullptr;
+  return it->second->valueExpr;
+}
+
 std::shared_ptr<Frame> CodeGen::newFrame() {
   auto frame = std::make_shared<Frame>();
   allFrames.push_back(frame);
@@ -696,6 +704,7 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
       srcMgr.getMemoryBuffer(bufferId)->getBufferIdentifier().str();
   interface.sourceHash =
       hashBuffer(srcMgr.getMemoryBuffer(bufferId)->getBuffer());
+  interface.tuningJson = readTuningDecorators(kernel);
 
   for (const Parameter *param : params) {
     if (param->getParamKind() == ParamKind::VarPositional ||

@@ -430,6 +430,17 @@ public:
   /// that was not compiled) to namesInUnsupportedStmts.
   void addNamesOfUnsupportedStmt(const Stmt *stmt);
 
+  /// The value expression of the module-level constant `name` (`NAME =
+  /// expr` at the top level), or null.
+  const Expr *getModuleConstantExpr(llvm::StringRef name) const;
+  /// What the `@triton.autotune` and `@triton.heuristics` decorators of
+  /// `kernel` say, as JSON text for KernelInterface::tuningJson (empty
+  /// without them). Configs written as literals (numbers, strings, lists,
+  /// dicts, module constants, `triton.Config(...)`) are read as values;
+  /// anything else (a host function call, a lambda) is kept as its source
+  /// text, never executed.
+  std::string readTuningDecorators(const FunctionDef *kernel);
+
 private:
   /// Records the module's imports, constants and @jit functions.
   void collectGlobals();

@@ -47,6 +47,11 @@ struct KernelInterface {
   std::string signature;
   /// Where the source came from, and a hash of its bytes (hex).
   std::string sourcePath, sourceHash;
+  /// What the kernel's `@triton.autotune` / `@triton.heuristics`
+  /// decorators say, as a JSON object text with the keys `autotune` and
+  /// `heuristics` (docs/metadata.md), copied into the metadata; empty
+  /// without such decorators.
+  std::string tuningJson;
 };
 
 } // namespace tilec
