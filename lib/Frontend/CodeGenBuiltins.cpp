@@ -2386,6 +2386,56 @@ static FailureOr<CGValue> builtinHint(CodeGen &cg, CallArgs &call) {
 // Conversions
 //===----------------------------------------------------------------------===//
 
+/// `x.to(dtype, fp_downcast_rounding="rtz")` for a float to a narrower
+/// float (fp16, bf16, fp32): the conversion to nearest even, then one unit
+/// toward zero wherever that rounded away from zero (|r| > |x|, compared
+/// exactly in x's type). An overflow to infinity becomes the largest
+/// finite value; NaN and infinities stay. Built from ordinary ops, so it
+/// means the same on every backend.
+static FailureOr<CGValue> castTowardZero(CodeGen &cg, const CGValue &x,
+                                         DType dtype, SMLoc loc) {
+  FailureOr<CGValue> rounded = cg.cast(x, dtype, loc);
+  if (failed(rounded))
+    return failure();
+  FailureOr<CGValue> widened = cg.cast(*rounded, x.getDType(), loc);
+  if (failed(widened))
+    return failure();
+  auto call1 = [&](StringRef name, const CGValue &arg) {
+    CallArgs args;
+    args.loc = loc;
+    args.calleeName = name.str();
+    args.positional.push_back(CallArg{arg, loc, "", SMLoc()});
+    return cg.callBuiltin(name, args);
+  };
+  FailureOr<CGValue> absRounded = call1("tl.abs", *widened);
+  FailureOr<CGValue> absX = call1("tl.abs", x);
+  if (failed(absRounded) || failed(absX))
+    return failure();
+  FailureOr<CGValue> away =
+      cg.compareOp(CmpOp::Gt, *absRounded, *absX, loc, loc, loc);
+  DType bitsType = DType::get(dtype.getBitWidth() == 16 ? ScalarKind::Int16
+                                                        : ScalarKind::Int32);
+  FailureOr<CGValue> bits = cg.cast(*rounded, bitsType, loc, /*bitcast=*/true);
+  if (failed(away) || failed(bits))
+    return failure();
+  // Sign and magnitude: one less in the magnitude bits is one unit toward
+  // zero (r is never +-0 here: |r| > |x| >= 0).
+  FailureOr<CGValue> stepped = cg.binaryOp(
+      BinaryOp::Sub, *bits, CGValue::integer(1), loc, loc, loc);
+  if (failed(stepped))
+    return failure();
+  CallArgs whereArgs;
+  whereArgs.loc = loc;
+  whereArgs.calleeName = "tl.where";
+  whereArgs.positional = {CallArg{*away, loc, "", SMLoc()},
+                          CallArg{*stepped, loc, "", SMLoc()},
+                          CallArg{*bits, loc, "", SMLoc()}};
+  FailureOr<CGValue> result = cg.callBuiltin("tl.where", whereArgs);
+  if (failed(result))
+    return failure();
+  return cg.cast(*result, dtype, loc, /*bitcast=*/true);
+}
+
 static FailureOr<CGValue> castLike(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   if (!a.bind({{"input", true},
@@ -2425,9 +2475,14 @@ static FailureOr<CGValue> castLike(CodeGen &cg, CallArgs &call) {
                                     from.str() + " to " +
                                     dtype->str() +
                                     (*bitcast ? " (a bitcast)" : ""));
-    if (*rounding == "rtz")
-      return cg.error(a.loc(2), "fp_downcast_rounding='rtz' is not supported "
-                                "yet");
+    if (*rounding == "rtz") {
+      if (dtype->getBitWidth() < 16)
+        return cg.error(a.loc(2), "fp_downcast_rounding='rtz' to " +
+                                      dtype->str() +
+                                      " is not supported (fp16, bf16 and "
+                                      "fp32 results are)");
+      return castTowardZero(cg, *x, *dtype, call.loc);
+    }
   }
   return cg.cast(*x, *dtype, call.loc, *bitcast);
 }

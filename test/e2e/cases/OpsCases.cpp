@@ -86,6 +86,18 @@ static CaseSpec shapeScanOps(const std::string &name, std::int64_t block,
   return c;
 }
 
+/// `value` rounded toward zero to a binary float with `mantissaBits`
+/// stored mantissa bits and smallest normal exponent `minExponent` (fp16:
+/// 10, -14; bf16: 7, -126), in range.
+static double truncateToFloatGrid(double value, int mantissaBits, int minExponent) {
+  if (value == 0)
+    return value;
+  int exponent = std::max(static_cast<int>(std::floor(std::log2(std::fabs(value)))),
+                          minExponent);
+  double ulp = std::ldexp(1.0, exponent - mantissaBits);
+  return std::trunc(value / ulp) * ulp;
+}
+
 static CaseSpec mathOps(const std::string &name, std::int64_t block, int warps) {
   CaseSpec c;
   c.name = name;
@@ -99,7 +111,7 @@ static CaseSpec mathOps(const std::string &name, std::int64_t block, int warps) 
   c.dtype = "fp32/i32/u32";
   c.sizes = {{"BLOCK", block}};
   const std::int64_t b = block;
-  constexpr int kFloatRows = 24, kIntRows = 10, kUintRows = 6;
+  constexpr int kFloatRows = 26, kIntRows = 10, kUintRows = 6;
   c.setup = [=](Rng &rng) {
     Problem p;
     p.input("x", ScalarType::FP32, {b}, rng, 0.25, 2);
@@ -147,7 +159,9 @@ static CaseSpec mathOps(const std::string &name, std::int64_t block, int warps) 
               runtime::floatToHalfBits(static_cast<float>(y) * 1000.0f)),
           runtime::bfloat16BitsToFloat(
               runtime::floatToBFloat16Bits(static_cast<float>(y))),
-          std::exp(y) - std::sqrt(x)};
+          std::exp(y) - std::sqrt(x),
+          truncateToFloatGrid(static_cast<float>(y) * 1000.0f, 10, -14),
+          truncateToFloatGrid(static_cast<float>(y), 7, -126)};
       for (int r = 0; r < kFloatRows; ++r)
         at(fo, r) = values[r];
       const std::int32_t ints[kIntRows] = {
