@@ -111,7 +111,7 @@ static CaseSpec mathOps(const std::string &name, std::int64_t block, int warps) 
   c.dtype = "fp32/i32/u32";
   c.sizes = {{"BLOCK", block}};
   const std::int64_t b = block;
-  constexpr int kFloatRows = 26, kIntRows = 10, kUintRows = 6;
+  constexpr int kFloatRows = 26, kIntRows = 10, kUintRows = 8;
   c.setup = [=](Rng &rng) {
     Problem p;
     p.input("x", ScalarType::FP32, {b}, rng, 0.25, 2);
@@ -173,9 +173,16 @@ static CaseSpec mathOps(const std::string &name, std::int64_t block, int warps) 
           -a / 4 + a % 3};
       for (int r = 0; r < kIntRows; ++r)
         at(io, r) = ints[r];
-      const std::uint32_t uints[kUintRows] = {
+      std::uint32_t uints[kUintRows] = {
           static_cast<std::uint32_t>((std::uint64_t(u) * v) >> 32), u / v, u % v,
-          u >> 5, u + v, u * 2654435761u};
+          u >> 5, u + v, u * 2654435761u, 0, 0};
+      // 64-bit umulhi, its high and low words.
+      std::uint64_t p64 = (std::uint64_t(u) << 32) | v,
+                    q64 = (std::uint64_t(v) << 32) | (u ^ v);
+      auto high = static_cast<std::uint64_t>(
+          (static_cast<unsigned __int128>(p64) * q64) >> 64);
+      uints[6] = static_cast<std::uint32_t>(high >> 32);
+      uints[7] = static_cast<std::uint32_t>(high);
       for (int r = 0; r < kUintRows; ++r)
         at(uo, r) = uints[r];
     }
