@@ -826,6 +826,20 @@ intValues(CodeGen &cg, Args &a, size_t i, DType dtype) {
       return cg.error(a.loc(i),
                       "element " + std::to_string(index) + " of " + a.name(i) +
                           " must be an integer scalar, got " + item.describe());
+    // Offsets are 32-bit, as in Triton: a wider run-time value would be
+    // silently truncated.
+    if (item.isRuntime() && item.getDType().getBitWidth() > dtype.getBitWidth())
+      return cg.error(a.loc(i), "element " + std::to_string(index) + " of " +
+                                    a.name(i) + " is " + item.describe() +
+                                    ", but block offsets are 32-bit (as in "
+                                    "Triton); convert it with .to(tl.int32)");
+    if (item.isIntLike() && dtype.getBitWidth() == 32 &&
+        (item.getInt() < INT32_MIN || item.getInt() > INT32_MAX))
+      return cg.error(a.loc(i), "element " + std::to_string(index) + " of " +
+                                    a.name(i) + " is " +
+                                    std::to_string(item.getInt()) +
+                                    ", which does not fit the 32-bit block "
+                                    "offsets (as in Triton)");
     FailureOr<CGValue> c = cg.convertTo(item, dtype, a.loc(i), a.name(i));
     if (failed(c))
       return failure();
