@@ -172,18 +172,6 @@ struct MBarrierExpectLowering : OpConversionPattern<MBarrierExpectOp> {
   }
 };
 
-/// Declares (once) `i32 @vprintf(ptr, ptr)`, CUDA's device printf.
-LLVM::LLVMFuncOp getOrDeclareVprintf(OpBuilder &b, ModuleOp module) {
-  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>("vprintf"))
-    return f;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  return LLVM::LLVMFuncOp::create(
-      b, module.getLoc(), "vprintf",
-      LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr, ptr}));
-}
-
 struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   MBarrierWaitLowering(const TypeConverter &converter, MLIRContext *ctx,
                        LoweringState &state)
