@@ -229,13 +229,10 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
                             " polls at " + where +
                             " (a pipeline bug: the awaited TMA copy never "
                             "arrived); trapping\n";
-      unsigned id = 0;
-      std::string name;
-      do
-        name = "tilec_wait_timeout_" + std::to_string(id++);
-      while (module.lookupSymbol(name));
-      Value fmt = LLVM::createGlobalString(loc, rewriter, name, message,
-                                           LLVM::Linkage::Internal);
+      // NUL-terminated (LLVM::createGlobalString's array has no NUL, and
+      // vprintf read past it).
+      Value fmt = emitGlobalString(rewriter, loc, op, "tilec_wait_timeout",
+                                   message);
       Value null = LLVM::ZeroOp::create(rewriter, loc,
                                         LLVM::LLVMPointerType::get(getContext()));
       LLVM::CallOp::create(rewriter, loc, getOrDeclareVprintf(rewriter, module),
