@@ -62,7 +62,7 @@ void cpu::setDebugProgram(AssertSession *session, ProgramId program) {
 
 void AssertSession::fail(const char *desc, std::int64_t index,
                          ProgramId program) {
-  std::uint64_t previous = failures.fetch_add(1);
+  failures.fetch_add(1);
   const char *text = desc;
   std::vector<std::int64_t> shape = readShape(text);
   char *end;
@@ -82,7 +82,6 @@ void AssertSession::fail(const char *desc, std::int64_t index,
   for (size_t d = 0; d < coord.size(); ++d)
     os << (d ? "," : "") << coord[d];
   os << "] Assertion `" << fields[3] << "` failed.";
-  (void)previous;
   Report entry{{program[2], program[1], program[0]}, index, report};
   auto before = [](const Report &a, const Report &b) {
     return std::tie(a.zyx, a.element) < std::tie(b.zyx, b.element);
