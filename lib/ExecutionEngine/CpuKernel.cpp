@@ -6,6 +6,7 @@
 
 #include "tilec/ExecutionEngine/CpuKernel.h"
 
+#include "DeviceDebug.h"
 #include "GridLauncher.h"
 #include "HostSymbols.h"
 #include "Sanitizer.h"
@@ -25,6 +26,7 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 
@@ -192,6 +194,10 @@ llvm::Error CpuKernel::launch(std::array<unsigned, 3> grid,
     session.emplace(name, options.buffers, options.maxReports);
   }
 
+  // Failed tl.device_assert of this launch (kernels compiled in debug
+  // mode), reported like the sanitizer's violations.
+  AssertSession assertions(name, options.maxReports);
+
   // One packed argument array per worker: the values are shared and
   // read-only, the six grid arguments are the worker's own.
   unsigned workers = getNumWorkers(grid, options.threads);
@@ -215,12 +221,17 @@ llvm::Error CpuKernel::launch(std::array<unsigned, 3> grid,
       frame.gridValues[axis] = static_cast<std::int32_t>(id[axis]);
     if (session)
       setSanitizerProgram(&*session, id);
+    setDebugProgram(&assertions, id);
     function_(frame.packed.data());
   });
+  // Worker 0 is this thread: it must not keep pointing at the sessions.
+  setDebugProgram(nullptr, {0, 0, 0});
+  // tl.device_print writes with stdio: flush it before the caller prints.
+  std::fflush(stdout);
+  llvm::Error failed = assertions.takeError();
   if (session) {
-    // Worker 0 is this thread: it must not keep pointing at the session.
     setSanitizerProgram(nullptr, {0, 0, 0});
-    return session->takeError();
+    return llvm::joinErrors(session->takeError(), std::move(failed));
   }
-  return llvm::Error::success();
+  return failed;
 }

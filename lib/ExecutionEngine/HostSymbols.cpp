@@ -6,6 +6,7 @@
 
 #include "HostSymbols.h"
 
+#include "DeviceDebug.h"
 #include "Sanitizer.h"
 
 #include "tilec/Conversion/TileToLinalg/TileToLinalg.h"
@@ -175,6 +176,8 @@ llvm::orc::SymbolMap cpu::getHostSymbols(llvm::orc::MangleAndInterner interner) 
   };
   add(kCheckAccessFunction, &__tilec_cpu_check_access);
   add(kAtomicFunction, &__tilec_cpu_atomic);
+  add(kPrintFunction, &__tilec_cpu_print);
+  add(kAssertFailFunction, &__tilec_cpu_assert_fail);
   add("malloc", &::malloc);
   add("free", &::free);
   add("aligned_alloc", &::aligned_alloc);

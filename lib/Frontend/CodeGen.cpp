@@ -1050,6 +1050,20 @@ FailureOr<KernelModule> CodeGen::emit(StringRef kernelName,
   FailureOr<const FunctionDef *> kernel = selectKernel(kernelName);
   if (failed(kernel))
     return failure();
+  // `@triton.jit(debug=True)` (a literal) decides debug mode for this
+  // kernel, whatever the option says.
+  for (const Expr *decorator : (*kernel)->getDecorators()) {
+    const auto *call = llvm::dyn_cast<CallExpr>(decorator);
+    if (!call || !isJitDecorator(decorator))
+      continue;
+    if (const Argument *arg = call->getKeywordArg("debug")) {
+      if (const auto *flag = llvm::dyn_cast<BoolLiteral>(arg->value))
+        debug = flag->getValue();
+      else if (!llvm::isa<NoneLiteral>(arg->value))
+        warning(arg->loc, "debug= of @jit is not a literal True/False; "
+                          "ignored (use --debug)");
+    }
+  }
 
   llvm::Expected<Signature> signature = parseSignature(signatureText);
   if (!signature) {
@@ -1103,7 +1117,8 @@ FailureOr<KernelModule> CodeGen::emit(StringRef kernelName,
 FailureOr<KernelModule>
 tilec::frontend::emitKernel(llvm::SourceMgr &srcMgr, unsigned bufferId,
                             StringRef kernelName, StringRef signature,
-                            mlir::MLIRContext &context, DiagnosticSink &diags) {
+                            mlir::MLIRContext &context, DiagnosticSink &diags,
+                            const EmitOptions &options) {
   context.loadDialect<tile::TileDialect, mlir::arith::ArithDialect,
                       mlir::math::MathDialect, mlir::scf::SCFDialect,
                       mlir::func::FuncDialect>();
@@ -1111,5 +1126,6 @@ tilec::frontend::emitKernel(llvm::SourceMgr &srcMgr, unsigned bufferId,
   if (!module)
     return failure();
   CodeGen codegen(srcMgr, bufferId, *module, context, diags);
+  codegen.debug = options.debug;
   return codegen.emit(kernelName, signature);
 }

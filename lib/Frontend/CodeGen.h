@@ -305,6 +305,15 @@ public:
   mlir::Type getType(DType dtype, llvm::ArrayRef<int64_t> shape);
   /// Converts a run-time scalar or tile to i1 (`!= 0`), for conditions.
   mlir::FailureOr<CGValue> toBool(const CGValue &value, llvm::SMLoc loc);
+  /// A device assertion of the run-time `cond` (tl.device_assert, a Python
+  /// `assert` on a run-time value): converted to i1 (`!= 0`), or-ed with
+  /// `not mask` when a mask is given, then `tile.assert` in debug mode and
+  /// nothing otherwise (after the same checks). `loc` is where the
+  /// assertion is reported (file, line, current function).
+  mlir::LogicalResult emitDeviceAssert(const CGValue &cond, llvm::SMLoc condLoc,
+                                       llvm::StringRef message,
+                                       const CGValue *mask, llvm::SMLoc maskLoc,
+                                       llvm::SMLoc loc);
   /// Python's truth value of a constexpr, or an error for a run-time tile
   /// (`what` names the construct, e.g. "an 'if' condition").
   mlir::FailureOr<bool> constexprTruth(const CGValue &value, llvm::SMLoc loc);
@@ -405,6 +414,12 @@ public:
   std::vector<std::weak_ptr<Frame>> allFrames;
   /// Warnings already reported (source position and message).
   std::set<std::pair<const char *, std::string>> reportedWarnings;
+
+  /// Debug mode (Triton's `debug=True`): tl.device_assert and run-time
+  /// `assert` statements emit `tile.assert`; otherwise they are only
+  /// type-checked. Set by emit() from EmitOptions and the kernel's
+  /// `@jit(debug=...)`.
+  bool debug = false;
 
   /// The function being compiled (innermost inlined call).
   FunctionState *fn = nullptr;

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cmath>
 #include <cstdint>
@@ -2760,11 +2761,6 @@ static FailureOr<CGValue> builtinPyTuple(CodeGen &cg, CallArgs &call) {
                                 " is not supported");
 }
 
-static FailureOr<CGValue> builtinPrint(CodeGen &cg, CallArgs &call) {
-  return cg.error(call.loc, "print() in a kernel is not supported yet; use "
-                            "tl.static_print() for compile-time values");
-}
-
 static FailureOr<CGValue> builtinNextPowerOf2(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   if (!a.bind({{"n", true}}))
@@ -3461,6 +3457,142 @@ static FailureOr<CGValue> builtinDebugBarrier(CodeGen &cg, CallArgs &call) {
   return CGValue::none();
 }
 
+//===----------------------------------------------------------------------===//
+// Device-side debugging: tl.device_print, tl.device_assert
+//===----------------------------------------------------------------------===//
+
+/// Triton's normalization of a device_print prefix: with operands it ends
+/// in ": "; a prefix longer than two characters starts with a space.
+static std::string normalizePrintPrefix(StringRef text, bool hasOperands) {
+  std::string prefix = text.str();
+  if (hasOperands && !StringRef(prefix).ends_with(" "))
+    prefix += " ";
+  if (hasOperands && !StringRef(prefix).ends_with(": "))
+    prefix = prefix.substr(0, prefix.size() - 1) + ": ";
+  if (prefix.size() > 2 && !StringRef(prefix).starts_with(" "))
+    prefix = " " + prefix;
+  return prefix;
+}
+
+/// `tl.device_print(prefix, *args, hex=False)` (and Python's `print`, as in
+/// Triton): one `tile.print` of every argument.
+static FailureOr<CGValue> builtinDevicePrint(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  enum { kPrefix, kHex };
+  if (!a.bind({{"prefix", true}, {"hex", false, /*keywordOnly=*/true}},
+              /*withVarargs=*/true))
+    return failure();
+  const CGValue &prefixValue = a.value(kPrefix);
+  if (!prefixValue.isStr())
+    return cg.error(a.loc(kPrefix),
+                    a.name(kPrefix) + " must be a string constant, got " +
+                        (prefixValue.isRuntime() ? "a run-time " : "") +
+                        prefixValue.describe());
+  StringRef prefixText = prefixValue.getStr();
+  for (char c : prefixText)
+    if (c < 0x20 || c > 0x7e)
+      return cg.error(a.loc(kPrefix),
+                      a.name(kPrefix) +
+                          " must be printable ASCII (no control characters "
+                          "or newlines)");
+  FailureOr<bool> hex = a.getBool(kHex, false);
+  if (failed(hex))
+    return failure();
+  llvm::SmallVector<mlir::Value> operands;
+  llvm::SmallVector<bool> isSigned;
+  for (auto [index, arg] : llvm::enumerate(a.varargs)) {
+    const CGValue &v = arg->value;
+    std::string what = "argument " + std::to_string(index + 1) + " of " +
+                       call.calleeName + "()";
+    if (v.isBlockLike())
+      return cg.error(arg->loc,
+                      what + " cannot be a " +
+                          (v.isTensorDescriptor() ? "tensor descriptor"
+                                                  : "block pointer") +
+                          "; load the block with tl.load first");
+    if (!v.isRuntime() && !v.isNumber())
+      return cg.error(arg->loc,
+                      what + " must be a tile or a number, got " +
+                          v.describe() +
+                          (v.isStr() ? " (only the prefix may be a string)"
+                                     : ""));
+    FailureOr<CGValue> rt = cg.toRuntime(v, arg->loc);
+    if (failed(rt))
+      return failure();
+    operands.push_back(rt->getValue());
+    isSigned.push_back(rt->getDType().isInt() && rt->getDType().isSigned() &&
+                       !rt->getDType().isBool());
+  }
+  tile::PrintOp::create(
+      cg.builder, cg.loc(),
+      cg.builder.getStringAttr(
+          normalizePrintPrefix(prefixText, !operands.empty())),
+      cg.builder.getBoolAttr(*hex), cg.builder.getDenseBoolArrayAttr(isSigned),
+      operands);
+  return CGValue::none();
+}
+
+mlir::LogicalResult CodeGen::emitDeviceAssert(const CGValue &cond,
+                                              SMLoc condLoc, StringRef message,
+                                              const CGValue *mask,
+                                              SMLoc maskLoc, SMLoc loc) {
+  auto check = [&](const CGValue &v, SMLoc at,
+                   StringRef what) -> FailureOr<CGValue> {
+    bool valid = v.isRuntime() ? !v.isBlockLike() &&
+                                     (v.getDType().isInt() ||
+                                      v.getDType().isBool())
+                               : v.isIntLike();
+    if (!valid)
+      return error(at, what.str() +
+                           " must be a tile or scalar of booleans or "
+                           "integers, got " +
+                           (v.isRuntime() ? "a run-time " : "") + v.describe());
+    FailureOr<CGValue> rt = toRuntime(v, at);
+    if (failed(rt))
+      return failure();
+    return toBool(*rt, at);
+  };
+  FailureOr<CGValue> ok = check(cond, condLoc, "the condition");
+  if (failed(ok))
+    return failure();
+  if (mask) {
+    FailureOr<CGValue> m = check(*mask, maskLoc, "the mask");
+    if (failed(m))
+      return failure();
+    FailureOr<CGValue> notMask = unaryOp(UnaryOp::Not, *m, maskLoc);
+    if (failed(notMask))
+      return failure();
+    ok = binaryOp(BinaryOp::BitOr, *ok, *notMask, maskLoc, condLoc, maskLoc);
+    if (failed(ok))
+      return failure();
+  }
+  if (!debug)
+    return mlir::success();
+  LocationScope scope(*this, loc);
+  unsigned line = srcMgr.getLineAndColumn(loc, bufferId).first;
+  tile::AssertOp::create(builder, this->loc(), ok->getValue(), message,
+                         fileName.getValue(), line,
+                         fn ? StringRef(fn->name) : StringRef("kernel"));
+  return mlir::success();
+}
+
+/// `tl.device_assert(cond, msg="", mask=None)`: a device assertion in debug
+/// mode, type-checked and dropped otherwise (Triton's semantics).
+static FailureOr<CGValue> builtinDeviceAssert(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  enum { kCond, kMsg, kMask };
+  if (!a.bind({{"cond", true}, {"msg", false}, {"mask", false}}))
+    return failure();
+  FailureOr<std::string> msg = a.getStr(kMsg, "");
+  if (failed(msg))
+    return failure();
+  const CGValue *mask = a.has(kMask) ? &a.value(kMask) : nullptr;
+  if (failed(cg.emitDeviceAssert(a.value(kCond), a.loc(kCond), *msg, mask,
+                                 a.loc(kMask), call.loc)))
+    return failure();
+  return CGValue::none();
+}
+
 static FailureOr<CGValue> builtinAtomicCas(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   enum { kPtr, kCmp, kVal, kSem, kScope };
@@ -3577,9 +3709,9 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.range"] = builtinRangeOutsideFor;
     t["tl.static_range"] = builtinRangeOutsideFor;
     t["range"] = builtinRangeOutsideFor;
-    for (StringRef name : {"tl.device_print",
-                           "tl.device_assert",
-                           "tl.sort",
+    t["tl.device_print"] = builtinDevicePrint;
+    t["tl.device_assert"] = builtinDeviceAssert;
+    for (StringRef name : {"tl.sort",
                            "tl.histogram",
                            "tl.inline_asm_elementwise",
                            "tl.rand",
@@ -3599,7 +3731,7 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["bool"] = builtinPyBool;
     t["tuple"] = builtinPyTuple;
     t["list"] = builtinPyTuple;
-    t["print"] = builtinPrint;
+    t["print"] = builtinDevicePrint;
     t["isinstance"] = builtinUnsupported;
     t["math.log"] = builtinMathLog;
     t["math.log2"] = builtinMathLog2;

@@ -1469,15 +1469,20 @@ LogicalResult CodeGen::compileStmt(const Stmt *stmt) {
     // The message is evaluated in any case, as Triton does (an f-string
     // with a run-time field is an error even when the assertion holds).
     std::string message = "assertion failed";
+    std::string deviceMessage;
     if (const Expr *msgExpr = assertStmt->getMessage()) {
       FailureOr<CGValue> msg = eval(msgExpr);
       if (failed(msg))
         return failure();
       message += ": " + msg->str();
+      deviceMessage = msg->str();
     }
+    // A run-time condition: a device assertion, as in Triton (emitted in
+    // debug mode only).
     if (test->isRuntime())
-      return success(); // A device assertion: a no-op, as in Triton without
-                        // debug mode.
+      return emitDeviceAssert(*test, assertStmt->getTest()->getLoc(),
+                              deviceMessage, nullptr, SMLoc(),
+                              stmt->getLoc());
     if (test->isTruthy())
       return success();
     return error(assertStmt->getTest()->getLoc(), message);

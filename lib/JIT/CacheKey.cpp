@@ -42,6 +42,7 @@ std::string tilec::jit::getCacheKeyText(const CacheKeyInputs &in) {
      << "num-warps " << in.numWarps << "\n"
      << "num-stages " << in.numStages << "\n"
      << "line-info " << (in.lineInfo ? 1 : 0) << "\n"
+     << "debug " << (in.debug ? 1 : 0) << "\n"
      << "ptxas " << in.ptxas << "\n"
      << "libdevice " << in.libdevice << "\n";
   return text;

@@ -44,6 +44,14 @@ using namespace tilec::jit::detail;
 
 namespace {
 
+/// Debug mode of a compilation: the option, or `TRITON_DEBUG=1` as Triton
+/// reads it.
+bool isDebugMode(const CompilerOptions &options) {
+  const char *env = std::getenv("TRITON_DEBUG");
+  return options.debug || (env && llvm::StringRef(env) == "1");
+}
+
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
@@ -165,6 +173,7 @@ CompilerImpl::compile(const KernelState &state, llvm::StringRef signature) {
   inputs.numWarps = options.numWarps;
   inputs.numStages = options.numStages;
   inputs.lineInfo = options.lineInfo;
+  inputs.debug = isDebugMode(options);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (llvm::Error err = resolveToolchain())
@@ -251,7 +260,8 @@ CompilerImpl::compileNow(const KernelState &state, llvm::StringRef signature,
 
   auto frontendStart = std::chrono::steady_clock::now();
   mlir::FailureOr<frontend::KernelModule> kernelModule = frontend::emitKernel(
-      srcMgr, bufferId, state.info.name, signature, *context, sink);
+      srcMgr, bufferId, state.info.name, signature, *context, sink,
+      frontend::EmitOptions{isDebugMode(options)});
   double frontendSeconds = secondsSince(frontendStart);
   if (mlir::failed(kernelModule))
     return failure(llvm::createStringError(

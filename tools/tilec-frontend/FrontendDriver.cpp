@@ -29,7 +29,7 @@ bool tilec::frontend::runFrontend(std::unique_ptr<llvm::MemoryBuffer> buffer,
   diags.setErrorLimit(options.errorLimit);
   mlir::FailureOr<KernelModule> kernel =
       emitKernel(srcMgr, bufferId, options.kernelName, options.signature,
-                 context, diags);
+                 context, diags, EmitOptions{options.debug});
   if (mlir::failed(kernel))
     return false;
   // The frontend must never emit invalid IR, whatever the source; then the

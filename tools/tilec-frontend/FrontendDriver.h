@@ -29,6 +29,8 @@ struct FrontendRunOptions {
   /// Empty: every parameter must be annotated.
   std::string signature;
   unsigned errorLimit = DiagnosticSink::kDefaultErrorLimit;
+  /// Debug mode (`--debug`): device assertions are emitted.
+  bool debug = false;
 };
 
 /// Parses `buffer`, emits its kernel in the `tile` dialect, verifies it and

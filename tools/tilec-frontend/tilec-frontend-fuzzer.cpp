@@ -23,6 +23,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   tilec::frontend::FrontendRunOptions options;
+  // Device assertions compiled too: more of the code generator runs.
+  options.debug = true;
   if (text.starts_with("#SIG ")) {
     llvm::StringRef line = text.take_until([](char c) { return c == '\n'; });
     options.signature = line.drop_front(5).str();

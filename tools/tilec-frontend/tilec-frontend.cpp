@@ -28,6 +28,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("tilec-frontend options");
@@ -46,6 +48,11 @@ static cl::opt<unsigned> errorLimit(
     cl::init(tilec::frontend::DiagnosticSink::kDefaultErrorLimit),
     cl::desc("Stop after this many errors in the source (0: no limit)"),
     cl::value_desc("N"), cl::cat(category));
+static cl::opt<bool> debugMode(
+    "debug",
+    cl::desc("Debug mode, as tilec --debug (also TRITON_DEBUG=1): emit device "
+             "assertions"),
+    cl::cat(category));
 static cl::opt<std::string> emitKind(
     "emit", cl::init("tile"),
     cl::desc("Accepted for command-line compatibility with tilec: only "
@@ -77,6 +84,8 @@ int main(int argc, char **argv) {
   options.kernelName = kernelName;
   options.signature = signature;
   options.errorLimit = errorLimit;
+  const char *debugEnv = std::getenv("TRITON_DEBUG");
+  options.debug = debugMode || (debugEnv && llvm::StringRef(debugEnv) == "1");
   if (!tilec::frontend::runFrontend(std::move(*buffer), options, llvm::errs(),
                                     &module))
     return 1;

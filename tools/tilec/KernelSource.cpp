@@ -19,6 +19,8 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cstdlib>
+
 using namespace tilec;
 using namespace tilec::tool;
 
@@ -70,7 +72,8 @@ std::unique_ptr<KernelSource> KernelSource::load(llvm::StringRef path,
                                                  llvm::StringRef kernelName,
                                                  llvm::StringRef signature,
                                                  mlir::MLIRContext &context,
-                                                 unsigned errorLimit) {
+                                                 unsigned errorLimit,
+                                                 const frontend::EmitOptions &emitOptions) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (!buffer) {
     fail("cannot read '" + path + "': " + buffer.getError().message());
@@ -108,7 +111,8 @@ std::unique_ptr<KernelSource> KernelSource::load(llvm::StringRef path,
     frontend::SourceMgrDiagnosticSink diags(source->srcMgr_, llvm::errs());
     diags.setErrorLimit(errorLimit);
     auto kernel = frontend::emitKernel(source->srcMgr_, bufferId, kernelName,
-                                       signature, context, diags);
+                                       signature, context, diags,
+                                       emitOptions);
     if (mlir::failed(kernel))
       return nullptr;
     source->module_ = std::move(kernel->module);
@@ -117,4 +121,11 @@ std::unique_ptr<KernelSource> KernelSource::load(llvm::StringRef path,
   source->interface_.sourcePath = path.str();
   source->interface_.sourceHash = sourceHash;
   return source;
+}
+
+frontend::EmitOptions tool::getEmitOptions(bool debugFlag) {
+  frontend::EmitOptions options;
+  const char *env = std::getenv("TRITON_DEBUG");
+  options.debug = debugFlag || (env && llvm::StringRef(env) == "1");
+  return options;
 }

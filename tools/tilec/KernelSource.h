@@ -9,6 +9,7 @@
 
 #include "tilec/Compiler/KernelInterface.h"
 #include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/Frontend.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -36,7 +37,8 @@ public:
   static std::unique_ptr<KernelSource>
   load(llvm::StringRef path, llvm::StringRef kernelName,
        llvm::StringRef signature, mlir::MLIRContext &context,
-       unsigned errorLimit = frontend::DiagnosticSink::kDefaultErrorLimit);
+       unsigned errorLimit = frontend::DiagnosticSink::kDefaultErrorLimit,
+       const frontend::EmitOptions &emitOptions = {});
   ~KernelSource();
 
   mlir::ModuleOp module() { return *module_; }
@@ -50,6 +52,10 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   KernelInterface interface_;
 };
+
+/// Frontend options from the command line: debug mode with `--debug` (the
+/// flag's value) or the environment's `TRITON_DEBUG=1`, as Triton reads it.
+frontend::EmitOptions getEmitOptions(bool debugFlag);
 
 /// Prints "tilec: error: <message>" and returns 1 (the exit status).
 int fail(const llvm::Twine &message);

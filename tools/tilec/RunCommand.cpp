@@ -103,6 +103,11 @@ static cl::opt<unsigned> runNumWarps("num-warps", cl::init(4),
                                      cl::desc("GPU: warps per program"),
                                      cl::sub(runCommand),
                                      cl::cat(runCategory));
+static cl::opt<bool> runDebug(
+    "debug",
+    cl::desc("Debug mode, Triton's debug=True (also TRITON_DEBUG=1): "
+             "tl.device_assert checks its condition; a failure fails the run"),
+    cl::sub(runCommand), cl::cat(runCategory));
 static cl::opt<std::string> runDumpIR(
     "dump-ir", cl::desc("Write the IR after every pass to this directory"),
     cl::value_desc("dir"), cl::sub(runCommand), cl::cat(runCategory));
@@ -316,7 +321,9 @@ int tool::runMain() {
   context.loadAllAvailableDialects();
 
   auto start = Clock::now();
-  auto source = KernelSource::load(runInput, runKernel, runSignature, context);
+  auto source = KernelSource::load(
+      runInput, runKernel, runSignature, context,
+      frontend::DiagnosticSink::kDefaultErrorLimit, getEmitOptions(runDebug));
   if (!source)
     return 1;
   double frontendSeconds = secondsSince(start);

@@ -145,6 +145,12 @@ static cl::opt<int64_t> mbarrierSpinLimit(
              "location and trap, instead of hanging on a pipeline bug "
              "(0: wait forever)"),
     cl::value_desc("N"), cl::cat(tilecCategory));
+static cl::opt<bool> debugMode(
+    "debug",
+    cl::desc("Debug mode, Triton's debug=True (also TRITON_DEBUG=1): "
+             "tl.device_assert and assert on run-time values check their "
+             "condition on the device"),
+    cl::cat(tilecCategory));
 static cl::opt<unsigned> errorLimit(
     "error-limit", cl::init(frontend::DiagnosticSink::kDefaultErrorLimit),
     cl::desc("Stop after this many errors in the source (0: no limit)"),
@@ -235,7 +241,8 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
   auto frontendStart = std::chrono::steady_clock::now();
   auto source = tool::KernelSource::load(inputFile, kernelName, signature,
-                                         context, errorLimit);
+                                         context, errorLimit,
+                                         tool::getEmitOptions(debugMode));
   if (!source)
     return 1;
   KernelInterface &interface = source->interface();

@@ -48,6 +48,15 @@ struct KernelModule {
   std::vector<std::string> inlinedFunctions;
 };
 
+/// Options of the frontend.
+struct EmitOptions {
+  /// Debug mode, Triton's `debug=True` / `TRITON_DEBUG=1` (`--debug`):
+  /// `tl.device_assert` and `assert` on run-time values become device
+  /// assertions (`tile.assert`); without it they are type-checked and
+  /// dropped. A kernel's own `@jit(debug=True|False)` takes precedence.
+  bool debug = false;
+};
+
 /// Emits kernel `kernelName` of the source in buffer `bufferId` of `srcMgr`,
 /// specialized for `signature`. An empty `kernelName` picks the file's only
 /// kernel (an error lists them when there are several); an empty
@@ -60,7 +69,8 @@ mlir::FailureOr<KernelModule> emitKernel(llvm::SourceMgr &srcMgr,
                                          llvm::StringRef kernelName,
                                          llvm::StringRef signature,
                                          mlir::MLIRContext &context,
-                                         DiagnosticSink &diags);
+                                         DiagnosticSink &diags,
+                                         const EmitOptions &options = {});
 
 } // namespace tilec::frontend
 

@@ -46,6 +46,8 @@ struct CacheKeyInputs {
   unsigned numWarps = 4;
   unsigned numStages = 3;
   bool lineInfo = true;
+  /// Debug mode (device assertions), as the frontend saw it.
+  bool debug = false;
   /// describePtxas(), or "none" when kernels are kept as PTX.
   std::string ptxas;
   /// describeLibdevice().

@@ -33,6 +33,11 @@ struct CompilerOptions {
   /// Nsight Compute and compute-sanitizer show `.tile` lines. No effect on
   /// the code. Part of the cache key.
   bool lineInfo = true;
+  /// Debug mode, Triton's `debug=True`: tl.device_assert (and `assert` on
+  /// run-time values) check their condition on the device. A kernel's
+  /// `@jit(debug=...)` overrides it; `TRITON_DEBUG=1` in the environment
+  /// turns it on too. Part of the cache key.
+  bool debug = false;
 
   /// Keep compiled kernels on disk and reuse them across processes.
   bool diskCache = true;

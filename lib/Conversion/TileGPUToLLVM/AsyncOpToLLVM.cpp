@@ -172,18 +172,6 @@ struct MBarrierExpectLowering : OpConversionPattern<MBarrierExpectOp> {
   }
 };
 
-/// Declares (once) `i32 @vprintf(ptr, ptr)`, CUDA's device printf.
-LLVM::LLVMFuncOp getOrDeclareVprintf(OpBuilder &b, ModuleOp module) {
-  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>("vprintf"))
-    return f;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  return LLVM::LLVMFuncOp::create(
-      b, module.getLoc(), "vprintf",
-      LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr, ptr}));
-}
-
 struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   MBarrierWaitLowering(const TypeConverter &converter, MLIRContext *ctx,
                        LoweringState &state)
@@ -241,13 +229,10 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
                             " polls at " + where +
                             " (a pipeline bug: the awaited TMA copy never "
                             "arrived); trapping\n";
-      unsigned id = 0;
-      std::string name;
-      do
-        name = "tilec_wait_timeout_" + std::to_string(id++);
-      while (module.lookupSymbol(name));
-      Value fmt = LLVM::createGlobalString(loc, rewriter, name, message,
-                                           LLVM::Linkage::Internal);
+      // NUL-terminated (LLVM::createGlobalString's array has no NUL, and
+      // vprintf read past it).
+      Value fmt = emitGlobalString(rewriter, loc, op, "tilec_wait_timeout",
+                                   message);
       Value null = LLVM::ZeroOp::create(rewriter, loc,
                                         LLVM::LLVMPointerType::get(getContext()));
       LLVM::CallOp::create(rewriter, loc, getOrDeclareVprintf(rewriter, module),

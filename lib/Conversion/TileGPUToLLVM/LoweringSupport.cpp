@@ -175,6 +175,37 @@ Value lowering::emitIsOwner(OpBuilder &b, Location loc, const LinearLayout &layo
   return owner;
 }
 
+LLVM::LLVMFuncOp lowering::getOrDeclareVprintf(OpBuilder &b, ModuleOp module) {
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>("vprintf"))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::LLVMFuncOp::create(
+      b, module.getLoc(), "vprintf",
+      LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr, ptr}));
+}
+
+Value lowering::emitGlobalString(OpBuilder &b, Location loc, Operation *anchor,
+                                 StringRef baseName, StringRef text) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  std::string name;
+  for (unsigned n = 0; name.empty() || module.lookupSymbol(name); ++n)
+    name = (baseName + "_" + llvm::Twine(n)).str();
+  std::string value = text.str();
+  value.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), value.size());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, name,
+                           b.getStringAttr(value));
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
+}
+
 Value lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
                                     Operation *anchor) {
   auto module = anchor->getParentOfType<ModuleOp>();

@@ -22,6 +22,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+namespace mlir::LLVM {
+class LLVMFuncOp;
+} // namespace mlir::LLVM
+
 namespace tilec::lowering {
 
 /// State shared by the patterns of one run of the pass.
@@ -143,6 +147,16 @@ mlir::Value emitLinearIndex(mlir::OpBuilder &b, mlir::Location loc,
                             llvm::ArrayRef<mlir::Value> coord,
                             llvm::ArrayRef<int64_t> shape);
 
+/// Declares (once) `i32 @vprintf(ptr, ptr)`, CUDA's device printf.
+mlir::LLVM::LLVMFuncOp getOrDeclareVprintf(mlir::OpBuilder &b,
+                                           mlir::ModuleOp module);
+
+/// The address of a new internal constant global holding `text` and a NUL,
+/// named `baseName_<n>` (the first free n) in the module around `anchor`.
+mlir::Value emitGlobalString(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Operation *anchor, llvm::StringRef baseName,
+                             llvm::StringRef text);
+
 // Pattern families (one file each).
 void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns,
@@ -163,6 +177,10 @@ void populateDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns,
                                  LoweringState &state);
 void populateAsyncOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns,
+                                   LoweringState &state);
+/// tile.print (vprintf) and tile.assert (__assertfail).
+void populateDebugOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns,
                                    LoweringState &state);
 void populateProgramOpToLLVMPatterns(TileGPUTypeConverter &converter,

@@ -172,6 +172,7 @@ struct ConvertTileGPUToLLVMPass
     populateReduceOpToLLVMPatterns(converter, patterns, state);
     populateDotOpToLLVMPatterns(converter, patterns, state);
     populateProgramOpToLLVMPatterns(converter, patterns, state);
+    populateDebugOpToLLVMPatterns(converter, patterns, state);
     populateAsyncOpToLLVMPatterns(converter, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

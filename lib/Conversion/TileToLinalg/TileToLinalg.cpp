@@ -198,6 +198,7 @@ struct ConvertTileToLinalgPass
     dotOptions.tileN = dotTileN;
     populateDotOpToLinalgPatterns(converter, patterns, dotOptions);
     populateReduceOpToLinalgPatterns(converter, patterns);
+    populateDebugOpToLinalgPatterns(converter, patterns);
     patterns.add<ConvertPointerTypedOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -92,6 +92,9 @@ void populateDotOpToLinalgPatterns(TileToLinalgTypeConverter &converter,
                                    const DotLoweringOptions &options);
 void populateReduceOpToLinalgPatterns(TileToLinalgTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+/// tile.print and tile.assert: host calls per element (TileToLinalg.h).
+void populateDebugOpToLinalgPatterns(TileToLinalgTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
 
 } // namespace tilec::cpu
 

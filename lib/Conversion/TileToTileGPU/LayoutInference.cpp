@@ -104,6 +104,10 @@ LogicalResult LayoutInference::collect(Operation *op) {
   }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     return success();
+  // tl.device_print / tl.device_assert read their operands where they are:
+  // each keeps its own layout (they may have different shapes).
+  if (isa<tile::PrintOp, tile::AssertOp>(op))
+    return success();
   if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
     addSlice(expand.getSrc(), expand.getAxis(), expand.getResult(), op);
     return success();

@@ -315,6 +315,28 @@ TEST(CompilerTest, LineTablesMapPtxToSourceLines) {
   EXPECT_NE(noLines->key, compiled->key);
 }
 
+TEST(CompilerTest, DebugModeCompilesDeviceAssertions) {
+  TempDir dir;
+  std::string source = kSource;
+  std::string store = "    tl.store(out_ptr + offs,";
+  size_t at = source.find(store);
+  ASSERT_NE(at, std::string::npos);
+  source.insert(at, "    tl.device_assert(offs < n, \"offs < n\")\n");
+  CompilerOptions options;
+  options.ptxOnly = true;
+  Compiler plain = makeCompiler(dir.str(), options);
+  auto off = compile(plain, source);
+  ASSERT_TRUE(off);
+  EXPECT_EQ(off->ptx.find("__assertfail"), std::string::npos);
+
+  options.debug = true;
+  Compiler debug = makeCompiler(dir.str(), options);
+  auto on = compile(debug, source);
+  ASSERT_TRUE(on);
+  EXPECT_NE(on->ptx.find("call.uni __assertfail"), std::string::npos);
+  EXPECT_NE(on->key, off->key);
+}
+
 TEST(CompilerTest, ErrorsCarryDiagnostics) {
   TempDir dir;
   CompilerOptions options;

@@ -68,6 +68,31 @@ enum AtomicTypeCode : int32_t {
   AtomicI16, AtomicU16, AtomicF16, AtomicBF16
 };
 
+/// `tile.print` calls, for every element (row-major) of every operand,
+///
+///   void __tilec_cpu_print(const char *desc, int64_t index, uint64_t bits);
+///
+/// `desc` describes the operand, as text: `<kind> <hexDigits> <operand>
+/// <numOperands> <rank> <dim>...|<prefix>` where kind is `s` (signed
+/// integer, `bits` sign-extended), `u` (unsigned or bool, zero-extended),
+/// `f` (a float, `bits` are the f64's), `x` (hex: the value's own bits,
+/// hexDigits of them), `p` (an address) or `n` (no operands: one line per
+/// program); `index` is the element's row-major index (0 for a scalar). The
+/// host prints the line the GPU would (`pid (x, y, z) idx (i, j)<prefix>
+/// <value>`, docs/language.md) for the calling thread's program.
+inline constexpr llvm::StringLiteral kPrintFunction = "__tilec_cpu_print";
+
+/// `tile.assert` calls, for every false element (row-major) of its
+/// condition,
+///
+///   void __tilec_cpu_assert_fail(const char *desc, int64_t index);
+///
+/// `desc` is `<rank> <dim>... <line>` then, each after a `\x1f`, the file,
+/// the function and the message. The host records the failure for the
+/// calling thread's program; the launch then fails with the report.
+inline constexpr llvm::StringLiteral kAssertFailFunction =
+    "__tilec_cpu_assert_fail";
+
 } // namespace tilec::cpu
 
 #endif // TILEC_CONVERSION_TILETOLINALG_TILETOLINALG_H

@@ -74,6 +74,19 @@ LogicalResult AtomicRMWOp::verify() {
   return success();
 }
 
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size())
+    return emitOpError("has ") << getArgs().size() << " operands but "
+                               << getIsSigned().size()
+                               << " is_signed entries";
+  for (Value arg : getArgs()) {
+    Type element = getElementTypeOrSelf(arg.getType());
+    if (!isa<IntegerType, FloatType, PointerType>(element))
+      return emitOpError("cannot print a value of type ") << arg.getType();
+  }
+  return success();
+}
+
 LogicalResult MakeRangeOp::verify() {
   auto type = getResult().getType();
   int64_t start = getStart(), end = getEnd();

@@ -281,6 +281,66 @@ def Tile_DebugBarrierOp : Tile_Op<"debug_barrier", [
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_PrintOp : Tile_Op<"print", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "print tiles and scalars from the device (tl.device_print)";
+  let description = [{
+    `tl.device_print(prefix, *args, hex=False)`: prints every element of every
+    operand on its own line, in Triton's format
+
+    ```
+    pid (<x>, <y>, <z>) idx (<i>, <j>)<prefix>(operand <n>) <value>
+    ```
+
+    where `pid` is the program, `idx` the element's coordinate in its tile
+    (empty for a scalar), `(operand <n>) ` appears only with several operands
+    and `prefix` is the user's text as the frontend normalized it (Triton's
+    rule: with operands, it starts with a space and ends with `": "`).
+    Without operands the line is `pid (<x>, <y>, <z>)<prefix>`. Integers
+    print in decimal (`is_signed[i]` tells how operand `i` reads), floats as
+    `%f`, pointers as `%p`; with `hex`, every value as `0x` and its bits in
+    hex, zero-padded to the type's width. Each element is printed once (on
+    the GPU by the one thread that owns it, a scalar by thread 0), lines of
+    different elements in no particular order on the GPU and in row-major
+    order on the CPU.
+
+    Example:
+
+    ```mlir
+    tile.print " x: " {hex = false, is_signed = array<i1: true>} %x : tensor<16xi32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, BoolAttr:$hex,
+                   DenseBoolArrayAttr:$is_signed, Variadic<AnyType>:$args);
+  let assemblyFormat = "$prefix attr-dict ($args^ `:` type($args))?";
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "device-side assertion (tl.device_assert in debug mode)";
+  let description = [{
+    `tl.device_assert(cond, msg)` (and a Python `assert` on a run-time
+    condition) when the kernel is compiled in debug mode (`--debug`,
+    `@triton.jit(debug=True)`, `TRITON_DEBUG=1`): for every element of
+    `cond` that is false, the program reports
+    `<file>:<line>: <function>: block: [x,y,z], thread: [...] Assertion
+    `<message>` failed.` and the launch fails. On the GPU this is CUDA's
+    `__assertfail` (the kernel traps); on the CPU a host call that records
+    the failure, which the launch returns as an error. Without debug mode
+    the frontend emits nothing.
+
+    Example:
+
+    ```mlir
+    tile.assert %ok, "x must be positive" {file = "k.tile", function = "kernel", line = 12 : i32} : tensor<16xi1>
+    ```
+  }];
+  let arguments = (ins Tile_BoolLike:$cond, StrAttr:$message, StrAttr:$file,
+                   I32Attr:$line, StrAttr:$function);
+  let assemblyFormat = "$cond `,` $message attr-dict `:` type($cond)";
+}
+
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>,
     TypesMatchWith<"value type is the pointee type of ptr", "ptr", "value",
