@@ -2615,9 +2615,60 @@ static FailureOr<CGValue> builtinNotInKernel(CodeGen &cg, CallArgs &call) {
                                 "called in a kernel");
 }
 
+/// `tl.tensor`, `tl.tensor_descriptor`, `tl.dtype`: types, for isinstance().
+static FailureOr<CGValue> builtinTypeOnly(CodeGen &cg, CallArgs &call) {
+  return cg.error(call.loc, call.calleeName +
+                                " is a type; in a kernel it can only be "
+                                "tested with isinstance()");
+}
+
 //===----------------------------------------------------------------------===//
 // Python builtins
 //===----------------------------------------------------------------------===//
+
+/// isinstance(obj, T) or isinstance(obj, (T, ...)), decided at compile time
+/// (every value's kind is known then): `tl.tensor` is a run-time value
+/// (tile, scalar, pointer, block pointer), `tl.tensor_descriptor` a tensor
+/// descriptor, `tl.constexpr` a compile-time value, `tl.dtype` a dtype;
+/// Python's `int` (booleans included), `bool`, `float`, `str`, `tuple` and
+/// `list` test compile-time values. The result is a compile-time bool, so
+/// `if isinstance(...)` compiles one branch only.
+static FailureOr<CGValue> builtinIsinstance(CodeGen &cg, CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"obj", true}, {"class_or_tuple", true}}))
+    return failure();
+  const CGValue &v = a.value(0);
+  const CGValue &types = a.value(1);
+  std::vector<CGValue> classes;
+  if (types.isTuple())
+    classes.assign(types.getElements().begin(), types.getElements().end());
+  else
+    classes.push_back(types);
+  bool result = false;
+  for (const CGValue &c : classes) {
+    StringRef name = c.isBuiltin() ? c.getName() : "";
+    std::optional<bool> match =
+        llvm::StringSwitch<std::optional<bool>>(name)
+            .Case("tl.tensor", v.isRuntime() && !v.isTensorDescriptor())
+            .Case("tl.tensor_descriptor", v.isTensorDescriptor())
+            .Case("tl.constexpr", v.isConstexpr())
+            .Case("tl.dtype", v.isDType())
+            .Case("int", v.isIntLike())
+            .Case("bool", v.isBool())
+            .Case("float", v.isFloat())
+            .Case("str", v.isStr())
+            .Cases("tuple", "list", v.isTuple())
+            .Default(std::nullopt);
+    if (!match)
+      return cg.error(a.loc(1),
+                      "isinstance() in a kernel tests for tl.tensor, "
+                      "tl.tensor_descriptor, tl.constexpr, tl.dtype, int, "
+                      "bool, float, str, tuple or list, not " +
+                          c.describe());
+    result |= *match;
+  }
+  return CGValue::boolean(result);
+}
 
 static FailureOr<CGValue> builtinLen(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
@@ -3732,7 +3783,9 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tuple"] = builtinPyTuple;
     t["list"] = builtinPyTuple;
     t["print"] = builtinDevicePrint;
-    t["isinstance"] = builtinUnsupported;
+    t["isinstance"] = builtinIsinstance;
+    for (StringRef name : {"tl.tensor", "tl.tensor_descriptor", "tl.dtype"})
+      t[name] = builtinTypeOnly;
     t["math.log"] = builtinMathLog;
     t["math.log2"] = builtinMathLog2;
     t["math.log10"] = builtinMathLog10;

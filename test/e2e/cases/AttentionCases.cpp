@@ -1,7 +1,9 @@
 //===- AttentionCases.cpp - examples/attention.tile -----------------------===//
 //
 // Triton's tutorial 06 fused attention forward (`_attn_fwd` with
-// `_attn_fwd_inner`), unchanged: Out = softmax(Q K^T * sm_scale) V per
+// `_attn_fwd_inner`), unchanged, in its block-pointer version
+// (attention.tile) and its current tensor-descriptor version
+// (attention_descriptor.tile): Out = softmax(Q K^T * sm_scale) V per
 // batch and head, and M, the row logsumexp in base 2; STAGE 1 is
 // non-causal, STAGE 3 causal.
 //
@@ -15,6 +17,42 @@
 namespace tilec::e2e {
 
 using runtime::ScalarType;
+
+/// Out = softmax(Q K^T * smScale) V per batch and head (causal: row i
+/// sees keys 0..i) and M, the row logsumexp in base 2, in float64.
+static void attentionReference(const Problem &p, Expectations &expected,
+                               std::int64_t z, std::int64_t h, std::int64_t nCtx,
+                               std::int64_t d, bool causal, double smScale) {
+  std::vector<double> q = p.tensor("Q").toDoubles();
+  std::vector<double> k = p.tensor("K").toDoubles();
+  std::vector<double> v = p.tensor("V").toDoubles();
+  std::vector<double> &out = expected["Out"];
+  std::vector<double> &lse = expected["M"];
+  out.assign(q.size(), 0.0);
+  lse.assign(static_cast<std::size_t>(z * h * nCtx), 0.0);
+  std::vector<double> s(nCtx);
+  for (std::int64_t bh = 0; bh < z * h; ++bh) {
+    std::size_t base = bh * nCtx * d;
+    for (std::int64_t i = 0; i < nCtx; ++i) {
+      std::int64_t last = causal ? i + 1 : nCtx;
+      double max = -INFINITY;
+      for (std::int64_t j = 0; j < last; ++j) {
+        double dotp = 0;
+        for (std::int64_t l = 0; l < d; ++l)
+          dotp += q[base + i * d + l] * k[base + j * d + l];
+        s[j] = dotp * smScale;
+        max = std::max(max, s[j]);
+      }
+      double sum = 0;
+      for (std::int64_t j = 0; j < last; ++j)
+        sum += s[j] = std::exp(s[j] - max);
+      for (std::int64_t j = 0; j < last; ++j)
+        for (std::int64_t l = 0; l < d; ++l)
+          out[base + i * d + l] += s[j] / sum * v[base + j * d + l];
+      lse[bh * nCtx + i] = (max + std::log(sum)) / std::log(2.0);
+    }
+  }
+}
 
 static CaseSpec attention(const std::string &name, std::int64_t z,
                           std::int64_t h, std::int64_t nCtx, std::int64_t d,
@@ -69,35 +107,57 @@ static CaseSpec attention(const std::string &name, std::int64_t z,
     return p;
   };
   c.reference = [=](const Problem &p, Expectations &expected) {
-    std::vector<double> q = p.tensor("Q").toDoubles();
-    std::vector<double> k = p.tensor("K").toDoubles();
-    std::vector<double> v = p.tensor("V").toDoubles();
-    std::vector<double> &out = expected["Out"];
-    std::vector<double> &lse = expected["M"];
-    out.assign(q.size(), 0.0);
-    lse.assign(static_cast<std::size_t>(z * h * nCtx), 0.0);
-    std::vector<double> s(nCtx);
-    for (std::int64_t bh = 0; bh < z * h; ++bh) {
-      std::size_t base = bh * nCtx * d;
-      for (std::int64_t i = 0; i < nCtx; ++i) {
-        std::int64_t last = causal ? i + 1 : nCtx;
-        double max = -INFINITY;
-        for (std::int64_t j = 0; j < last; ++j) {
-          double dotp = 0;
-          for (std::int64_t l = 0; l < d; ++l)
-            dotp += q[base + i * d + l] * k[base + j * d + l];
-          s[j] = dotp * smScale;
-          max = std::max(max, s[j]);
-        }
-        double sum = 0;
-        for (std::int64_t j = 0; j < last; ++j)
-          sum += s[j] = std::exp(s[j] - max);
-        for (std::int64_t j = 0; j < last; ++j)
-          for (std::int64_t l = 0; l < d; ++l)
-            out[base + i * d + l] += s[j] / sum * v[base + j * d + l];
-        lse[bh * nCtx + i] = (max + std::log(sum)) / std::log(2.0);
-      }
-    }
+    attentionReference(p, expected, z, h, nCtx, d, causal, smScale);
+  };
+  return c;
+}
+
+/// The current tutorial 06 (examples/attention_descriptor.tile): tensor
+/// descriptors made in the kernel from the Q, K, V, Out pointers.
+static CaseSpec attentionDescriptor(const std::string &name, std::int64_t z,
+                                    std::int64_t h, std::int64_t nCtx,
+                                    std::int64_t d, std::int64_t blockM,
+                                    std::int64_t blockN, bool causal, int warps,
+                                    bool large) {
+  const double smScale = 0.3;
+  CaseSpec c;
+  c.name = name;
+  c.family = causal ? "attention_causal" : "attention";
+  c.file = "attention_descriptor.tile";
+  c.kernel = "_attn_fwd";
+  // (sm_scale, M, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, HEAD_DIM,
+  //  BLOCK_M, BLOCK_N, FP8_OUTPUT, STAGE, warp_specialize, IS_HOPPER).
+  c.signature = "fp32, *fp32:16, " + i32Entry(z) + ", " + i32Entry(h) +
+                ", *fp16:16, *fp16:16, *fp16:16, *fp16:16, " + i32Entry(nCtx) +
+                ", " + std::to_string(d) + ", " + std::to_string(blockM) + ", " +
+                std::to_string(blockN) + ", 0, " + (causal ? "3" : "1") +
+                ", 0, 1";
+  c.numWarps = warps;
+  c.dtype = "fp16";
+  c.sizes = {{"Z", z}, {"H", h}, {"N_CTX", nCtx}, {"HEAD_DIM", d}};
+  c.large = large;
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    std::vector<std::int64_t> shape = {z, h, nCtx, d};
+    p.scalar(runtime::KernelArg::scalar(static_cast<float>(smScale)));
+    p.output("M", ScalarType::FP32, {z * h, nCtx}, {1e-4, 1e-4});
+    p.i32(z);
+    p.i32(h);
+    p.input("Q", ScalarType::FP16, shape, rng, -2, 2);
+    p.input("K", ScalarType::FP16, shape, rng, -2, 2);
+    p.input("V", ScalarType::FP16, shape, rng, -1, 1);
+    // As in attention(): P and Out are rounded to fp16.
+    p.output("Out", ScalarType::FP16, shape, {1e-3, 1e-3});
+    p.i32(nCtx);
+    p.grid = {static_cast<unsigned>(cdiv(nCtx, blockM)),
+              static_cast<unsigned>(z * h), 1};
+    double pairs = double(z * h) * nCtx * nCtx * (causal ? 0.5 : 1.0);
+    p.flops = 4.0 * pairs * d;
+    p.bytesMoved = 2.0 * 4 * z * h * nCtx * d + 4.0 * z * h * nCtx;
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    attentionReference(p, expected, z, h, nCtx, d, causal, smScale);
   };
   return c;
 }
@@ -117,6 +177,15 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
                             8, true));
   cases.push_back(attention("attention_causal_1024", 4, 8, 1024, 64, 128, 64,
                             true, 8, true));
+  // The current tutorial: descriptors made in the kernel.
+  cases.push_back(attentionDescriptor("attention_desc_small", 2, 3, 128, 64, 64,
+                                      32, false, 4, false));
+  cases.push_back(attentionDescriptor("attention_desc_causal_small", 1, 3, 96,
+                                      32, 32, 16, true, 4, false));
+  cases.push_back(attentionDescriptor("attention_desc_1024", 4, 8, 1024, 64,
+                                      128, 64, false, 8, true));
+  cases.push_back(attentionDescriptor("attention_desc_causal_1024", 4, 8, 1024,
+                                      64, 128, 64, true, 8, true));
 }
 
 } // namespace tilec::e2e
