@@ -48,6 +48,23 @@ float truncsfbf2(float value) {
   std::memcpy(&result, &bits, sizeof(result));
   return result;
 }
+/// f64 -> bf16 bits, to nearest even with one rounding: the double is
+/// first narrowed to float rounding to odd (exact, or the nearest toward
+/// zero with its last bit set), which keeps enough bits that the final
+/// rounding to bf16 is the one of the double.
+float truncdfbf2(double value) {
+  float narrow = static_cast<float>(value);
+  if (!std::isnan(value) && static_cast<double>(narrow) != value) {
+    if (std::fabs(static_cast<double>(narrow)) > std::fabs(value))
+      narrow = std::nextafter(narrow, 0.0f);
+    std::uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof(bits));
+    bits |= 1;
+    std::memcpy(&narrow, &bits, sizeof(bits));
+  }
+  return truncsfbf2(narrow);
+}
+
 template <typename T>
 T applyAtomic(std::int32_t op, T old, T value);
 
@@ -189,6 +206,7 @@ llvm::orc::SymbolMap cpu::getHostSymbols(llvm::orc::MangleAndInterner interner) 
   add("__truncdfhf2", &__truncdfhf2);
   add("__extendhfdf2", &__extendhfdf2);
   add("__truncsfbf2", &truncsfbf2);
+  add("__truncdfbf2", &truncdfbf2);
   // libm, float and double: what MLIR's math-to-llvm intrinsics and
   // math-to-libm calls become.
 #define TILEC_LIBM(name)                                                       \

@@ -435,6 +435,9 @@ public:
 
   /// The kernel's parameters as compiled (filled by emit).
   KernelInterface interface;
+  /// How many user combine functions (tl.reduce, tl.associative_scan) are
+  /// being compiled: their exact float comparisons are deliberate.
+  unsigned combineFunctionDepth = 0;
   /// Module-level @jit functions inlined so far, in first-call order.
   llvm::SetVector<llvm::StringRef> inlinedFunctions;
   /// The words of the statements reported as unsupported (`try`, `with`,

@@ -1749,7 +1749,11 @@ callCombineFn(CodeGen &cg, const CGValue &fn, SMLoc loc,
     fnArgs.positional.push_back({v, loc, "", SMLoc()});
   for (const CGValue &v : rhs)
     fnArgs.positional.push_back({v, loc, "", SMLoc()});
+  // A combine compares its operands exactly by design (argmax-style
+  // tie-breaks): no float-== warnings inside.
+  ++cg.combineFunctionDepth;
   FailureOr<CGValue> r = cg.callFunction(fn, fnArgs);
+  --cg.combineFunctionDepth;
   if (failed(r))
     return failure();
   llvm::SmallVector<CGValue> out;
@@ -3419,10 +3423,15 @@ static FailureOr<DType> atomicPointer(CodeGen &cg, Args &a, size_t i) {
                                   ptr.describe());
   DType elem = DType::get(ptr.getDType().getScalar());
   unsigned bits = elem.getBitWidth();
-  if (elem.isBool() || (bits != 16 && bits != 32 && bits != 64))
+  if (elem.isBool() || (bits != 16 && bits != 32 && bits != 64)) {
+    bool bitwise = llvm::is_contained({"tl.atomic_and", "tl.atomic_or",
+                                       "tl.atomic_xor"},
+                                      a.call.calleeName);
     return cg.error(a.loc(i), a.call.calleeName + "() of " + elem.str() +
                                   " elements is not supported (16-, 32- and "
-                                  "64-bit integers and floats are)");
+                                  "64-bit integers" +
+                                  (bitwise ? "" : " and floats") + " are)");
+  }
   return elem;
 }
 

@@ -687,7 +687,7 @@ FailureOr<CGValue> CodeGen::compareOp(CmpOp op, const CGValue &lhsIn,
              (v.getNumber() == 0.0 || std::isinf(v.getNumber()));
     };
     if ((op == CmpOp::Eq || op == CmpOp::NotEq) && !isSentinel(lhsIn) &&
-        !isSentinel(rhsIn) && a != b)
+        !isSentinel(rhsIn) && a != b && combineFunctionDepth == 0)
       warning(opLoc, "comparing floating-point values with '" + opName +
                          "' is exact and sensitive to rounding; compare the "
                          "difference with a tolerance (tl.abs(a - b) < eps) "

@@ -199,6 +199,11 @@ std::string CodeGen::readTuningDecorators(const FunctionDef *kernel) {
   if (result.empty())
     return "";
 
+  auto isParameter = [&](llvm::StringRef name) {
+    return llvm::any_of(kernel->getParams(), [&](const Parameter *p) {
+      return p->getName() == name;
+    });
+  };
   // A config or heuristic that sets something the kernel does not take:
   // a warning at the dict key.
   auto checkKeys = [&](const Expr *expr, llvm::StringRef what) {
@@ -207,9 +212,7 @@ std::string CodeGen::readTuningDecorators(const FunctionDef *kernel) {
       return;
     for (const DictEntry &entry : dict->getEntries()) {
       const auto *key = llvm::dyn_cast_if_present<StringLiteral>(entry.key);
-      if (key && llvm::none_of(kernel->getParams(), [&](const Parameter *p) {
-            return p->getName() == key->getValue();
-          }))
+      if (key && !isParameter(key->getValue()))
         warning(key->getLoc(), what + " sets '" + key->getValue() +
                                    "', which is not a parameter of '" +
                                    kernel->getName() + "'");
@@ -220,6 +223,19 @@ std::string CodeGen::readTuningDecorators(const FunctionDef *kernel) {
     if (!call)
       continue;
     llvm::StringRef name = calleeName(call->getCallee());
+    // autotune's `key`: the arguments whose values select a config.
+    if (name == "autotune")
+      for (const Argument &arg : call->getArgs()) {
+        const auto *keys = llvm::dyn_cast<ListExpr>(arg.value);
+        if (arg.keyword != "key" || !keys)
+          continue;
+        for (const Expr *k : keys->getElements())
+          if (const auto *s = llvm::dyn_cast<StringLiteral>(k);
+              s && !isParameter(s->getValue()))
+            warning(s->getLoc(), "the autotune key '" + s->getValue() +
+                                     "' is not a parameter of '" +
+                                     kernel->getName() + "'");
+      }
     for (const Argument &arg : call->getArgs()) {
       bool first = &arg == &call->getArgs().front();
       if (name == "heuristics" &&
@@ -239,10 +255,23 @@ std::string CodeGen::readTuningDecorators(const FunctionDef *kernel) {
         const auto *config = llvm::dyn_cast<CallExpr>(element);
         if (!config || calleeName(config->getCallee()) != "Config")
           continue;
-        for (const Argument &c : config->getArgs())
+        for (const Argument &c : config->getArgs()) {
           if (c.keyword == "kwargs" ||
               (&c == &config->getArgs().front() && c.kind == ArgKind::Positional))
             checkKeys(c.value, "an autotune config");
+          // Triton's Config takes these keywords (a misspelled one is a
+          // TypeError there).
+          if (c.kind == ArgKind::Keyword &&
+              !llvm::is_contained({"kwargs", "num_warps", "num_stages",
+                                   "num_ctas", "maxnreg", "pre_hook",
+                                   "ir_override", "num_buffers_warp_spec",
+                                   "num_consumer_groups",
+                                   "reg_dec_producer", "reg_inc_consumer"},
+                                  c.keyword))
+            warning(c.loc, "triton.Config() has no parameter '" + c.keyword +
+                               "' (it takes kwargs, num_warps, num_stages, "
+                               "num_ctas, maxnreg, pre_hook)");
+        }
       }
     }
   }

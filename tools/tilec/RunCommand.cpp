@@ -13,9 +13,11 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -282,6 +284,16 @@ llvm::Error runOnCpu(KernelSource &source, RunInputs &inputs, RunTimes &times,
   device = "cpu (" + std::to_string(workers) + " threads" +
            (runSanitize ? ", sanitizer" : "") + ")";
 
+  // A crash inside the kernel is the kernel's (an unmasked out-of-bounds
+  // access, usually), not LLVM's: say so instead of LLVM's bug-report line.
+  const char *bugReportMsg = llvm::getBugReportMsg();
+  llvm::setBugReportMsg(
+      runSanitize ? "tilec: the kernel crashed on the CPU backend.\n"
+                  : "tilec: the kernel crashed on the CPU backend, most "
+                    "likely through an out-of-bounds memory access; rerun "
+                    "with --sanitize to find the access.\n");
+  auto restore = llvm::make_scope_exit(
+      [&] { llvm::setBugReportMsg(bugReportMsg); });
   auto start = Clock::now();
   if (auto err = (*kernel)->launch(inputs.grid, args, launch))
     return err;
