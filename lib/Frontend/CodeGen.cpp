@@ -386,6 +386,10 @@ FailureOr<CGValue> CodeGen::lookupName(StringRef name, SMLoc loc) {
                             "' is used before it is assigned; assign it "
                             "first (for an accumulator, before the loop)");
   }
+  // A tl name without its module: `float32`, `arange`.
+  if (lookupLanguageDType(name) || isKnownBuiltin(("tl." + name).str()))
+    return error(loc, "unknown name '" + name + "'; did you mean 'tl." +
+                          name + "'?");
   llvm::SmallVector<std::string> candidates;
   collectVisibleNames(candidates);
   std::string suggestion = findClosestName(name, candidates);

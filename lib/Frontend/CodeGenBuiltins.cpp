@@ -3957,6 +3957,9 @@ FailureOr<CGValue> CodeGen::getValueAttr(const CGValue &base, StringRef name,
     }
     if (!getMethodBuiltin(name).empty())
       return CGValue::boundMethod(base, name);
+    if (name == "sort" || name == "histogram")
+      return error(nameLoc, "x." + name + "() (tl." + name +
+                                ") is not supported by tilec yet");
     llvm::SmallVector<std::string> candidates = {
         "shape", "dtype", "numel",   "T",           "to",           "sum",
         "max",   "min",   "argmax",  "argmin",      "reduce",       "reshape",
