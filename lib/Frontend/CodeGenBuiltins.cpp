@@ -3713,11 +3713,26 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["tl.device_assert"] = builtinDeviceAssert;
     for (StringRef name : {"tl.sort",
                            "tl.histogram",
-                           "tl.inline_asm_elementwise",
-                           "tl.rand",
-                           "tl.randn",
-                           "tl.randint"})
+                           "tl.inline_asm_elementwise"})
       t[name] = builtinUnsupported;
+    t["tl.randint"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.randint", call);
+    };
+    t["tl.randint4x"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.randint4x", call);
+    };
+    t["tl.rand"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.rand", call);
+    };
+    t["tl.rand4x"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.rand4x", call);
+    };
+    t["tl.randn"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.randn", call);
+    };
+    t["tl.randn4x"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.randn4x", call);
+    };
     for (StringRef name : {"triton.jit", "triton.autotune", "triton.heuristics",
                            "triton.Config"})
       t[name] = builtinNotInKernel;
