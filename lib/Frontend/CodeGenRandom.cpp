@@ -53,10 +53,9 @@ struct PhiloxConstants {
 };
 constexpr PhiloxConstants kPhilox32 = {0x9E3779B9u, 0xBB67AE85u, 0xD2511F53u,
                                        0xCD9E8D57u};
-constexpr PhiloxConstants kPhilox64 = {0x9E3779B97F4A7C15ull,
-                                       0xBB67AE8584CAA73Bull,
-                                       0xD2E7470EE14C6C93ull,
-                                       0xCA5A826395121157ull};
+constexpr PhiloxConstants kPhilox64 = {
+    0x9E3779B97F4A7C15ull, 0xBB67AE8584CAA73Bull, 0xD2E7470EE14C6C93ull,
+    0xCA5A826395121157ull};
 
 /// Emits arithmetic on run-time values of one type: a scalar or a tile of
 /// integers or floats (constants are splat to it).
@@ -65,9 +64,7 @@ public:
   Emitter(CodeGen &cg, mlir::Type type) : cg(cg), type(type) {}
 
   mlir::Type getType() const { return type; }
-  mlir::Type getElementType() const {
-    return tile::getElementTypeOrSelf(type);
-  }
+  mlir::Type getElementType() const { return tile::getElementTypeOrSelf(type); }
   /// The same shape with element type `element`.
   mlir::Type withElement(mlir::Type element) const {
     if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type))
@@ -117,10 +114,10 @@ public:
     unsigned width = getElementType().getIntOrFloatBitWidth();
     if (width == 32) {
       Emitter wide = with(cg.builder.getI64Type());
-      mlir::Value wa = arith::ExtUIOp::create(cg.builder, cg.loc(),
-                                              wide.getType(), a);
-      mlir::Value wb = arith::ExtUIOp::create(cg.builder, cg.loc(),
-                                              wide.getType(), b);
+      mlir::Value wa =
+          arith::ExtUIOp::create(cg.builder, cg.loc(), wide.getType(), a);
+      mlir::Value wb =
+          arith::ExtUIOp::create(cg.builder, cg.loc(), wide.getType(), b);
       mlir::Value high = wide.shrU(wide.mul(wa, wb), 32);
       return arith::TruncIOp::create(cg.builder, cg.loc(), type, high);
     }
@@ -178,10 +175,9 @@ FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
                                          v.describe());
     rounds = v.getInt();
     if (rounds < 0 || rounds > kMaxRounds)
-      return cg.error(bound[2]->loc,
-                      argName("n_rounds") + " must be in [0, " +
-                          std::to_string(kMaxRounds) + "], got " +
-                          std::to_string(rounds));
+      return cg.error(bound[2]->loc, argName("n_rounds") + " must be in [0, " +
+                                         std::to_string(kMaxRounds) +
+                                         "], got " + std::to_string(rounds));
   }
 
   // The seed: an integer scalar, as uint64 (sign-extended from signed types,
@@ -237,8 +233,8 @@ FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
     k1 = scalar.intConst(0);
   } else {
     Emitter s64(cg, cg.builder.getI64Type());
-    k0 = arith::TruncIOp::create(cg.builder, cg.loc(), scalar.getType(),
-                                 seed64);
+    k0 =
+        arith::TruncIOp::create(cg.builder, cg.loc(), scalar.getType(), seed64);
     k1 = arith::TruncIOp::create(cg.builder, cg.loc(), scalar.getType(),
                                  s64.shrU(seed64, 32));
   }
@@ -289,8 +285,7 @@ mlir::Value uniformFloat(CodeGen &cg, mlir::Value x) {
 std::pair<mlir::Value, mlir::Value> normalPair(CodeGen &cg, mlir::Value u1,
                                                mlir::Value u2) {
   Emitter f(cg, u1.getType());
-  u1 = arith::MaxNumFOp::create(cg.builder, cg.loc(), f.floatConst(1.0e-7),
-                                u1);
+  u1 = arith::MaxNumFOp::create(cg.builder, cg.loc(), f.floatConst(1.0e-7), u1);
   mlir::Value th = arith::MulFOp::create(cg.builder, cg.loc(),
                                          f.floatConst(6.283185307179586), u2);
   mlir::Value logU1 = math::LogOp::create(cg.builder, cg.loc(), u1);
@@ -311,9 +306,7 @@ FailureOr<CGValue> emitRandomFn(CodeGen &cg, CallArgs &call, RandomFn fn) {
   auto ints = [&](unsigned i) {
     return CGValue::runtime(philox->c[i], philox->dtype);
   };
-  auto uniform = [&](unsigned i) {
-    return uniformFloat(cg, philox->c[i]);
-  };
+  auto uniform = [&](unsigned i) { return uniformFloat(cg, philox->c[i]); };
   switch (fn) {
   case RandomFn::RandInt:
     return ints(0);
@@ -322,13 +315,12 @@ FailureOr<CGValue> emitRandomFn(CodeGen &cg, CallArgs &call, RandomFn fn) {
   case RandomFn::Rand:
     return CGValue::runtime(uniform(0), fp32);
   case RandomFn::Rand4x:
-    return CGValue::tuple(
-        {CGValue::runtime(uniform(0), fp32), CGValue::runtime(uniform(1), fp32),
-         CGValue::runtime(uniform(2), fp32),
-         CGValue::runtime(uniform(3), fp32)});
+    return CGValue::tuple({CGValue::runtime(uniform(0), fp32),
+                           CGValue::runtime(uniform(1), fp32),
+                           CGValue::runtime(uniform(2), fp32),
+                           CGValue::runtime(uniform(3), fp32)});
   case RandomFn::RandN:
-    return CGValue::runtime(normalPair(cg, uniform(0), uniform(1)).first,
-                            fp32);
+    return CGValue::runtime(normalPair(cg, uniform(0), uniform(1)).first, fp32);
   case RandomFn::RandN4x: {
     auto [n1, n2] = normalPair(cg, uniform(0), uniform(1));
     auto [n3, n4] = normalPair(cg, uniform(2), uniform(3));
@@ -342,8 +334,7 @@ FailureOr<CGValue> emitRandomFn(CodeGen &cg, CallArgs &call, RandomFn fn) {
 
 } // namespace
 
-FailureOr<CGValue> tilec::frontend::emitRandom(CodeGen &cg,
-                                               StringRef builtin,
+FailureOr<CGValue> tilec::frontend::emitRandom(CodeGen &cg, StringRef builtin,
                                                CallArgs &call) {
   RandomFn fn = llvm::StringSwitch<RandomFn>(builtin)
                     .Case("tl.randint", RandomFn::RandInt)
