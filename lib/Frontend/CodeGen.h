@@ -512,6 +512,12 @@ CGValue unflattenValue(const CGValue &templ, llvm::ArrayRef<CGValue> leaves,
 std::string findClosestName(llvm::StringRef name,
                             llvm::ArrayRef<std::string> candidates);
 
+/// Triton's random numbers (CodeGenRandom.cpp): `builtin` is one of
+/// `tl.randint`, `tl.randint4x`, `tl.rand`, `tl.rand4x`, `tl.randn`,
+/// `tl.randn4x`, expanded into Philox rounds on integer tiles.
+mlir::FailureOr<CGValue> emitRandom(CodeGen &cg, llvm::StringRef builtin,
+                                    CallArgs &call);
+
 } // namespace tilec::frontend
 
 #endif // TILEC_LIB_FRONTEND_CODEGEN_H

@@ -2197,6 +2197,153 @@ static FailureOr<CGValue> builtinUmulhi(CodeGen &cg, CallArgs &call) {
       arith::TruncIOp::create(cg.builder, cg.loc(), narrow, high), d);
 }
 
+/// tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+/// Triton's. The arguments are broadcast to one shape (no type promotion);
+/// one result per dtype, a tuple when `dtype` is a tuple.
+static FailureOr<CGValue> builtinInlineAsmElementwise(CodeGen &cg,
+                                                      CallArgs &call) {
+  Args a(cg, call);
+  if (!a.bind({{"asm", true},
+               {"constraints", true},
+               {"args", true},
+               {"dtype", true},
+               {"is_pure", true},
+               {"pack", true}}))
+    return failure();
+  // asm and constraints: compile-time strings.
+  std::string strings[2];
+  for (size_t i : {0, 1}) {
+    const CGValue &v = a.value(i);
+    if (!v.isStr())
+      return cg
+          .error(a.loc(i), a.name(i) + " must be a compile-time string, got " +
+                               (v.isRuntime() ? "a run-time " : "") +
+                               v.describe())
+          .constexprHint(v);
+    strings[i] = v.getStr().str();
+  }
+  FailureOr<bool> isPure = a.getBool(4, true);
+  if (failed(isPure))
+    return failure();
+  FailureOr<int64_t> pack = a.getInt(5);
+  if (failed(pack))
+    return failure();
+  if (*pack < 1 || *pack > 1024 || !llvm::isPowerOf2_64(*pack))
+    return cg.error(a.loc(5), a.name(5) +
+                                  " must be a power of two (at most 1024), "
+                                  "got " +
+                                  std::to_string(*pack));
+
+  // dtype: one dtype or a tuple of them.
+  const CGValue &dtypeArg = a.value(3);
+  bool multipleResults = dtypeArg.isTuple();
+  llvm::SmallVector<DType> dtypes;
+  llvm::SmallVector<CGValue> dtypeValues;
+  if (multipleResults)
+    dtypeValues.append(dtypeArg.getElements().begin(),
+                       dtypeArg.getElements().end());
+  else
+    dtypeValues.push_back(dtypeArg);
+  for (const CGValue &v : dtypeValues) {
+    if (!v.isDType() || !v.getDType().isScalar() || v.getDType().isBool())
+      return cg.error(a.loc(3), a.name(3) +
+                                    " must be a dtype such as tl.int32 (not "
+                                    "tl.int1) or a tuple of them, got " +
+                                    v.describe());
+    dtypes.push_back(v.getDType());
+  }
+  if (dtypes.empty())
+    return cg.error(a.loc(3), a.name(3) + " must name at least one dtype");
+
+  // args: a list or tuple of tiles and numbers, broadcast to one shape.
+  const CGValue &argsArg = a.value(2);
+  if (!argsArg.isTuple())
+    return cg.error(a.loc(2), a.name(2) +
+                                  " must be a list or tuple of tiles and "
+                                  "scalars, got " +
+                                  argsArg.describe());
+  llvm::SmallVector<CGValue> args;
+  for (const CGValue &v : argsArg.getElements()) {
+    if (v.isBlockLike() || (!v.isRuntime() && !v.isNumber()))
+      return cg.error(a.loc(2), "the elements of " + a.name(2) +
+                                    " must be tiles or scalars, got " +
+                                    v.describe());
+    FailureOr<CGValue> rt = cg.toRuntime(v, a.loc(2));
+    if (failed(rt))
+      return failure();
+    if (rt->getDType().isBool())
+      return cg.error(a.loc(2), "tl.inline_asm_elementwise() does not take "
+                                "int1 values (convert them with .to(tl.int8) "
+                                "first), got " +
+                                    rt->describe());
+    args.push_back(*rt);
+  }
+  llvm::SmallVector<int64_t> shape;
+  if (!args.empty()) {
+    CGValue common = args.front();
+    for (CGValue arg : args)
+      if (failed(cg.broadcastPair(arg, common, a.loc(2), a.loc(2), a.loc(2))))
+        return failure();
+    shape = common.getShape();
+    for (CGValue &arg : args) {
+      FailureOr<CGValue> b =
+          cg.broadcastTo(arg, shape, a.loc(2), "an argument");
+      if (failed(b))
+        return failure();
+      arg = *b;
+    }
+  }
+  int64_t numElements = 1;
+  for (int64_t d : shape)
+    numElements *= d;
+  if (numElements % *pack != 0)
+    return cg.error(a.loc(5), a.name(5) + " is " + std::to_string(*pack) +
+                                  ", which does not divide the " +
+                                  std::to_string(numElements) + " element" +
+                                  (numElements == 1 ? "" : "s") +
+                                  " of the arguments");
+
+  // The registers the constraints must list (TileOps.td).
+  using tile::InlineAsmElementwiseOp;
+  auto regs = [&](DType dtype) {
+    return InlineAsmElementwiseOp::getNumRegisters(dtype.toMLIR(&cg.context),
+                                                   *pack);
+  };
+  unsigned wantOut = 0, wantIn = 0;
+  for (DType dtype : dtypes)
+    wantOut += regs(dtype);
+  for (const CGValue &arg : args)
+    wantIn += regs(arg.getDType());
+  auto [out, in] = InlineAsmElementwiseOp::countConstraints(strings[1]);
+  if (out != wantOut || in != wantIn)
+    return cg.error(a.loc(1),
+                    "the constraints list " + std::to_string(out) + " output" +
+                        (out == 1 ? "" : "s") + " and " + std::to_string(in) +
+                        " input" + (in == 1 ? "" : "s") +
+                        ", but with pack=" + std::to_string(*pack) +
+                        " the results take " + std::to_string(wantOut) +
+                        " register" + (wantOut == 1 ? "" : "s") +
+                        " and the arguments " + std::to_string(wantIn) +
+                        " (an element narrower than 32 bits shares a "
+                        "register with the next ones of its pack)");
+
+  llvm::SmallVector<mlir::Type> resultTypes;
+  for (DType dtype : dtypes)
+    resultTypes.push_back(cg.getType(dtype, shape));
+  llvm::SmallVector<mlir::Value> operands;
+  for (const CGValue &arg : args)
+    operands.push_back(arg.getValue());
+  auto op = InlineAsmElementwiseOp::create(
+      cg.builder, cg.loc(), resultTypes, operands, strings[0], strings[1],
+      *isPure, static_cast<uint32_t>(*pack));
+  if (!multipleResults)
+    return CGValue::runtime(op.getResult(0), dtypes.front());
+  std::vector<CGValue> results;
+  for (auto [result, dtype] : llvm::zip(op.getResults(), dtypes))
+    results.push_back(CGValue::runtime(result, dtype));
+  return CGValue::tuple(std::move(results));
+}
+
 static FailureOr<CGValue> builtinWhere(CodeGen &cg, CallArgs &call) {
   Args a(cg, call);
   if (!a.bind({{"condition", true}, {"x", true}, {"y", true}}))
@@ -3771,13 +3918,27 @@ static const llvm::StringMap<Handler> &getBuiltinTable() {
     t["range"] = builtinRangeOutsideFor;
     t["tl.device_print"] = builtinDevicePrint;
     t["tl.device_assert"] = builtinDeviceAssert;
-    for (StringRef name : {"tl.sort",
-                           "tl.histogram",
-                           "tl.inline_asm_elementwise",
-                           "tl.rand",
-                           "tl.randn",
-                           "tl.randint"})
+    for (StringRef name : {"tl.sort", "tl.histogram"})
       t[name] = builtinUnsupported;
+    t["tl.inline_asm_elementwise"] = builtinInlineAsmElementwise;
+    t["tl.randint"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.randint", call);
+    };
+    t["tl.randint4x"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.randint4x", call);
+    };
+    t["tl.rand"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.rand", call);
+    };
+    t["tl.rand4x"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.rand4x", call);
+    };
+    t["tl.randn"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.randn", call);
+    };
+    t["tl.randn4x"] = [](CodeGen &cg, CallArgs &call) {
+      return emitRandom(cg, "tl.randn4x", call);
+    };
     for (StringRef name : {"triton.jit", "triton.autotune", "triton.heuristics",
                            "triton.Config"})
       t[name] = builtinNotInKernel;

@@ -88,9 +88,17 @@ llvm::Expected<std::uint64_t> tool::parseScalar(llvm::StringRef type,
       return 0;
     return bad("a boolean");
   }
+  // getAsInteger reads digits only, into as few bits as the digits need
+  // (0xffffffff gets 32, its top bit set): widen by one bit so that the
+  // value is non-negative before applying the sign.
+  llvm::StringRef digits = text.trim();
+  bool negative = digits.consume_front("-");
   llvm::APInt value;
-  if (text.trim().getAsInteger(0, value))
+  if (digits.getAsInteger(0, value))
     return bad("an integer");
+  value = value.zext(value.getBitWidth() + 1);
+  if (negative)
+    value.negate();
   unsigned bits = 8 * bytes;
   bool fits = isUnsigned(type) ? value.isNonNegative() &&
                                      value.getActiveBits() <= bits

@@ -7,11 +7,16 @@
 // An elementwise op on tiles becomes the same op on each register slot.
 // Scalar special functions become NVVM's approximate instructions where
 // Triton uses them too (ex2.approx, lg2.approx, rsqrt.approx: PTX ISA
-// §9.7.4.x); f16/bf16 inputs are computed in f32.
+// §9.7.4.x); f16/bf16 inputs are computed in f32. tl.inline_asm_elementwise
+// becomes one llvm.inline_asm per group of `packed_element` slots, with
+// elements narrower than 32 bits packed into registers as Triton does
+// (ElementwiseInlineAsmOpConversion).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringSupport.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -148,7 +153,158 @@ struct ApproxMathLowering : OpConversionPattern<MathOp> {
   double preScale, postScale;
 };
 
+/// tile.inline_asm_elementwise: one `llvm.inline_asm` per group of
+/// `packed_element` register slots of a thread. The layout must make each
+/// group consecutive elements along one dimension: its first
+/// log2(packed_element) register bases are 1, 2, 4, ... along that
+/// dimension (layout inference asks for such runs).
+struct InlineAsmElementwiseLowering
+    : OpConversionPattern<tile::InlineAsmElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::InlineAsmElementwiseOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    unsigned pack = op.getPackedElement();
+    size_t numSlots = 1;
+    if (auto tensor = dyn_cast<RankedTensorType>(op.getResult(0).getType())) {
+      FailureOr<tilegpu::LinearLayout> layout = getLayoutOf(loc, tensor);
+      if (failed(layout))
+        return failure();
+      // checkInlineAsmRuns ran before the conversion.
+      numSlots = layout->getNumRegisters();
+    }
+    auto converter = getTypeConverter<TileGPUTypeConverter>();
+    // Per value (results, then arguments): its element type in registers,
+    // and how many elements share one register.
+    auto regInfo = [&](Type type) {
+      Type element = tile::getElementTypeOrSelf(type);
+      return std::make_pair(
+          converter->convertElementType(element),
+          tile::InlineAsmElementwiseOp::getElementsPerRegister(element, pack));
+    };
+    auto packedType = [&](Type element, unsigned per) -> Type {
+      if (per == 1)
+        return element;
+      return rewriter.getIntegerType(per * element.getIntOrFloatBitWidth());
+    };
+
+    SmallVector<Type> regTypes;
+    for (Type type : op.getResultTypes()) {
+      auto [element, per] = regInfo(type);
+      for (unsigned j = 0; j < pack; j += per)
+        regTypes.push_back(packedType(element, per));
+    }
+    Type asmType = regTypes.size() == 1
+                       ? regTypes.front()
+                       : LLVM::LLVMStructType::getLiteral(ctx, regTypes);
+
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
+    for (size_t group = 0; group < numSlots; group += pack) {
+      SmallVector<Value> asmOperands;
+      for (auto [arg, slots] : llvm::zip(op.getArgs(), adaptor.getOperands())) {
+        auto [element, per] = regInfo(arg.getType());
+        for (unsigned j = 0; j < pack; j += per) {
+          if (per == 1) {
+            asmOperands.push_back(slots[group + j]);
+            continue;
+          }
+          auto vectorType = VectorType::get({per}, element);
+          Value vec = LLVM::UndefOp::create(rewriter, loc, vectorType);
+          for (unsigned k = 0; k < per; ++k)
+            vec = LLVM::InsertElementOp::create(rewriter, loc, vec,
+                                                slots[group + j + k],
+                                                i32Val(rewriter, loc, k));
+          asmOperands.push_back(LLVM::BitcastOp::create(
+              rewriter, loc, packedType(element, per), vec));
+        }
+      }
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, asmType, asmOperands, op.getAsmString(),
+          op.getConstraints(), /*has_side_effects=*/!op.getPure(),
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+          /*operand_attrs=*/ArrayAttr());
+      unsigned reg = 0;
+      for (auto [r, type] : llvm::enumerate(op.getResultTypes())) {
+        auto [element, per] = regInfo(type);
+        for (unsigned j = 0; j < pack; j += per, ++reg) {
+          Value value = regTypes.size() == 1
+                            ? asmOp.getResult(0)
+                            : LLVM::ExtractValueOp::create(
+                                  rewriter, loc, asmOp.getResult(0), reg)
+                                  .getResult();
+          if (per == 1) {
+            results[r].push_back(value);
+            continue;
+          }
+          Value vec = LLVM::BitcastOp::create(
+              rewriter, loc, VectorType::get({per}, element), value);
+          for (unsigned k = 0; k < per; ++k)
+            results[r].push_back(LLVM::ExtractElementOp::create(
+                rewriter, loc, vec, i32Val(rewriter, loc, k)));
+        }
+      }
+    }
+    SmallVector<ValueRange> replacements(results.begin(), results.end());
+    rewriter.replaceOpWithMultiple(op, replacements);
+    return success();
+  }
+};
+
 } // namespace
+
+/// Fails with a located error unless every thread's register slots come in
+/// groups of `pack` consecutive elements along one dimension.
+static LogicalResult checkRuns(tile::InlineAsmElementwiseOp op,
+                               const tilegpu::LinearLayout &layout,
+                               unsigned pack) {
+  if (pack == 1)
+    return success();
+  unsigned bits = llvm::Log2_32(pack);
+  ArrayRef<tilegpu::Coord> bases = layout.getBases(tilegpu::HwDim::Register);
+  bool ok = bases.size() >= bits;
+  std::optional<unsigned> dim;
+  for (unsigned i = 0; ok && i < bits; ++i) {
+    const tilegpu::Coord &basis = bases[i];
+    unsigned nonZero = 0;
+    for (auto [d, c] : llvm::enumerate(basis)) {
+      if (c == 0)
+        continue;
+      ++nonZero;
+      ok &= c == (int64_t(1) << i) && (!dim || *dim == d);
+      dim = d;
+    }
+    ok &= nonZero == 1;
+  }
+  if (ok)
+    return success();
+  std::string shape;
+  llvm::raw_string_ostream os(shape);
+  llvm::interleave(layout.getShape(), os, "x");
+  return op.emitError()
+         << "tl.inline_asm_elementwise with pack=" << pack << " needs runs of "
+         << pack << " consecutive elements in each thread, but the " << shape
+         << " tile gives each thread " << layout.getNumRegisters() << " element"
+         << (layout.getNumRegisters() == 1 ? "" : "s")
+         << (bases.size() >= bits ? " that are not consecutive" : "")
+         << " (use a larger tile, fewer warps or a smaller pack)";
+}
+
+LogicalResult lowering::checkInlineAsmRuns(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](tile::InlineAsmElementwiseOp op) {
+    auto tensor = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!tensor)
+      return;
+    FailureOr<tilegpu::LinearLayout> layout = getLayoutOf(op.getLoc(), tensor);
+    ok &= succeeded(layout) &&
+          succeeded(checkRuns(op, *layout, op.getPackedElement()));
+  });
+  return success(ok);
+}
 
 void lowering::populateElementwiseOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,
@@ -157,6 +313,7 @@ void lowering::populateElementwiseOpToLLVMPatterns(
   patterns.add<ElementwiseOpLowering>(converter, ctx);
   patterns.add<ConstantOpLowering>(converter, ctx);
   patterns.add<ScalarSelectLowering>(converter, ctx);
+  patterns.add<InlineAsmElementwiseLowering>(converter, ctx);
   patterns.add<ApproxMathLowering<math::Exp2Op>>(converter, ctx,
                                                  "llvm.nvvm.ex2.approx.f32", 1.0, 1.0);
   patterns.add<ApproxMathLowering<math::ExpOp>>(converter, ctx,

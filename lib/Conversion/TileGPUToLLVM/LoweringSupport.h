@@ -54,6 +54,11 @@ public:
   mlir::Type convertElementType(mlir::Type type) const;
 };
 
+/// Checks, before the conversion, that every tile.inline_asm_elementwise
+/// with packed_element > 1 has a layout giving each thread runs of that
+/// many consecutive elements; a located error for each one that does not.
+mlir::LogicalResult checkInlineAsmRuns(mlir::ModuleOp module);
+
 /// The linear layout of a tile type (emits an error at `loc` and fails for a
 /// tile without a known layout).
 mlir::FailureOr<tilegpu::LinearLayout>

@@ -139,6 +139,8 @@ struct ConvertTileGPUToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    if (failed(checkInlineAsmRuns(module)))
+      return signalPassFailure();
     ModuleAxisInfo axisInfo(module);
     LoweringState state(axisInfo);
     state.mbarrierSpinLimit = mbarrierSpinLimit;

@@ -168,6 +168,15 @@ struct ConvertTileToLinalgPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    // Inline PTX means nothing to the host: say so at each asm op.
+    bool hasInlineAsm = false;
+    module.walk([&](tile::InlineAsmElementwiseOp op) {
+      op.emitError("inline PTX cannot run on the CPU backend "
+                   "(tl.inline_asm_elementwise); the GPU backend runs it");
+      hasInlineAsm = true;
+    });
+    if (hasInlineAsm)
+      return signalPassFailure();
     if (failed(appendGridArguments(module)))
       return signalPassFailure();
 

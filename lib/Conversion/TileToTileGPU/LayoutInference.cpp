@@ -301,6 +301,7 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
   std::optional<unsigned> reducedAxis;
   SmallVector<unsigned> order;
   int64_t bestVec = 0, bestContiguity = 0;
+  int64_t minRun = 1;
   for (auto [id, value] : llvm::enumerate(values)) {
     if (find(id) != root)
       continue;
@@ -314,6 +315,14 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
     for (Operation *user : value.getUsers())
       if (auto reduce = dyn_cast<tile::ReduceOp>(user); reduce && !reducedAxis)
         reducedAxis = reduce.getAxis();
+    // Inline asm on packs of elements wants runs of that many per thread.
+    auto noteAsm = [&](Operation *op) {
+      if (auto asmOp = dyn_cast_if_present<tile::InlineAsmElementwiseOp>(op))
+        minRun = std::max<int64_t>(minRun, asmOp.getPackedElement());
+    };
+    noteAsm(value.getDefiningOp());
+    for (Operation *user : value.getUsers())
+      noteAsm(user);
     if (!isa<tile::PointerType>(type.getElementType()))
       continue;
     bool accessed = llvm::any_of(value.getUsers(), [&](Operation *user) {
@@ -363,10 +372,19 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
   }
   int64_t perThread = elementsPerThread(shape, numWarps);
   SmallVector<unsigned> spt(rank, 1);
+  // tile.inline_asm_elementwise with packed_element > 1 runs on that many
+  // consecutive elements of a thread: at least that many along the first
+  // dimension of `order` (when the tile has them; else lowering says so).
+  auto blocked = [&](ArrayRef<unsigned> dims) {
+    if (minRun > 1)
+      spt[dims[0]] =
+          std::max<int64_t>(spt[dims[0]], std::min(minRun, shape[dims[0]]));
+    return buildBlocked(ctx, shape, dims, spt, numWarps);
+  };
   // 2. Memory accesses: coalesced, as wide as their contiguity allows.
   if (!order.empty()) {
     spt[order[0]] = std::min({bestVec, shape[order[0]], perThread});
-    return buildBlocked(ctx, shape, order, spt, numWarps);
+    return blocked(order);
   }
   // 3. Reductions: as much of the reduced axis per thread as the tile
   // allows, so that most of the combining happens in registers.
@@ -376,9 +394,9 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
       if (d != *reducedAxis)
         reducedFirst.push_back(d);
     spt[*reducedAxis] = std::min(shape[*reducedAxis], perThread);
-    return buildBlocked(ctx, shape, reducedFirst, spt, numWarps);
+    return blocked(reducedFirst);
   }
-  return buildBlocked(ctx, shape, rowMajorOrder(rank), spt, numWarps);
+  return blocked(rowMajorOrder(rank));
 }
 
 Attribute LayoutInference::layoutOfClass(unsigned root) {

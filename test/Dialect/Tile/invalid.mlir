@@ -148,3 +148,35 @@ func.func @bitcast_width(%x: tensor<32xf32>) {
   %r = tile.bitcast %x : tensor<32xf32> -> tensor<32xf16>
   return
 }
+
+// -----
+
+func.func @inline_asm_pack_not_pow2(%x: tensor<12xi8>) {
+  // expected-error @+1 {{packed_element must be a power of two, got 3}}
+  %y = tile.inline_asm_elementwise "" {constraints = "=r,r", packed_element = 3 : i32, pure = true} %x : tensor<12xi8> -> tensor<12xi8>
+  return
+}
+
+// -----
+
+func.func @inline_asm_shapes(%x: tensor<16xi32>, %s: i32) {
+  // expected-error @+1 {{arguments and results must all have one shape}}
+  %y = tile.inline_asm_elementwise "" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %s : tensor<16xi32>, i32 -> tensor<16xi32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_constraints(%x: tensor<16xi8>) {
+  // expected-error @+1 {{constraints "=r,r,r" have 1 outputs and 2 inputs, but the results take 1 and the arguments 1 registers with packed_element 4}}
+  %y = tile.inline_asm_elementwise "" {constraints = "=r,r,r", packed_element = 4 : i32, pure = true} %x : tensor<16xi8> -> tensor<16xi8>
+  return
+}
+
+// -----
+
+func.func @inline_asm_no_result(%x: tensor<16xi32>) {
+  // expected-error @+1 {{needs at least one result}}
+  "tile.inline_asm_elementwise"(%x) {asm_string = "", constraints = "r", packed_element = 1 : i32, pure = false} : (tensor<16xi32>) -> ()
+  return
+}

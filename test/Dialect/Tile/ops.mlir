@@ -67,3 +67,14 @@ func.func @shapes_and_compute(%x: tensor<64xf32>, %a: tensor<32x16xf16>, %b: ten
   %t = tile.trans %d {order = array<i32: 1, 0>} : tensor<32x64xf32> -> tensor<64x32xf32>
   return %d, %r, %t : tensor<32x64xf32>, tensor<32xf32>, tensor<64x32xf32>
 }
+
+// CHECK-LABEL: func.func @inline_asm
+func.func @inline_asm(%x: tensor<512xi8>, %b: tensor<512xf32>, %s: i32) -> (tensor<512xi8>, tensor<512xi32>, tensor<512xf32>, i32) {
+  // CHECK: tile.inline_asm_elementwise "and.b32 $0, $1, 0x1F1F1F1F;" {constraints = "=r,r", packed_element = 4 : i32, pure = true} %{{.*}} : tensor<512xi8> -> tensor<512xi8>
+  %y = tile.inline_asm_elementwise "and.b32 $0, $1, 0x1F1F1F1F;" {constraints = "=r,r", packed_element = 4 : i32, pure = true} %x : tensor<512xi8> -> tensor<512xi8>
+  // CHECK: tile.inline_asm_elementwise "{{.*}}" {constraints = "=r,=r,r,r", packed_element = 1 : i32, pure = false} %{{.*}}, %{{.*}} : tensor<512xi8>, tensor<512xf32> -> tensor<512xi32>, tensor<512xf32>
+  %z:2 = tile.inline_asm_elementwise "cvt.u32.u8 $0, $2; mov.b32 $1, $3;" {constraints = "=r,=r,r,r", packed_element = 1 : i32, pure = false} %x, %b : tensor<512xi8>, tensor<512xf32> -> tensor<512xi32>, tensor<512xf32>
+  // CHECK: tile.inline_asm_elementwise "mov.u32 $0, %laneid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+  %l = tile.inline_asm_elementwise "mov.u32 $0, %laneid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+  return %y, %z#0, %z#1, %l : tensor<512xi8>, tensor<512xi32>, tensor<512xf32>, i32
+}

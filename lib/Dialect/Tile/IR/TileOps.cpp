@@ -411,3 +411,101 @@ LogicalResult ReduceOp::verifyRegions() {
 
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// InlineAsmElementwiseOp
+//===----------------------------------------------------------------------===//
+
+unsigned InlineAsmElementwiseOp::getElementsPerRegister(Type elementType,
+                                                        unsigned pack) {
+  unsigned bits =
+      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 64;
+  if (bits >= 32 || pack <= 1)
+    return 1;
+  return std::min(32 / bits, pack);
+}
+
+unsigned InlineAsmElementwiseOp::getNumRegisters(Type elementType,
+                                                 unsigned pack) {
+  return pack / getElementsPerRegister(elementType, pack);
+}
+
+std::pair<unsigned, unsigned>
+InlineAsmElementwiseOp::countConstraints(StringRef constraints) {
+  unsigned outputs = 0, inputs = 0;
+  if (constraints.trim().empty())
+    return {0, 0};
+  SmallVector<StringRef> entries;
+  constraints.split(entries, ',');
+  for (StringRef entry : entries) {
+    entry = entry.trim();
+    if (entry.starts_with("="))
+      ++outputs;
+    else if (!entry.starts_with("~"))
+      ++inputs;
+  }
+  return {outputs, inputs};
+}
+
+void InlineAsmElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult InlineAsmElementwiseOp::verify() {
+  int32_t pack = getPackedElement();
+  if (pack < 1 || !llvm::isPowerOf2_32(pack))
+    return emitOpError() << "packed_element must be a power of two, got "
+                         << pack;
+  if (getResults().empty())
+    return emitOpError() << "needs at least one result";
+  // One shape for everything (Triton broadcasts the arguments first).
+  std::optional<ArrayRef<int64_t>> shape;
+  auto check = [&](Type type) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    ArrayRef<int64_t> s = tensor ? tensor.getShape() : ArrayRef<int64_t>();
+    if (!shape)
+      shape = s;
+    else if (*shape != s || (!tensor && !shape->empty()))
+      return emitOpError() << "arguments and results must all have one shape";
+    Type element = tilec::tile::getElementTypeOrSelf(type);
+    if (!element.isIntOrFloat() && !isa<PointerType>(element))
+      return emitOpError() << "takes integers, floats and pointers, got "
+                           << element;
+    return success();
+  };
+  for (Type type : getResultTypes())
+    if (failed(check(type)))
+      return failure();
+  for (Type type : getArgs().getTypes())
+    if (failed(check(type)))
+      return failure();
+  if (shape && !shape->empty()) {
+    int64_t numElements = 1;
+    for (int64_t d : *shape)
+      numElements *= d;
+    if (numElements % pack != 0)
+      return emitOpError() << "packed_element " << pack
+                           << " does not divide the " << numElements
+                           << " elements of the tiles";
+  }
+  unsigned wantOut = 0, wantIn = 0;
+  for (Type type : getResultTypes())
+    wantOut += getNumRegisters(tilec::tile::getElementTypeOrSelf(type), pack);
+  for (Type type : getArgs().getTypes())
+    wantIn += getNumRegisters(tilec::tile::getElementTypeOrSelf(type), pack);
+  auto [out, in] = countConstraints(getConstraints());
+  if (out != wantOut || in != wantIn)
+    return emitOpError() << "constraints \"" << getConstraints() << "\" have "
+                         << out << " outputs and " << in
+                         << " inputs, but the results take " << wantOut
+                         << " and the arguments " << wantIn
+                         << " registers with packed_element " << pack;
+  return success();
+}

@@ -509,6 +509,67 @@ def Tile_BitcastOp : Tile_Op<"bitcast", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_InlineAsmElementwiseOp : Tile_Op<"inline_asm_elementwise", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "inline PTX applied elementwise, `packed_element` elements at a time";
+  let description = [{
+    `tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack)`
+    (Triton's): `asm` runs once per group of `packed_element` elements of
+    the tiles `args` (all of one shape, or all scalars) and produces one
+    tile per result, of the same shape. `asm_string` uses LLVM's inline-asm
+    operand syntax (`$0`, `$1`, ...) and `constraints` LLVM's constraint
+    list (`=r,r,r`): first the output registers, result by result, then
+    the input registers, argument by argument (clobbers `~{...}` may
+    follow).
+
+    Registers: an element narrower than 32 bits shares a register with the
+    next elements of its group: `min(32 / bits, packed_element)` of them,
+    in element order from the low bits (4 x i8 in a `.b32`, 2 x f16 in a
+    `.b32`; 2 x i8 in a `.b16`). Other elements take one register each. So
+    a value takes `packed_element / elements_per_register` registers, and
+    `constraints` must list exactly that many outputs (`=`) per result and
+    inputs per argument.
+
+    `pure` is Triton's `is_pure`: without it the op has memory effects and
+    is never removed or reordered with other memory operations.
+
+    On the GPU each thread runs `asm` on its register slots
+    `[k * packed_element, (k + 1) * packed_element)`, which the layout makes
+    `packed_element` consecutive elements along one dimension (layout
+    inference gives such tiles at least `packed_element` elements per
+    thread; a tile too small for that is an error). The CPU backend cannot
+    run PTX: it reports an error.
+
+    Example (Triton's test_inline_asm_packed: 4 x i8 in one register):
+
+    ```mlir
+    %y = tile.inline_asm_elementwise "and.b32 $0, $1, 0x1F1F1F1F; shl.b32 $0, $0, 3;"
+           {constraints = "=r,r", packed_element = 4 : i32, pure = true}
+           %x : tensor<512xi8> -> tensor<512xi8>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$args, StrAttr:$asm_string,
+                   StrAttr:$constraints, BoolAttr:$pure,
+                   I32Attr:$packed_element);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $asm_string attr-dict ($args^ `:` type($args))? `->` type($results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Registers one value of element type `elementType` takes in one asm
+    /// invocation of `pack` elements (see the description).
+    static unsigned getNumRegisters(mlir::Type elementType, unsigned pack);
+    /// Elements of `elementType` that share one register for `pack`.
+    static unsigned getElementsPerRegister(mlir::Type elementType,
+                                           unsigned pack);
+    /// The output (`=`) and input entries of an LLVM constraint list
+    /// (clobbers `~{...}` are neither).
+    static std::pair<unsigned, unsigned>
+    countConstraints(llvm::StringRef constraints);
+  }];
+}
+
 def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure]> {
   let summary = "address of pointers as i64";
   let description = [{

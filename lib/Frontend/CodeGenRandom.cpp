@@ -1,0 +1,347 @@
+//===- CodeGenRandom.cpp - tl.rand and friends ----------------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Triton's counter-based random numbers (triton/language/random.py), with
+// the same bits: Philox 4x32-10 (4x64 for 64-bit offsets) keyed by the seed
+// and counting from the offset, then Triton's int-to-uniform conversion and
+// Box-Muller transform. Everything is expanded into integer and float ops
+// both backends lower, so there is no random op in the `tile` dialect:
+//
+//   randint4x(seed, offset, n_rounds) = philox(c = (offset, 0, 0, 0),
+//                                              k = (seed_lo, seed_hi))
+//   per round:  c0' = umulhi(B, c2) ^ c1 ^ k0    c1' = B * c2
+//               c2' = umulhi(A, c0) ^ c3 ^ k1    c3' = A * c0
+//               k0 += KEY_A, k1 += KEY_B
+//   uniform(x)  = (x < 0 ? -x - 1 : x) * scale    (x read as signed)
+//   normal(u1, u2) = sqrt(-2 log(max(1e-7, u1))) * (cos, sin)(2 pi u2)
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeGen.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cstdint>
+
+using namespace tilec;
+using namespace tilec::frontend;
+using llvm::SMLoc;
+using llvm::StringRef;
+using mlir::failure;
+using mlir::FailureOr;
+namespace arith = mlir::arith;
+namespace math = mlir::math;
+
+namespace {
+
+/// Triton's N_ROUNDS_DEFAULT.
+constexpr int64_t kDefaultRounds = 10;
+/// More rounds than this are surely a mistake (each is ~10 ops per element).
+constexpr int64_t kMaxRounds = 4096;
+
+/// The Philox constants of one counter width.
+struct PhiloxConstants {
+  uint64_t keyA, keyB, roundA, roundB;
+};
+constexpr PhiloxConstants kPhilox32 = {0x9E3779B9u, 0xBB67AE85u, 0xD2511F53u,
+                                       0xCD9E8D57u};
+constexpr PhiloxConstants kPhilox64 = {
+    0x9E3779B97F4A7C15ull, 0xBB67AE8584CAA73Bull, 0xD2E7470EE14C6C93ull,
+    0xCA5A826395121157ull};
+
+/// Emits arithmetic on run-time values of one type: a scalar or a tile of
+/// integers or floats (constants are splat to it).
+class Emitter {
+public:
+  Emitter(CodeGen &cg, mlir::Type type) : cg(cg), type(type) {}
+
+  mlir::Type getType() const { return type; }
+  mlir::Type getElementType() const { return tile::getElementTypeOrSelf(type); }
+  /// The same shape with element type `element`.
+  mlir::Type withElement(mlir::Type element) const {
+    if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type))
+      return mlir::RankedTensorType::get(tensor.getShape(), element);
+    return element;
+  }
+  Emitter with(mlir::Type element) const {
+    return Emitter(cg, withElement(element));
+  }
+
+  mlir::Value constant(mlir::TypedAttr scalar) const {
+    mlir::TypedAttr attr = scalar;
+    if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type))
+      attr = mlir::DenseElementsAttr::get(tensor, mlir::Attribute(scalar));
+    return arith::ConstantOp::create(cg.builder, cg.loc(), attr);
+  }
+  mlir::Value intConst(uint64_t value) const {
+    auto element = llvm::cast<mlir::IntegerType>(getElementType());
+    return constant(mlir::IntegerAttr::get(
+        element, llvm::APInt(element.getWidth(), value, /*isSigned=*/false,
+                             /*implicitTrunc=*/true)));
+  }
+  mlir::Value floatConst(double value) const {
+    return constant(mlir::FloatAttr::get(getElementType(), value));
+  }
+
+  mlir::Value add(mlir::Value a, mlir::Value b) const {
+    return arith::AddIOp::create(cg.builder, cg.loc(), a, b);
+  }
+  mlir::Value mul(mlir::Value a, mlir::Value b) const {
+    return arith::MulIOp::create(cg.builder, cg.loc(), a, b);
+  }
+  mlir::Value xorI(mlir::Value a, mlir::Value b) const {
+    return arith::XOrIOp::create(cg.builder, cg.loc(), a, b);
+  }
+  mlir::Value andI(mlir::Value a, mlir::Value b) const {
+    return arith::AndIOp::create(cg.builder, cg.loc(), a, b);
+  }
+  mlir::Value shrU(mlir::Value a, unsigned bits) const {
+    return arith::ShRUIOp::create(cg.builder, cg.loc(), a, intConst(bits));
+  }
+
+  /// The high half of the unsigned product of two integers of this type:
+  /// 32-bit in 64-bit arithmetic, 64-bit from four 32x32 products (no
+  /// 128-bit integers, which the GPU lowering does not take).
+  mlir::Value umulhi(mlir::Value a, mlir::Value b) const {
+    unsigned width = getElementType().getIntOrFloatBitWidth();
+    if (width == 32) {
+      Emitter wide = with(cg.builder.getI64Type());
+      mlir::Value wa =
+          arith::ExtUIOp::create(cg.builder, cg.loc(), wide.getType(), a);
+      mlir::Value wb =
+          arith::ExtUIOp::create(cg.builder, cg.loc(), wide.getType(), b);
+      mlir::Value high = wide.shrU(wide.mul(wa, wb), 32);
+      return arith::TruncIOp::create(cg.builder, cg.loc(), type, high);
+    }
+    mlir::Value low32 = intConst(0xFFFFFFFFull);
+    mlir::Value a0 = andI(a, low32), a1 = shrU(a, 32);
+    mlir::Value b0 = andI(b, low32), b1 = shrU(b, 32);
+    mlir::Value p00 = mul(a0, b0), p01 = mul(a0, b1);
+    mlir::Value p10 = mul(a1, b0), p11 = mul(a1, b1);
+    // The carry out of the middle 32 bits: three 32-bit terms fit in 64.
+    mlir::Value mid =
+        add(add(shrU(p00, 32), andI(p01, low32)), andI(p10, low32));
+    return add(add(add(p11, shrU(p01, 32)), shrU(p10, 32)), shrU(mid, 32));
+  }
+
+private:
+  CodeGen &cg;
+  mlir::Type type;
+};
+
+/// The four outputs of Philox on a tile (or scalar) of counters.
+struct PhiloxResult {
+  mlir::Value c[4];
+  DType dtype;
+};
+
+/// The builtins of this file.
+enum class RandomFn { RandInt, RandInt4x, Rand, Rand4x, RandN, RandN4x };
+
+/// Checks the arguments and runs Philox on (offset, 0, 0, 0) keyed by the
+/// seed: Triton's randint4x.
+FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
+  llvm::SmallVector<const CallArg *> bound;
+  if (failed(cg.bindArgs(
+          call, {{"seed", true}, {"offset", true}, {"n_rounds", false}},
+          bound)))
+    return failure();
+  auto argName = [&](StringRef name) {
+    return "argument '" + name.str() + "' of " + call.calleeName + "()";
+  };
+
+  int64_t rounds = kDefaultRounds;
+  if (bound[2] && !bound[2]->value.isNone()) {
+    const CGValue &v = bound[2]->value;
+    if (v.isRuntime())
+      return cg
+          .error(bound[2]->loc,
+                 argName("n_rounds") +
+                     " must be a compile-time integer (tl.constexpr), but it "
+                     "is a run-time " +
+                     v.describe() + getAssignedNumberHint(v))
+          .constexprHint(v);
+    if (!v.isInt())
+      return cg.error(bound[2]->loc, argName("n_rounds") +
+                                         " must be an integer, got " +
+                                         v.describe());
+    rounds = v.getInt();
+    if (rounds < 0 || rounds > kMaxRounds)
+      return cg.error(bound[2]->loc, argName("n_rounds") + " must be in [0, " +
+                                         std::to_string(kMaxRounds) +
+                                         "], got " + std::to_string(rounds));
+  }
+
+  // The seed: an integer scalar, as uint64 (sign-extended from signed types,
+  // as Triton's seed.to(tl.uint64)).
+  const CGValue &seedIn = bound[0]->value;
+  SMLoc seedLoc = bound[0]->loc;
+  if (seedIn.isTile() || (seedIn.isRuntime() && !seedIn.getDType().isInt()) ||
+      (seedIn.isConstexpr() && !seedIn.isIntLike()))
+    return cg.error(seedLoc, argName("seed") +
+                                 " must be an integer scalar, got " +
+                                 seedIn.describe());
+  mlir::Value seed64;
+  if (seedIn.isConstexpr()) {
+    seed64 = Emitter(cg, cg.builder.getI64Type())
+                 .intConst(static_cast<uint64_t>(seedIn.getInt()));
+  } else {
+    seed64 = seedIn.getValue();
+    unsigned width = seedIn.getDType().getBitWidth();
+    if (width < 64) {
+      if (seedIn.getDType().isSigned())
+        seed64 = arith::ExtSIOp::create(cg.builder, cg.loc(),
+                                        cg.builder.getI64Type(), seed64);
+      else
+        seed64 = arith::ExtUIOp::create(cg.builder, cg.loc(),
+                                        cg.builder.getI64Type(), seed64);
+    }
+  }
+
+  // The offsets: 32- or 64-bit integers, a tile or a scalar.
+  const CGValue &offsetIn = bound[1]->value;
+  SMLoc offsetLoc = bound[1]->loc;
+  if (offsetIn.isConstexpr() && !offsetIn.isInt())
+    return cg.error(offsetLoc, argName("offset") +
+                                   " must be 32- or 64-bit integers, got " +
+                                   offsetIn.describe());
+  FailureOr<CGValue> offset = cg.toRuntime(offsetIn, offsetLoc);
+  if (failed(offset))
+    return failure();
+  DType offsetType = offset->getDType();
+  unsigned width = offsetType.isInt() ? offsetType.getBitWidth() : 0;
+  if (width != 32 && width != 64)
+    return cg.error(offsetLoc, argName("offset") +
+                                   " must be 32- or 64-bit integers, got " +
+                                   offset->describe());
+
+  bool is64 = width == 64;
+  const PhiloxConstants &k = is64 ? kPhilox64 : kPhilox32;
+  Emitter e(cg, offset->getValue().getType());
+  Emitter scalar(cg, e.getElementType());
+  mlir::Value k0, k1;
+  if (is64) {
+    k0 = seed64;
+    k1 = scalar.intConst(0);
+  } else {
+    Emitter s64(cg, cg.builder.getI64Type());
+    k0 =
+        arith::TruncIOp::create(cg.builder, cg.loc(), scalar.getType(), seed64);
+    k1 = arith::TruncIOp::create(cg.builder, cg.loc(), scalar.getType(),
+                                 s64.shrU(seed64, 32));
+  }
+
+  llvm::SmallVector<int64_t> shape = offset->getShape();
+  auto splat = [&](mlir::Value s) {
+    return cg.splat(CGValue::runtime(s, offsetType), shape).getValue();
+  };
+  mlir::Value zero = e.intConst(0);
+  mlir::Value c0 = offset->getValue(), c1 = zero, c2 = zero, c3 = zero;
+  mlir::Value roundA = e.intConst(k.roundA), roundB = e.intConst(k.roundB);
+  mlir::Value keyA = scalar.intConst(k.keyA), keyB = scalar.intConst(k.keyB);
+  for (int64_t r = 0; r < rounds; ++r) {
+    mlir::Value oldC0 = c0, oldC2 = c2;
+    c0 = e.xorI(e.xorI(e.umulhi(roundB, oldC2), c1), splat(k0));
+    c2 = e.xorI(e.xorI(e.umulhi(roundA, oldC0), c3), splat(k1));
+    c1 = e.mul(roundB, oldC2);
+    c3 = e.mul(roundA, oldC0);
+    k0 = scalar.add(k0, keyA);
+    k1 = scalar.add(k1, keyB);
+  }
+  return PhiloxResult{
+      {c0, c1, c2, c3},
+      DType::get(is64 ? ScalarKind::UInt64 : ScalarKind::UInt32)};
+}
+
+/// Triton's uint_to_uniform_float: random integers to fp32 in [0, 1).
+mlir::Value uniformFloat(CodeGen &cg, mlir::Value x) {
+  Emitter e(cg, x.getType());
+  bool is64 = e.getElementType().getIntOrFloatBitWidth() == 64;
+  // ((2**23 - 1) / 2**23) * 2**-(N_BITS - 1), the largest scale with
+  // INT_MAX * scale < 1 after rounding; Triton rounds it to fp32.
+  double scale = is64 ? 1.0842020432385337e-19 : 4.6566127342e-10;
+  mlir::Value negative = arith::CmpIOp::create(
+      cg.builder, cg.loc(), arith::CmpIPredicate::slt, x, e.intConst(0));
+  // -x - 1 == ~x
+  mlir::Value flipped = e.xorI(x, e.intConst(~uint64_t(0)));
+  mlir::Value magnitude =
+      arith::SelectOp::create(cg.builder, cg.loc(), negative, flipped, x);
+  Emitter f(e.with(cg.builder.getF32Type()));
+  mlir::Value asFloat =
+      arith::SIToFPOp::create(cg.builder, cg.loc(), f.getType(), magnitude);
+  return arith::MulFOp::create(cg.builder, cg.loc(), asFloat,
+                               f.floatConst(scale));
+}
+
+/// Triton's pair_uniform_to_normal (Box-Muller): two fp32 normals.
+std::pair<mlir::Value, mlir::Value> normalPair(CodeGen &cg, mlir::Value u1,
+                                               mlir::Value u2) {
+  Emitter f(cg, u1.getType());
+  u1 = arith::MaxNumFOp::create(cg.builder, cg.loc(), f.floatConst(1.0e-7), u1);
+  mlir::Value th = arith::MulFOp::create(cg.builder, cg.loc(),
+                                         f.floatConst(6.283185307179586), u2);
+  mlir::Value logU1 = math::LogOp::create(cg.builder, cg.loc(), u1);
+  mlir::Value r = math::SqrtOp::create(
+      cg.builder, cg.loc(),
+      arith::MulFOp::create(cg.builder, cg.loc(), f.floatConst(-2.0), logU1));
+  mlir::Value cosTh = math::CosOp::create(cg.builder, cg.loc(), th);
+  mlir::Value sinTh = math::SinOp::create(cg.builder, cg.loc(), th);
+  return {arith::MulFOp::create(cg.builder, cg.loc(), r, cosTh),
+          arith::MulFOp::create(cg.builder, cg.loc(), r, sinTh)};
+}
+
+FailureOr<CGValue> emitRandomFn(CodeGen &cg, CallArgs &call, RandomFn fn) {
+  FailureOr<PhiloxResult> philox = emitPhilox(cg, call);
+  if (failed(philox))
+    return failure();
+  const DType fp32 = DType::get(ScalarKind::FP32);
+  auto ints = [&](unsigned i) {
+    return CGValue::runtime(philox->c[i], philox->dtype);
+  };
+  auto uniform = [&](unsigned i) { return uniformFloat(cg, philox->c[i]); };
+  switch (fn) {
+  case RandomFn::RandInt:
+    return ints(0);
+  case RandomFn::RandInt4x:
+    return CGValue::tuple({ints(0), ints(1), ints(2), ints(3)});
+  case RandomFn::Rand:
+    return CGValue::runtime(uniform(0), fp32);
+  case RandomFn::Rand4x:
+    return CGValue::tuple({CGValue::runtime(uniform(0), fp32),
+                           CGValue::runtime(uniform(1), fp32),
+                           CGValue::runtime(uniform(2), fp32),
+                           CGValue::runtime(uniform(3), fp32)});
+  case RandomFn::RandN:
+    return CGValue::runtime(normalPair(cg, uniform(0), uniform(1)).first, fp32);
+  case RandomFn::RandN4x: {
+    auto [n1, n2] = normalPair(cg, uniform(0), uniform(1));
+    auto [n3, n4] = normalPair(cg, uniform(2), uniform(3));
+    return CGValue::tuple(
+        {CGValue::runtime(n1, fp32), CGValue::runtime(n2, fp32),
+         CGValue::runtime(n3, fp32), CGValue::runtime(n4, fp32)});
+  }
+  }
+  llvm_unreachable("unknown random function");
+}
+
+} // namespace
+
+FailureOr<CGValue> tilec::frontend::emitRandom(CodeGen &cg, StringRef builtin,
+                                               CallArgs &call) {
+  RandomFn fn = llvm::StringSwitch<RandomFn>(builtin)
+                    .Case("tl.randint", RandomFn::RandInt)
+                    .Case("tl.randint4x", RandomFn::RandInt4x)
+                    .Case("tl.rand", RandomFn::Rand)
+                    .Case("tl.rand4x", RandomFn::Rand4x)
+                    .Case("tl.randn", RandomFn::RandN)
+                    .Case("tl.randn4x", RandomFn::RandN4x);
+  return emitRandomFn(cg, call, fn);
+}
