@@ -5,12 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // Triton's counter-based random numbers (triton/language/random.py), with
-// the same bits: Philox 4x32-10 (4x64 for 64-bit offsets) keyed by the seed
-// and counting from the offset, then Triton's int-to-uniform conversion and
+// the same bits: Philox 4x32-10 keyed by the seed and counting from the
+// offset (a 64-bit offset fills two counter words, as in Triton 3), then
+// Triton's int-to-uniform conversion and
 // Box-Muller transform. Everything is expanded into integer and float ops
 // both backends lower, so there is no random op in the `tile` dialect:
 //
-//   randint4x(seed, offset, n_rounds) = philox(c = (offset, 0, 0, 0),
+//   randint4x(seed, offset, n_rounds) = philox(c = (offset_lo, offset_hi, 0, 0),
 //                                              k = (seed_lo, seed_hi))
 //   per round:  c0' = umulhi(B, c2) ^ c1 ^ k0    c1' = B * c2
 //               c2' = umulhi(A, c0) ^ c3 ^ k1    c3' = A * c0
@@ -47,15 +48,13 @@ constexpr int64_t kDefaultRounds = 10;
 /// More rounds than this are surely a mistake (each is ~10 ops per element).
 constexpr int64_t kMaxRounds = 4096;
 
-/// The Philox constants of one counter width.
+/// The Philox 4x32 constants (Random123; Triton's PHILOX_KEY_A/B,
+/// PHILOX_ROUND_A/B).
 struct PhiloxConstants {
   uint64_t keyA, keyB, roundA, roundB;
 };
 constexpr PhiloxConstants kPhilox32 = {0x9E3779B9u, 0xBB67AE85u, 0xD2511F53u,
                                        0xCD9E8D57u};
-constexpr PhiloxConstants kPhilox64 = {
-    0x9E3779B97F4A7C15ull, 0xBB67AE8584CAA73Bull, 0xD2E7470EE14C6C93ull,
-    0xCA5A826395121157ull};
 
 /// Emits arithmetic on run-time values of one type: a scalar or a tile of
 /// integers or floats (constants are splat to it).
@@ -107,29 +106,16 @@ public:
     return arith::ShRUIOp::create(cg.builder, cg.loc(), a, intConst(bits));
   }
 
-  /// The high half of the unsigned product of two integers of this type:
-  /// 32-bit in 64-bit arithmetic, 64-bit from four 32x32 products (no
-  /// 128-bit integers, which the GPU lowering does not take).
+  /// The high half of the unsigned product of two 32-bit integers, in
+  /// 64-bit arithmetic.
   mlir::Value umulhi(mlir::Value a, mlir::Value b) const {
-    unsigned width = getElementType().getIntOrFloatBitWidth();
-    if (width == 32) {
-      Emitter wide = with(cg.builder.getI64Type());
-      mlir::Value wa =
-          arith::ExtUIOp::create(cg.builder, cg.loc(), wide.getType(), a);
-      mlir::Value wb =
-          arith::ExtUIOp::create(cg.builder, cg.loc(), wide.getType(), b);
-      mlir::Value high = wide.shrU(wide.mul(wa, wb), 32);
-      return arith::TruncIOp::create(cg.builder, cg.loc(), type, high);
-    }
-    mlir::Value low32 = intConst(0xFFFFFFFFull);
-    mlir::Value a0 = andI(a, low32), a1 = shrU(a, 32);
-    mlir::Value b0 = andI(b, low32), b1 = shrU(b, 32);
-    mlir::Value p00 = mul(a0, b0), p01 = mul(a0, b1);
-    mlir::Value p10 = mul(a1, b0), p11 = mul(a1, b1);
-    // The carry out of the middle 32 bits: three 32-bit terms fit in 64.
-    mlir::Value mid =
-        add(add(shrU(p00, 32), andI(p01, low32)), andI(p10, low32));
-    return add(add(add(p11, shrU(p01, 32)), shrU(p10, 32)), shrU(mid, 32));
+    Emitter wide = with(cg.builder.getI64Type());
+    mlir::Value wa =
+        arith::ExtUIOp::create(cg.builder, cg.loc(), wide.getType(), a);
+    mlir::Value wb =
+        arith::ExtUIOp::create(cg.builder, cg.loc(), wide.getType(), b);
+    mlir::Value high = wide.shrU(wide.mul(wa, wb), 32);
+    return arith::TruncIOp::create(cg.builder, cg.loc(), type, high);
   }
 
 private:
@@ -223,28 +209,36 @@ FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
                                    " must be 32- or 64-bit integers, got " +
                                    offset->describe());
 
-  bool is64 = width == 64;
-  const PhiloxConstants &k = is64 ? kPhilox64 : kPhilox32;
-  Emitter e(cg, offset->getValue().getType());
-  Emitter scalar(cg, e.getElementType());
-  mlir::Value k0, k1;
-  if (is64) {
-    k0 = seed64;
-    k1 = scalar.intConst(0);
-  } else {
-    Emitter s64(cg, cg.builder.getI64Type());
-    k0 =
-        arith::TruncIOp::create(cg.builder, cg.loc(), scalar.getType(), seed64);
-    k1 = arith::TruncIOp::create(cg.builder, cg.loc(), scalar.getType(),
-                                 s64.shrU(seed64, 32));
-  }
-
+  // Triton 3's randint4x: Philox 4x32 on the counter (offset_lo,
+  // offset_hi, 0, 0), offset_hi the high word of a 64-bit offset (0 for a
+  // 32-bit one), keyed by the seed's low and high words.
+  const PhiloxConstants &k = kPhilox32;
   llvm::SmallVector<int64_t> shape = offset->getShape();
-  auto splat = [&](mlir::Value s) {
-    return cg.splat(CGValue::runtime(s, offsetType), shape).getValue();
+  mlir::Type i32 = cg.builder.getI32Type();
+  mlir::Type wordType = shape.empty()
+                            ? i32
+                            : mlir::Type(mlir::RankedTensorType::get(shape, i32));
+  DType wordDType = DType::get(ScalarKind::UInt32);
+  mlir::Value offsetLo = offset->getValue(), offsetHi;
+  if (width == 64) {
+    Emitter wide(cg, offsetLo.getType());
+    offsetHi = arith::TruncIOp::create(cg.builder, cg.loc(), wordType,
+                                       wide.shrU(offsetLo, 32));
+    offsetLo = arith::TruncIOp::create(cg.builder, cg.loc(), wordType, offsetLo);
+  }
+  Emitter e(cg, wordType);
+  Emitter scalar(cg, i32);
+  Emitter s64(cg, cg.builder.getI64Type());
+  mlir::Value k0 = arith::TruncIOp::create(cg.builder, cg.loc(), i32, seed64);
+  mlir::Value k1 = arith::TruncIOp::create(cg.builder, cg.loc(), i32,
+                                           s64.shrU(seed64, 32));
+
+  auto splat = [&](mlir::Value v) {
+    return cg.splat(CGValue::runtime(v, wordDType), shape).getValue();
   };
   mlir::Value zero = e.intConst(0);
-  mlir::Value c0 = offset->getValue(), c1 = zero, c2 = zero, c3 = zero;
+  mlir::Value c0 = offsetLo, c1 = offsetHi ? offsetHi : zero, c2 = zero,
+              c3 = zero;
   mlir::Value roundA = e.intConst(k.roundA), roundB = e.intConst(k.roundB);
   mlir::Value keyA = scalar.intConst(k.keyA), keyB = scalar.intConst(k.keyB);
   for (int64_t r = 0; r < rounds; ++r) {
@@ -256,18 +250,15 @@ FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
     k0 = scalar.add(k0, keyA);
     k1 = scalar.add(k1, keyB);
   }
-  return PhiloxResult{
-      {c0, c1, c2, c3},
-      DType::get(is64 ? ScalarKind::UInt64 : ScalarKind::UInt32)};
+  return PhiloxResult{{c0, c1, c2, c3}, wordDType};
 }
 
 /// Triton's uint_to_uniform_float: random integers to fp32 in [0, 1).
 mlir::Value uniformFloat(CodeGen &cg, mlir::Value x) {
   Emitter e(cg, x.getType());
-  bool is64 = e.getElementType().getIntOrFloatBitWidth() == 64;
-  // ((2**23 - 1) / 2**23) * 2**-(N_BITS - 1), the largest scale with
+  // ((2**23 - 1) / 2**23) * 2**-31, the largest scale with
   // INT_MAX * scale < 1 after rounding; Triton rounds it to fp32.
-  double scale = is64 ? 1.0842020432385337e-19 : 4.6566127342e-10;
+  double scale = 4.6566127342e-10;
   mlir::Value negative = arith::CmpIOp::create(
       cg.builder, cg.loc(), arith::CmpIPredicate::slt, x, e.intConst(0));
   // -x - 1 == ~x

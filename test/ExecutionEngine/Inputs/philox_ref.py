@@ -38,11 +38,13 @@ def philox(width, ctr, key, rounds=10):
 
 
 def randint4x(seed, offset, width=32, rounds=10):
-    """Triton: seed as uint64 (two's complement), key (lo, hi) for 32-bit counters, (seed, 0) for 64-bit."""
+    """Triton 3: seed as uint64 (two's complement), key (lo, hi); Philox 4x32
+    on the counter (offset_lo, offset_hi, 0, 0), offset_hi the high word of a
+    64-bit offset (0 for a 32-bit one)."""
     seed &= (1 << 64) - 1
     offset &= (1 << width) - 1
-    key = (seed & 0xFFFFFFFF, seed >> 32) if width == 32 else (seed, 0)
-    return philox(width, (offset, 0, 0, 0), key, rounds)
+    key = (seed & 0xFFFFFFFF, seed >> 32)
+    return philox(32, (offset & 0xFFFFFFFF, offset >> 32, 0, 0), key, rounds)
 
 
 def int_to_f32(x):
@@ -132,7 +134,7 @@ def check(d, seed, tol):
     offs64 = [i * 0x100000001 for i in range(N)]
     r64 = [randint4x(seed, o, width=64) for o in offs64]
     exact("randint int64 offsets", read(d + "/int64.bin", "Q"), [r[0] for r in r64])
-    exact("rand int64 offsets", read(d + "/uni64.bin", "f"), [uniform(r[0], 64) for r in r64])
+    exact("rand int64 offsets", read(d + "/uni64.bin", "f"), [uniform(r[0]) for r in r64])
     exact("randint n_rounds=7", read(d + "/r7.bin", "I"), [randint4x(seed, o, rounds=7)[0] for o in offs])
     seed32 = (seed & 0xFFFFFFFF) - ((seed & 0x80000000) << 1)  # seed.to(tl.int32)
     exact("randint int32 seed", read(d + "/seed32.bin", "I"), [randint4x(seed32, o)[0] for o in offs])
