@@ -6,6 +6,8 @@
 
 #include "Sanitizer.h"
 
+#include "tilec/Conversion/TileToLinalg/TileToLinalg.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -54,7 +56,7 @@ const HostBuffer *SanitizerSession::findNearest(std::uint64_t address) const {
 }
 
 bool SanitizerSession::check(std::uint64_t address, std::uint64_t bytes,
-                             bool isStore, std::int64_t element,
+                             std::int32_t kind, std::int64_t element,
                              const char *site, ProgramId program) {
   // The last buffer starting at or below the address is the only candidate.
   auto it = std::upper_bound(
@@ -81,7 +83,7 @@ bool SanitizerSession::check(std::uint64_t address, std::uint64_t bytes,
   llvm::raw_string_ostream os(line);
   os << "kernel '" << kernelName << "', program (" << program[0] << ", "
      << program[1] << ", " << program[2] << "): out-of-bounds "
-     << (isStore ? "store" : "load") << " of element " << element
+     << getAccessKindName(kind) << " of element " << element
      << " at address " << llvm::format_hex(address, 2);
   if (const HostBuffer *nearest = findNearest(address))
     os << " (buffer '" << nearest->name << "' is ["
@@ -124,11 +126,11 @@ void cpu::setSanitizerProgram(SanitizerSession *session, ProgramId program) {
 
 extern "C" std::int32_t __tilec_cpu_check_access(std::uint64_t address,
                                                  std::uint64_t bytes,
-                                                 std::int32_t isStore,
+                                                 std::int32_t kind,
                                                  std::int64_t element,
                                                  const char *site) {
   if (!currentSession)
     return 1;
-  return currentSession->check(address, bytes, isStore != 0, element, site,
+  return currentSession->check(address, bytes, kind, element, site,
                                currentProgram);
 }

@@ -38,7 +38,8 @@ public:
   /// records a violation by `program` at element `element` of the access
   /// described by `site`. The reported violations are the first ones in
   /// program order, whatever the thread schedule.
-  bool check(std::uint64_t address, std::uint64_t bytes, bool isStore,
+  /// `kind` is an AccessKind (TileToLinalg.h).
+  bool check(std::uint64_t address, std::uint64_t bytes, std::int32_t kind,
              std::int64_t element, const char *site, ProgramId program);
 
   /// Success if nothing was out of bounds, else an error with one line per
@@ -75,7 +76,7 @@ void setSanitizerProgram(SanitizerSession *session, ProgramId program);
 /// 1 when the access may proceed.
 extern "C" std::int32_t __tilec_cpu_check_access(std::uint64_t address,
                                                  std::uint64_t bytes,
-                                                 std::int32_t isStore,
+                                                 std::int32_t kind,
                                                  std::int64_t element,
                                                  const char *site);
 

@@ -188,8 +188,7 @@ public:
     auto checkedLoad = [&](OpBuilder &nb, Location l) -> Value {
       if (!options.sanitize)
         return load(nb, l);
-      Value ok = emitCheck(nb, l, pointer, access.bytes, /*isStore=*/false,
-                           element);
+      Value ok = emitCheck(nb, l, pointer, access.bytes, AccessLoad, element);
       return emitSelect(nb, l, ok, load, fallback);
     };
     if (!mask)
@@ -207,8 +206,7 @@ public:
     auto checkedStore = [&](OpBuilder &nb, Location l) {
       if (!options.sanitize)
         return store(nb, l);
-      Value ok = emitCheck(nb, l, pointer, access.bytes, /*isStore=*/true,
-                           element);
+      Value ok = emitCheck(nb, l, pointer, access.bytes, AccessStore, element);
       emitWhen(nb, l, ok, store);
     };
     if (!mask)
@@ -225,7 +223,7 @@ public:
     auto checked = [&](OpBuilder &nb, Location l) -> Value {
       if (!options.sanitize)
         return atomic(nb, l);
-      Value ok = emitCheck(nb, l, pointer, bytes, /*isStore=*/true, element);
+      Value ok = emitCheck(nb, l, pointer, bytes, AccessAtomic, element);
       return emitSelect(nb, l, ok, atomic, fallback);
     };
     if (!mask)
@@ -260,7 +258,7 @@ private:
 
   /// `__tilec_cpu_check_access(...) != 0`.
   Value emitCheck(OpBuilder &b, Location loc, Value pointer, int64_t bytes,
-                  bool isStore, Value element) {
+                  AccessKind kind, Value element) {
     ModuleOp module = op->getParentOfType<ModuleOp>();
     MLIRContext *ctx = b.getContext();
     Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -273,12 +271,12 @@ private:
           b.getFunctionType({i64, i64, i32, i64, ptrType}, {i32}));
       decl.setPrivate();
     }
-    Value site = getSiteString(b, loc, isStore);
+    Value site = getSiteString(b, loc, kind);
     Value address = LLVM::PtrToIntOp::create(b, loc, i64, pointer);
     Value args[] = {
         address,
         arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(bytes)),
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(isStore)),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kind)),
         element, site};
     Value ok = func::CallOp::create(b, loc, kCheckAccessFunction,
                                     TypeRange{i32}, args)
@@ -290,13 +288,13 @@ private:
 
   /// The address of a constant string describing this access site
   /// ("load of tensor<128xf32> at softmax.tile:21:11"), one global per op.
-  Value getSiteString(OpBuilder &b, Location loc, bool isStore) {
+  Value getSiteString(OpBuilder &b, Location loc, AccessKind kind) {
     if (!siteGlobal) {
       std::string text;
       llvm::raw_string_ostream os(text);
-      Type accessed = isStore ? op->getOperand(1).getType()
-                              : op->getResult(0).getType();
-      os << (isStore ? "store" : "load") << " of " << accessed;
+      Type accessed = kind == AccessStore ? op->getOperand(1).getType()
+                                          : op->getResult(0).getType();
+      os << getAccessKindName(kind) << " of " << accessed;
       if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
         os << " at " << fileLoc.getFilename().getValue() << ":"
            << fileLoc.getLine() << ":" << fileLoc.getColumn();

@@ -27,13 +27,14 @@ namespace tilec::cpu {
 /// programs along axes 0, 1, 2 (`tl.program_id`, `tl.num_programs`).
 inline constexpr unsigned kNumGridArguments = 6;
 
-/// With the pass option `sanitize`, every element a load or store would
-/// access (unmasked, or masked in) is first checked by calling
+/// With the pass option `sanitize`, every element a load, store or atomic
+/// would access (unmasked, or masked in) is first checked by calling
 ///
 ///   int32_t __tilec_cpu_check_access(uint64_t address, uint64_t bytes,
-///                                    int32_t isStore, int64_t element,
+///                                    int32_t kind, int64_t element,
 ///                                    const char *site);
 ///
+/// `kind` is an AccessKind.
 /// `element` is the row-major index of the element in its tile (0 for a
 /// scalar access) and `site` a NUL-terminated description of the access
 /// ("load of tensor<128xf32> at softmax.tile:21:11"). A zero result means the
@@ -42,6 +43,12 @@ inline constexpr unsigned kNumGridArguments = 6;
 /// the violation.
 inline constexpr llvm::StringLiteral kCheckAccessFunction =
     "__tilec_cpu_check_access";
+/// What a checked access does.
+enum AccessKind : int32_t { AccessLoad, AccessStore, AccessAtomic };
+/// "load", "store" or "atomic".
+inline const char *getAccessKindName(int32_t kind) {
+  return kind == AccessLoad ? "load" : kind == AccessStore ? "store" : "atomic";
+}
 
 /// Declares that `llvm.intr.masked.load`, which loads of contiguous rows
 /// become, only reads memory (upstream it has no memory-effect interface,
