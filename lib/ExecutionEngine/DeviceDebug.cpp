@@ -62,7 +62,8 @@ void cpu::setDebugProgram(AssertSession *session, ProgramId program) {
 
 void AssertSession::fail(const char *desc, std::int64_t index,
                          ProgramId program) {
-  failures.fetch_add(1);
+  if (!reports.count(program, index))
+    return;
   const char *text = desc;
   std::vector<std::int64_t> shape = readShape(text);
   char *end;
@@ -82,27 +83,16 @@ void AssertSession::fail(const char *desc, std::int64_t index,
   for (size_t d = 0; d < coord.size(); ++d)
     os << (d ? "," : "") << coord[d];
   os << "] Assertion `" << fields[3] << "` failed.";
-  Report entry{{program[2], program[1], program[0]}, index, report};
-  auto before = [](const Report &a, const Report &b) {
-    return std::tie(a.zyx, a.element) < std::tie(b.zyx, b.element);
-  };
-  std::lock_guard<std::mutex> lock(reportsMutex);
-  reports.insert(llvm::upper_bound(reports, entry, before), std::move(entry));
-  if (reports.size() > maxReports)
-    reports.pop_back();
+  reports.add(program, index, std::move(report));
 }
 
 llvm::Error AssertSession::takeError() {
-  std::uint64_t count = failures.load();
+  std::uint64_t count = reports.getCount();
   if (count == 0)
     return llvm::Error::success();
-  std::lock_guard<std::mutex> lock(reportsMutex);
   std::string message;
   llvm::raw_string_ostream os(message);
-  for (const Report &report : reports)
-    os << report.text << "\n";
-  if (count > reports.size())
-    os << "… and " << (count - reports.size()) << " more\n";
+  reports.print(os, "");
   os << "device assertion failed " << count << " time"
      << (count == 1 ? "" : "s") << " in kernel '" << kernelName << "'";
   return llvm::createStringError(message);

@@ -15,6 +15,7 @@
 #define TILEC_LIB_EXECUTIONENGINE_DEVICEDEBUG_H
 
 #include "GridLauncher.h"
+#include "ProgramOrderReports.h"
 
 #include "llvm/Support/Error.h"
 
@@ -31,7 +32,7 @@ namespace tilec::cpu {
 class AssertSession {
 public:
   AssertSession(std::string kernelName, unsigned maxReports)
-      : kernelName(std::move(kernelName)), maxReports(maxReports) {}
+      : kernelName(std::move(kernelName)), reports(maxReports) {}
 
   /// Records that element `index` of the assertion described by `desc`
   /// (TileToLinalg.h) failed in `program`.
@@ -43,15 +44,8 @@ public:
 
 private:
   std::string kernelName;
-  unsigned maxReports;
-  std::atomic<std::uint64_t> failures{0};
-  struct Report {
-    std::array<unsigned, 3> zyx;
-    std::int64_t element;
-    std::string text;
-  };
-  std::mutex reportsMutex;
-  std::vector<Report> reports;
+  /// The failures: counted, the first ones in program order described.
+  ProgramOrderReports reports;
 };
 
 /// Sets the program the calling thread runs (printed by tl.device_print)

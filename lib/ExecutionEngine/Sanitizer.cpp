@@ -34,7 +34,7 @@ SanitizerSession::SanitizerSession(std::string kernelName,
                                    std::vector<HostBuffer> buffers,
                                    unsigned maxReports)
     : kernelName(std::move(kernelName)), buffers(std::move(buffers)),
-      maxReports(maxReports) {
+      reports(maxReports) {
   llvm::sort(this->buffers, [](const HostBuffer &a, const HostBuffer &b) {
     return begin(a) < begin(b);
   });
@@ -67,17 +67,8 @@ bool SanitizerSession::check(std::uint64_t address, std::uint64_t bytes,
     if (address + bytes <= end(candidate))
       return true;
   }
-  violations.fetch_add(1, std::memory_order_relaxed);
-  Report report{{program[2], program[1], program[0]}, element, ""};
-  auto before = [](const Report &a, const Report &b) {
-    return std::tie(a.zyx, a.element) < std::tie(b.zyx, b.element);
-  };
-  {
-    std::lock_guard<std::mutex> lock(reportsMutex);
-    if (maxReports == 0 ||
-        (reports.size() >= maxReports && !before(report, reports.back())))
-      return false;
-  }
+  if (!reports.count(program, element))
+    return false;
 
   std::string line;
   llvm::raw_string_ostream os(line);
@@ -93,26 +84,17 @@ bool SanitizerSession::check(std::uint64_t address, std::uint64_t bytes,
     os << " (no buffer registered)";
   if (site && *site)
     os << "; " << site;
-  report.text = std::move(line);
-  std::lock_guard<std::mutex> lock(reportsMutex);
-  reports.insert(llvm::upper_bound(reports, report, before), std::move(report));
-  if (reports.size() > maxReports)
-    reports.pop_back();
+  reports.add(program, element, std::move(line));
   return false;
 }
 
 llvm::Error SanitizerSession::takeError() {
-  std::uint64_t count = violations.load();
+  std::uint64_t count = reports.getCount();
   if (count == 0)
     return llvm::Error::success();
-  std::lock_guard<std::mutex> lock(reportsMutex);
   std::string message;
   llvm::raw_string_ostream os(message);
-  for (const Report &report : reports)
-    os << report.text << "\n";
-  if (count > reports.size())
-    os << "… and " << (count - reports.size()) << " more out-of-bounds "
-       << "accesses\n";
+  reports.print(os, " out-of-bounds accesses");
   os << "sanitizer: " << count << " out-of-bounds access"
      << (count == 1 ? "" : "es") << " in kernel '" << kernelName
      << "' (skipped: loads read their 'other' value or zero)";

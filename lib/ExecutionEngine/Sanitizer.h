@@ -15,6 +15,7 @@
 #define TILEC_LIB_EXECUTIONENGINE_SANITIZER_H
 
 #include "GridLauncher.h"
+#include "ProgramOrderReports.h"
 
 #include "tilec/ExecutionEngine/CpuKernel.h"
 
@@ -53,17 +54,8 @@ private:
   std::string kernelName;
   /// Sorted by start address.
   std::vector<HostBuffer> buffers;
-  unsigned maxReports;
-  std::atomic<std::uint64_t> violations{0};
-  /// A described violation, ordered by program (z, y, x) then element.
-  struct Report {
-    std::array<unsigned, 3> zyx;
-    std::int64_t element;
-    std::string text;
-  };
-  std::mutex reportsMutex;
-  /// The `maxReports` first violations in that order.
-  std::vector<Report> reports;
+  /// The violations: counted, the first ones in program order described.
+  ProgramOrderReports reports;
 };
 
 /// Routes the calling thread's checks to `session` as `program` (null
