@@ -99,9 +99,6 @@ public:
   mlir::Value xorI(mlir::Value a, mlir::Value b) const {
     return arith::XOrIOp::create(cg.builder, cg.loc(), a, b);
   }
-  mlir::Value andI(mlir::Value a, mlir::Value b) const {
-    return arith::AndIOp::create(cg.builder, cg.loc(), a, b);
-  }
   mlir::Value shrU(mlir::Value a, unsigned bits) const {
     return arith::ShRUIOp::create(cg.builder, cg.loc(), a, intConst(bits));
   }

@@ -10,21 +10,9 @@ import random
 import struct
 import sys
 
+from atomics_check import f32, read, write  # the same directory
+
 N, BLOCK, PROGRAMS = 200, 64, 4  # 4 programs of 64 cover 256 > N
-
-
-def write(path, fmt, values):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
-
-
-def read(path, fmt):
-    data = open(path, "rb").read()
-    return list(struct.unpack("<%d%s" % (len(data) // struct.calcsize(fmt), fmt), data))
-
-
-def f32(v):
-    return struct.unpack("<f", struct.pack("<f", v))[0]
 
 
 def f16(v):

@@ -54,6 +54,18 @@ static void attentionReference(const Problem &p, Expectations &expected,
   }
 }
 
+/// The grid (one program per BLOCK_M query rows of each batch and head)
+/// and the cost of an attention problem (causal: half the pairs).
+static void setAttentionLaunch(Problem &p, std::int64_t z, std::int64_t h,
+                               std::int64_t nCtx, std::int64_t d,
+                               std::int64_t blockM, bool causal) {
+  p.grid = {static_cast<unsigned>(cdiv(nCtx, blockM)),
+            static_cast<unsigned>(z * h), 1};
+  double pairs = double(z * h) * nCtx * nCtx * (causal ? 0.5 : 1.0);
+  p.flops = 4.0 * pairs * d;
+  p.bytesMoved = 2.0 * 4 * z * h * nCtx * d + 4.0 * z * h * nCtx;
+}
+
 static CaseSpec attention(const std::string &name, std::int64_t z,
                           std::int64_t h, std::int64_t nCtx, std::int64_t d,
                           std::int64_t blockM, std::int64_t blockN,
@@ -99,11 +111,7 @@ static CaseSpec attention(const std::string &name, std::int64_t z,
     p.i32(z);
     p.i32(h);
     p.i32(nCtx);
-    p.grid = {static_cast<unsigned>(cdiv(nCtx, blockM)),
-              static_cast<unsigned>(z * h), 1};
-    double pairs = double(z * h) * nCtx * nCtx * (causal ? 0.5 : 1.0);
-    p.flops = 4.0 * pairs * d;
-    p.bytesMoved = 2.0 * 4 * z * h * nCtx * d + 4.0 * z * h * nCtx;
+    setAttentionLaunch(p, z, h, nCtx, d, blockM, causal);
     return p;
   };
   c.reference = [=](const Problem &p, Expectations &expected) {
@@ -149,11 +157,7 @@ static CaseSpec attentionDescriptor(const std::string &name, std::int64_t z,
     // As in attention(): P and Out are rounded to fp16.
     p.output("Out", ScalarType::FP16, shape, {1e-3, 1e-3});
     p.i32(nCtx);
-    p.grid = {static_cast<unsigned>(cdiv(nCtx, blockM)),
-              static_cast<unsigned>(z * h), 1};
-    double pairs = double(z * h) * nCtx * nCtx * (causal ? 0.5 : 1.0);
-    p.flops = 4.0 * pairs * d;
-    p.bytesMoved = 2.0 * 4 * z * h * nCtx * d + 4.0 * z * h * nCtx;
+    setAttentionLaunch(p, z, h, nCtx, d, blockM, causal);
     return p;
   };
   c.reference = [=](const Problem &p, Expectations &expected) {
