@@ -159,6 +159,7 @@ private:
   AxisInfo sub(const AxisInfo &lhs, const AxisInfo &rhs);
   AxisInfo mul(const AxisInfo &lhs, const AxisInfo &rhs);
   AxisInfo remByConstant(const AxisInfo &lhs, int64_t divisor);
+  AxisInfo remByValue(const AxisInfo &lhs, const AxisInfo &rhs);
   AxisInfo compare(arith::CmpIOp cmp);
   AxisInfo select(const AxisInfo &cond, const AxisInfo &a, const AxisInfo &b);
   /// Any other elementwise op: equal inputs give equal outputs.
@@ -300,6 +301,24 @@ AxisInfo AxisInfoRules::remByConstant(const AxisInfo &lhs, int64_t divisor) {
   return AxisInfo(c, v, k);
 }
 
+AxisInfo AxisInfoRules::remByValue(const AxisInfo &lhs, const AxisInfo &rhs) {
+  if (lhs.getRank() != rhs.getRank())
+    return elementwise();
+  AxisInfo::DimVector c, v, k;
+  for (unsigned d = 0; d < lhs.getRank(); ++d) {
+    // x % n, n constant over groups of g values of x that start at
+    // multiples of g, with n a multiple of g: a multiple of n can only be a
+    // group's first value, so the groups stay contiguous (`(pid * B +
+    // arange(0, B)) % N` with N divisible by 16, tutorial 03's offsets).
+    int64_t g = gcd(gcd(lhs.getContiguity(d), lhs.getDivisibility(d)),
+                    gcd(rhs.getDivisibility(d), rhs.getConstancy(d)));
+    c.push_back(g);
+    v.push_back(g);
+    k.push_back(gcd(lhs.getConstancy(d), rhs.getConstancy(d)));
+  }
+  return AxisInfo(c, v, k);
+}
+
 AxisInfo AxisInfoRules::compare(arith::CmpIOp cmp) {
   const AxisInfo &lhs = operands[0], &rhs = operands[1];
   using P = arith::CmpIPredicate;
@@ -383,7 +402,7 @@ AxisInfo AxisInfoRules::compute() {
       .Case<arith::RemSIOp, arith::RemUIOp>([&](Operation *) {
         if (auto divisor = operands[1].getConstantValue(); divisor && *divisor > 0)
           return remByConstant(operands[0], *divisor);
-        return elementwise();
+        return remByValue(operands[0], operands[1]);
       })
       .Case([&](arith::CmpIOp cmp) { return compare(cmp); })
       .Case([&](arith::SelectOp) {

@@ -2546,7 +2546,9 @@ static FailureOr<CGValue> builtinAssume(CodeGen &cg, CallArgs &call) {
   if (cond.isRuntime() && (cond.isTile() || !cond.getDType().isBool()))
     return cg.error(a.loc(0), "tl.assume() needs a boolean scalar, got " +
                                   cond.describe());
-  // A hint for the optimizer: not used yet.
+  // A promise the analyses may rely on (tile.assume).
+  if (cond.isRuntime())
+    tile::AssumeOp::create(cg.builder, cg.loc(), cond.getValue());
   return CGValue::none();
 }
 

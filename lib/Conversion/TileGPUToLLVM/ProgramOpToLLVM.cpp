@@ -67,11 +67,22 @@ struct NumProgramsOpLowering : OpConversionPattern<tile::NumProgramsOp> {
   }
 };
 
+/// tl.assume: a promise LLVM may use too.
+struct AssumeOpLowering : OpConversionPattern<tile::AssumeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AssumeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::AssumeOp>(op, adaptor.getCond());
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateProgramOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                LoweringState &state) {
-  patterns.add<ProgramIdOpLowering, NumProgramsOpLowering>(converter,
-                                                           patterns.getContext());
+  patterns.add<ProgramIdOpLowering, NumProgramsOpLowering, AssumeOpLowering>(
+      converter, patterns.getContext());
 }

@@ -872,13 +872,24 @@ struct DebugBarrierLowering : OpConversionPattern<tile::DebugBarrierOp> {
   }
 };
 
+/// tl.assume: a promise for the analyses; nothing runs.
+struct AssumeLowering : OpConversionPattern<tile::AssumeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AssumeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void cpu::populateMemoryOpToLinalgPatterns(
     TileToLinalgTypeConverter &converter, RewritePatternSet &patterns,
     const MemoryLoweringOptions &options) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AddPtrOpLowering, DebugBarrierLowering,
+  patterns.add<AddPtrOpLowering, AssumeLowering, DebugBarrierLowering,
                AddressCastLowering<tile::PtrToIntOp>,
                AddressCastLowering<tile::IntToPtrOp>>(converter, ctx);
   patterns.add<LoadOpLowering, StoreOpLowering,

@@ -281,6 +281,21 @@ def Tile_DebugBarrierOp : Tile_Op<"debug_barrier", [
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_AssumeOp : Tile_Op<"assume"> {
+  let summary = "a condition the program promises to hold";
+  let description = [{
+    `tl.assume(cond)`: the kernel's author promises that the scalar `cond`
+    is true whenever it is reached. Analyses may rely on it (the Hopper
+    path's sign proofs read `tl.assume(x >= 0)` on a value x to place TMA
+    coordinates computed from it, as in Triton's tutorial 03); the GPU
+    lowering passes it to LLVM (`llvm.intr.assume`); nothing checks it.
+
+    Example: `tile.assume %nonneg`
+  }];
+  let arguments = (ins I1:$cond);
+  let assemblyFormat = "$cond attr-dict";
+}
+
 def Tile_PrintOp : Tile_Op<"print", [
     MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "print tiles and scalars from the device (tl.device_print)";
