@@ -7,12 +7,12 @@
 #include "tilec/Compiler/Compiler.h"
 #include "tilec/Compiler/CpuPipeline.h"
 
-#include "tilec/Analysis/TMA.h"
 #include <map>
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
@@ -102,26 +102,24 @@ bool isPassIn(mlir::Pass *pass, const std::vector<std::string> &names) {
 
 } // namespace
 
-/// The `tma_descriptor` hidden parameters (docs/metadata.md) of the
-/// descriptors the lowering listed: kernel argument indices become the names
-/// of the runtime parameters (constexprs are not arguments).
+/// The `tma_descriptor` hidden parameters (docs/metadata.md) of the lowered
+/// kernel's descriptor arguments (their `tilegpu.tma_recipe`): kernel
+/// argument indices become the names of the runtime parameters (constexprs
+/// are not arguments).
 static llvm::Expected<llvm::json::Array>
-buildTMAParameters(const KernelInterface &kernel, mlir::ArrayAttr descriptors) {
+buildTMAParameters(const KernelInterface &kernel,
+                   mlir::FunctionOpInterface func) {
   std::vector<const KernelParameter *> runtime;
   for (const KernelParameter &p : kernel.parameters)
     if (p.isRuntime())
       runtime.push_back(&p);
   llvm::json::Array hidden;
   std::map<std::string, int> perBase;
-  for (mlir::Attribute attr : descriptors) {
-    auto entry = llvm::dyn_cast<mlir::DictionaryAttr>(attr);
-    auto recipeAttr = entry ? entry.getAs<mlir::DictionaryAttr>("recipe") : nullptr;
-    mlir::FailureOr<TMARecipe> recipe = mlir::failure();
-    if (recipeAttr)
-      recipe = TMARecipe::fromAttr(recipeAttr);
-    if (mlir::failed(recipe))
-      return llvm::createStringError("internal error: malformed TMA descriptor "
-                                     "recipe on the lowered kernel");
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    auto recipe = func.getArgAttrOfType<tilegpu::TMARecipeAttr>(
+        i, tilegpu::kTMARecipeAttrName);
+    if (!recipe)
+      continue;
     auto name = [&](unsigned arg) -> llvm::Expected<std::string> {
       if (arg >= runtime.size())
         return llvm::createStringError(
@@ -129,47 +127,70 @@ buildTMAParameters(const KernelInterface &kernel, mlir::ArrayAttr descriptors) {
             std::to_string(arg) + " of " + std::to_string(runtime.size()));
       return runtime[arg]->name;
     };
-    auto term = [&](const TMARecipe::Term &t) -> llvm::Expected<llvm::json::Value> {
-      if (t.constant)
-        return llvm::json::Value(*t.constant);
-      auto n = name(t.argIndex);
+    // A term is a number, a parameter's name, or {"arg": name, "factor": f}.
+    auto term = [&](tilegpu::TMATermAttr t) -> llvm::Expected<llvm::json::Value> {
+      if (!t.getArg())
+        return llvm::json::Value(t.getFactor());
+      auto n = name(*t.getArg());
       if (!n)
         return n.takeError();
-      return llvm::json::Value(*n);
+      if (t.getFactor() == 1)
+        return llvm::json::Value(*n);
+      return llvm::json::Value(
+          llvm::json::Object{{"arg", *n}, {"factor", t.getFactor()}});
     };
-    auto base = name(recipe->baseArg);
+    auto base = name(recipe.getBase());
     if (!base)
       return base.takeError();
     llvm::json::Array dims;
-    for (const TMARecipe::Dim &d : recipe->dims) {
-      auto size = term(d.size);
-      if (!size)
-        return size.takeError();
-      auto stride = term(d.stride);
-      if (!stride)
-        return stride.takeError();
-      dims.push_back(llvm::json::Object{{"size", std::move(*size)},
-                                        {"stride", std::move(*stride)}});
+    for (auto [size, stride] : llvm::zip(recipe.getSizes(), recipe.getStrides())) {
+      auto sizeJson = term(size);
+      if (!sizeJson)
+        return sizeJson.takeError();
+      auto strideJson = term(stride);
+      if (!strideJson)
+        return strideJson.takeError();
+      dims.push_back(llvm::json::Object{{"size", std::move(*sizeJson)},
+                                        {"stride", std::move(*strideJson)}});
     }
-    llvm::json::Array box;
-    for (int64_t b : recipe->box)
+    llvm::json::Array box, nonNegative;
+    for (int64_t b : recipe.getBox())
       box.push_back(b);
+    for (unsigned arg : recipe.getNonNegative()) {
+      auto n = name(arg);
+      if (!n)
+        return n.takeError();
+      nonNegative.push_back(*n);
+    }
     std::string paramName = *base + ".tma" + std::to_string(perBase[*base]++);
-    hidden.push_back(llvm::json::Object{
-        {"name", paramName},
-        {"kind", "hidden"},
-        {"bytes", 128},
-        {"align", 64},
-        {"recipe",
-         llvm::json::Object{{"kind", "tma_descriptor"},
-                            {"base", *base},
-                            {"element", getSignatureTypeName(recipe->elementType)},
-                            {"dims", std::move(dims)},
-                            {"box", std::move(box)},
-                            {"swizzle", recipe->swizzleBytes},
-                            {"oob_fill", std::string(recipe->nanFill ? "nan" : "zero")}}}});
+    llvm::json::Object recipeJson{
+        {"kind", "tma_descriptor"},
+        {"base", *base},
+        {"element", getSignatureTypeName(recipe.getElement())},
+        {"dims", std::move(dims)},
+        {"box", std::move(box)},
+        {"swizzle", recipe.getSwizzle()},
+        {"oob_fill", std::string(recipe.getNanFill() ? "nan" : "zero")}};
+    if (!nonNegative.empty())
+      recipeJson["non_negative"] = std::move(nonNegative);
+    hidden.push_back(llvm::json::Object{{"name", paramName},
+                                        {"kind", "hidden"},
+                                        {"bytes", 128},
+                                        {"align", 64},
+                                        {"recipe", std::move(recipeJson)}});
   }
   return hidden;
+}
+
+/// The kernel function of a lowered module (the one whose shared memory
+/// tilegpu-allocate-shared planned), or null.
+static mlir::FunctionOpInterface findLoweredKernel(mlir::ModuleOp module) {
+  mlir::FunctionOpInterface kernel;
+  module.walk([&](mlir::FunctionOpInterface func) {
+    if (func->hasAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName()))
+      kernel = func;
+  });
+  return kernel;
 }
 
 /// Runs the passes `build` adds on `module` with the dumps, printing and
@@ -259,15 +280,21 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
                            },
                            result.times.passes))
     return std::move(err);
-  if (auto smem = module->getAttrOfType<mlir::IntegerAttr>(
-          tilegpu::TileGPUDialect::getSharedMemoryAttrName()))
-    result.sharedMemoryBytes = smem.getInt();
-  if (auto descriptors = module->getAttrOfType<mlir::ArrayAttr>(
-          tilegpu::kTMADescriptorsAttrName)) {
-    auto hidden = buildTMAParameters(kernel, descriptors);
+  if (mlir::FunctionOpInterface lowered = findLoweredKernel(module)) {
+    result.sharedMemoryBytes =
+        lowered->getAttrOfType<mlir::IntegerAttr>(
+                   tilegpu::TileGPUDialect::getSharedMemoryAttrName())
+            .getInt();
+    auto hidden = buildTMAParameters(kernel, lowered);
     if (!hidden)
       return hidden.takeError();
     result.hiddenParameters = std::move(*hidden);
+    // Read: they have no meaning in LLVM IR.
+    if (options.emit > EmitKind::TileGPU) {
+      lowered->removeAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName());
+      for (unsigned i = 0, e = lowered.getNumArguments(); i < e; ++i)
+        lowered.removeArgAttr(i, tilegpu::kTMARecipeAttrName);
+    }
   }
   if (options.emit <= EmitKind::TileGPU) {
     llvm::raw_string_ostream os(result.mlir);

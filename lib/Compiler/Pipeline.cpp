@@ -51,17 +51,8 @@ static void addCleanups(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void tilec::buildTileLevelPipeline(mlir::OpPassManager &pm,
-                                   const PipelineOptions *gpu) {
+void tilec::buildTileLevelPipeline(mlir::OpPassManager &pm) {
   addCleanups(pm);
-  // The Hopper path chooses the wgmma operands that TMA copies before the
-  // other block pointers become pointer tiles.
-  if (gpu && gpu->useWgmma && gpu->useTMA) {
-    tilegpu::TileGPUPrepareTMAOptions tmaOptions;
-    tmaOptions.numWarps = gpu->numWarps;
-    pm.addPass(tilegpu::createTileGPUPrepareTMA(tmaOptions));
-    addCleanups(pm);
-  }
   pm.addPass(tile::createTileRewriteBlockPointers());
   addCleanups(pm);
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
@@ -74,23 +65,28 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
     addCleanups(pm);
     return;
   }
-  // 2–3. The wgmma operands that TMA copies are chosen, the other block
-  // pointers become pointer tiles, then layouts are assigned.
-  buildTileLevelPipeline(pm, &options);
+  // 2–3. Block pointers become pointer tiles, then layouts are assigned.
+  buildTileLevelPipeline(pm);
   ConvertTileToTileGPUOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.useWgmma = options.useWgmma;
   layoutOptions.useMma = options.useMMA;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   addCleanups(pm);
-  // 4–6. TMA copies into shared memory, then the multi-stage pipeline.
-  if (options.useWgmma && options.useTMA) {
-    pm.addPass(tilegpu::createTileGPUTMALowering());
+  // 4–6. How each wgmma operand reaches shared memory (TMA, cp.async,
+  // registers), then the multi-stage pipeline, then the shared-memory plan.
+  if (options.useWgmma) {
+    tilegpu::TileGPUAssignAsyncCopiesOptions assignOptions;
+    assignOptions.useTMA = options.useTMA;
+    assignOptions.useCpAsync = options.useCpAsync;
+    pm.addPass(tilegpu::createTileGPUAssignAsyncCopies(assignOptions));
+    addCleanups(pm);
     tilegpu::TileGPUPipelineOptions pipelineOptions;
     pipelineOptions.numStages = options.numStages;
     pm.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
     addCleanups(pm);
   }
+  pm.addPass(tilegpu::createTileGPUAllocateShared());
   if (stop == EmitKind::TileGPU)
     return;
   // 9. Per-thread code, then upstream lowering to the LLVM dialect.

@@ -238,6 +238,21 @@ const ParameterInfo *findParameter(const KernelMetadata &md,
 Status parseRecipeValue(const KernelMetadata &md, const json &value,
                         const std::string &where, const std::string &label,
                         RecipeValue &out) {
+  if (value.is_object()) {
+    // {"arg": name, "factor": f}: f times the parameter's value.
+    auto arg = value.find("arg");
+    auto factor = value.find("factor");
+    if (arg == value.end() || factor == value.end() || value.size() != 2 ||
+        !factor->is_number_integer() || factor->get<std::int64_t>() < 1)
+      return metadataError(where + ": " + label +
+                           " must be {\"arg\": name, \"factor\": positive "
+                           "integer}, got " + value.dump());
+    TILEC_RETURN_IF_ERROR(parseRecipeValue(md, *arg, where, label, out));
+    out.factor = factor->get<std::int64_t>();
+    if (out.known())
+      out.value *= out.factor;
+    return Status::success();
+  }
   if (value.is_number_integer()) {
     if (value.is_number_unsigned() &&
         value.get<std::uint64_t>() >
@@ -250,7 +265,8 @@ Status parseRecipeValue(const KernelMetadata &md, const json &value,
   }
   if (!value.is_string())
     return metadataError(where + ": " + label +
-                         " must be an integer or a parameter name, got " +
+                         " must be an integer, a parameter name or "
+                         "{\"arg\": name, \"factor\": f}, got " +
                          value.dump());
   std::string name = value.get<std::string>();
   int argument = -1;
@@ -407,6 +423,21 @@ Status parseTmaRecipe(const KernelMetadata &md, const ObjectReader &recipe,
                                   "got '" +
                          fill + "'");
   }
+
+  const json *nonNegative = nullptr;
+  TILEC_RETURN_IF_ERROR(recipe.getArray("non_negative", nonNegative, false));
+  if (nonNegative)
+    for (std::size_t i = 0; i < nonNegative->size(); ++i) {
+      RecipeValue value;
+      std::string label = "non_negative[" + std::to_string(i) + "]";
+      TILEC_RETURN_IF_ERROR(
+          parseRecipeValue(md, (*nonNegative)[i], rwhere, label, value));
+      if (value.known() && value.value < 0)
+        return metadataError(rwhere + ": " + label + " " + value.parameter +
+                             " = " + std::to_string(value.value) +
+                             " must not be negative");
+      tma.nonNegative.push_back(std::move(value));
+    }
 
   std::string problem = checkTmaBox(tma.box, elementBytes, tma.swizzleBytes);
   if (!problem.empty())

@@ -178,9 +178,25 @@ Expected<TensorMapRequest> resolveTensorMap(const KernelMetadata &md,
     if (!number)
       return value.parameter + " = " + text + " is out of range" +
              kRequirement;
-    out = *number;
+    if (value.factor != 1 &&
+        (*number > std::numeric_limits<std::int64_t>::max() / value.factor ||
+         *number < std::numeric_limits<std::int64_t>::min() / value.factor))
+      return value.parameter + " = " + std::to_string(*number) + " times " +
+             std::to_string(value.factor) + " is out of range" + kRequirement;
+    out = *number * value.factor;
     return "";
   };
+  for (const RecipeValue &value : recipe.nonNegative) {
+    std::int64_t number = 0;
+    std::string problem = resolve(value, number);
+    if (problem.empty() && number < 0)
+      problem = value.parameter + " = " + std::to_string(number) +
+                " is negative, but the kernel's TMA copies were placed "
+                "assuming it is not (a block coordinate is computed from "
+                "it); compile with --disable-tma for such launches";
+    if (!problem.empty())
+      return tmaError(md, hidden, problem);
+  }
 
   TensorMapRequest request;
   request.element = recipe.element;
@@ -210,6 +226,10 @@ Expected<TensorMapRequest> resolveTensorMap(const KernelMetadata &md,
     std::string where = "dims[" + std::to_string(i) + "]";
     std::int64_t size = 0, stride = 0;
     std::string problem = resolve(dim.size, size);
+    // An empty dimension (K = 0): the loops over it issue no copies, and a
+    // descriptor cannot describe it; encode one element.
+    if (problem.empty() && size == 0)
+      size = 1;
     if (problem.empty())
       problem = checkTmaSize(
           dim.size.parameter.empty() ? where + ".size" : dim.size.parameter,

@@ -1,43 +1,44 @@
-// RUN: tilec-opt %s -convert-tilegpu-to-llvm | FileCheck %s
-// RUN: tilec-opt %s -convert-tilegpu-to-llvm=mbarrier-spin-limit=1000 | FileCheck %s --check-prefix=SPIN
+// RUN: tilec-opt %s -split-input-file -convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -convert-tilegpu-to-llvm=mbarrier-spin-limit=1000 | FileCheck %s --check-prefix=SPIN
 
-// The pipelined matmul loop (tilegpu-pipeline, 2 stages) lowered to PTX:
-// rings at 1024-byte aligned offsets of the dynamic shared memory (A: 2 x
-// 16 KiB at 0, B: 2 x 16 KiB at 32768), then the mbarriers (65536); thread
-// 0 initializes them, arms them with the bytes and issues the copies, one
-// per 128-byte-wide box; every thread waits on the phase; the wgmma reads
-// the buffers through matrix descriptors.
+// The pipelined matmul loop (tilegpu-pipeline, 2 stages; offsets from
+// tilegpu-allocate-shared) lowered to upstream NVVM ops: the rings and
+// mbarriers at their offsets of the dynamic shared memory; thread 0
+// initializes the barriers, arms them with the bytes and issues the copies,
+// one per 128-byte-wide box; every thread waits on the phase; the wgmma
+// reads the buffers through matrix descriptors. The descriptors stay
+// by-value 64-byte-aligned parameters carrying their recipes.
 
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#recipeA = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, arg = 0>, <1, arg = 0>], strides = [<1>, <64>], box = [64, 128], swizzle = 128, nanFill = false>
+#recipeB = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, arg = 0>, <1, arg = 0>], strides = [<1>, <128>], box = [64, 64], swizzle = 128, nanFill = false>
 
-// The whole kernel-lifetime area: 65536 + 2 x 8 bytes, rounded to 1024;
-// the descriptor parameters and their recipes for the metadata.
-// CHECK: module attributes {tilegpu.shared_memory = 66560 : i32, tilegpu.tma_descriptors = [{arg = 1 : i32, recipe = {base = 0 : i32, box = array<i64: 64, 128>
-// CHECK-SAME: {arg = 2 : i32, recipe = {base = 0 : i32, box = array<i64: 64, 64>
 // CHECK: llvm.mlir.global external @tilec_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @matmul(
-// CHECK-SAME:    %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
-// CHECK-SAME:    %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
-// CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
-// Rings and barriers.
+// CHECK-SAME:    %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant, tilegpu.tma_recipe = #tilegpu.tma_recipe<base = 0, element = f16,
+// CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>, tilegpu.shared_memory = 65552 : i64}
+// Rings and barriers at their offsets.
 // CHECK:         %[[C32K:.*]] = arith.constant 32768 : i32
 // CHECK:         llvm.getelementptr %{{.*}}[%[[C32K]]]
 // CHECK:         %[[C64K:.*]] = arith.constant 65536 : i32
 // CHECK:         %[[BARS:.*]] = llvm.getelementptr %{{.*}}[%[[C64K]]]
-// CHECK-COUNT-2: "@$0 mbarrier.init.shared::cta.b64 [$1], 1;", "b,r"
-// CHECK:         "fence.mbarrier_init.release.cluster;"
+// CHECK-COUNT-2: nvvm.mbarrier.init %{{.*}}, %{{.*}}, predicate = %{{.*}} : !llvm.ptr<3>, i32, i1
+// CHECK:         nvvm.fence.mbarrier.init
 // CHECK:         nvvm.barrier0
-// Prologue copy of iteration 0.
-// CHECK:         "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], $2;", "b,r,r"
-// CHECK-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4}], [$5];", "b,r,l,r,r,r"
+// Prologue copy of iteration 0: one expect, 2 + 2 boxes.
+// CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}}, predicate = %{{.*}} : !llvm.ptr<3>, i32, i1
+// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] predicate = %{{.*}}
 // Steady state.
-// CHECK:         mbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1;
+// CHECK:         nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
 // CHECK:         nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
 // CHECK:         nvvm.wgmma.commit.group.sync.aligned
 // CHECK:         "wgmma.wait_group.sync.aligned 1;"
 // CHECK:         nvvm.barrier0
 // CHECK:         "wgmma.wait_group.sync.aligned 0;"
+// The barriers are invalidated after the loop by thread 0.
+// CHECK:         nvvm.barrier0
+// CHECK:         nvvm.mbarrier.inval
 
 // SPIN-LABEL: llvm.func @matmul(
 // SPIN:         setp.lt.u32 more, polls, 1000;
@@ -46,21 +47,22 @@
 
 module {
   func.func @matmul(%steps: i32,
-                    %da: !tilegpu.tma_desc<tensor<128x64xf16>> {tilegpu.tma = {base = 0 : i32, box = array<i64: 64, 128>, element = f16, oob_fill = "zero", sizes = ["arg0", "arg0"], strides = [1, 64], swizzle = 128 : i64}},
-                    %db: !tilegpu.tma_desc<tensor<64x128xf16>> {tilegpu.tma = {base = 0 : i32, box = array<i64: 64, 64>, element = f16, oob_fill = "zero", sizes = ["arg0", "arg0"], strides = [1, 128], swizzle = 128 : i64}})
-      -> tensor<128x128xf32, #wgmma> attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+                    %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2> {tilegpu.tma_recipe = #recipeA},
+                    %db: !tilegpu.tma_desc<tensor<64x128xf16>, 2> {tilegpu.tma_recipe = #recipeB})
+      -> tensor<128x128xf32, #wgmma> attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 65552 : i64} {
     %c0_i32 = arith.constant 0 : i32
     %c1_i32 = arith.constant 1 : i32
     %c2_i32 = arith.constant 2 : i32
     %c64_i32 = arith.constant 64 : i32
     %acc0 = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #wgmma>
-    %a = tilegpu.local_alloc : <2 x tensor<128x64xf16>>
-    %b = tilegpu.local_alloc : <2 x tensor<64x128xf16>>
-    %bar = tilegpu.mbarrier_alloc : <2>
+    %a = tilegpu.local_alloc {offset = 0 : i64} : <2 x tensor<128x64xf16>>
+    %b = tilegpu.local_alloc {offset = 32768 : i64} : <2 x tensor<64x128xf16>>
+    %bar = tilegpu.mbarrier_alloc {offset = 65536 : i64} : <2>
+    tilegpu.mbarrier_init %bar : <2>
     %p0 = arith.cmpi sgt, %steps, %c0_i32 : i32
     tilegpu.mbarrier_expect %bar[%c0_i32], 32768 if %p0 : <2>
-    tilegpu.tma_load %da[%c0_i32, %c0_i32], %a[%c0_i32], %bar[%c0_i32] if %p0 : <tensor<128x64xf16>>, <2 x tensor<128x64xf16>>, <2>
-    tilegpu.tma_load %db[%c0_i32, %c0_i32], %b[%c0_i32], %bar[%c0_i32] if %p0 : <tensor<64x128xf16>>, <2 x tensor<64x128xf16>>, <2>
+    tilegpu.tma_load %da[%c0_i32, %c0_i32], %a[%c0_i32], %bar[%c0_i32] if %p0 : <tensor<128x64xf16>, 2>, <2 x tensor<128x64xf16>>, <2>
+    tilegpu.tma_load %db[%c0_i32, %c0_i32], %b[%c0_i32], %bar[%c0_i32] if %p0 : <tensor<64x128xf16>, 2>, <2 x tensor<64x128xf16>>, <2>
     %r = scf.for %i = %c0_i32 to %steps step %c1_i32 iter_args(%acc = %acc0) -> (tensor<128x128xf32, #wgmma>) : i32 {
       %slot = arith.remui %i, %c2_i32 : i32
       %round = arith.divui %i, %c2_i32 : i32
@@ -69,16 +71,82 @@ module {
       %jslot = arith.remui %j, %c2_i32 : i32
       %jp = arith.cmpi slt, %j, %steps : i32
       tilegpu.mbarrier_wait %bar[%slot], %phase : <2>
-      %d = tilegpu.warpgroup_dot %a[%slot], %b[%slot], %acc {isAsync} : <2 x tensor<128x64xf16>>, <2 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
-      %w = tilegpu.warpgroup_wait %d {pendings = 1 : i32} : tensor<128x128xf32, #wgmma>
+      %d = tilegpu.warpgroup_dot %a[%slot], %b[%slot], %acc {isAsync} : !tilegpu.smem<2 x tensor<128x64xf16>>, <2 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
+      tilegpu.warpgroup_wait {pendings = 1 : i32}
       tilegpu.barrier
       %k = arith.muli %j, %c64_i32 : i32
       tilegpu.mbarrier_expect %bar[%jslot], 32768 if %jp : <2>
-      tilegpu.tma_load %da[%c0_i32, %k], %a[%jslot], %bar[%jslot] if %jp : <tensor<128x64xf16>>, <2 x tensor<128x64xf16>>, <2>
-      tilegpu.tma_load %db[%k, %c0_i32], %b[%jslot], %bar[%jslot] if %jp : <tensor<64x128xf16>>, <2 x tensor<64x128xf16>>, <2>
-      scf.yield %w : tensor<128x128xf32, #wgmma>
+      tilegpu.tma_load %da[%c0_i32, %k], %a[%jslot], %bar[%jslot] if %jp : <tensor<128x64xf16>, 2>, <2 x tensor<128x64xf16>>, <2>
+      tilegpu.tma_load %db[%k, %c0_i32], %b[%jslot], %bar[%jslot] if %jp : <tensor<64x128xf16>, 2>, <2 x tensor<64x128xf16>>, <2>
+      scf.yield %d : tensor<128x128xf32, #wgmma>
     }
     %done = tilegpu.warpgroup_wait %r {pendings = 0 : i32} : tensor<128x128xf32, #wgmma>
+    tilegpu.mbarrier_inval %bar : <2>
     return %done : tensor<128x128xf32, #wgmma>
+  }
+}
+
+// -----
+
+// cp.async of a masked tile of pointers (8 halves = 16 bytes per copy, 4
+// per thread, the mask picking src-size 16 or 0: zero-fill), its group commit and wait, the
+// fence to the async proxy; a register tile stored swizzled; wgmma with A
+// in registers (inline PTX: no NVVM op takes a register A), four 32-bit A
+// registers per k16 step; the register A stays alive through the wait.
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+
+// CHECK-LABEL: llvm.func @register_a(
+// CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK:         nvvm.cp.async.commit.group
+// CHECK:         nvvm.cp.async.wait.group 0
+// CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK:         nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$32, $33, $34, $35}, $36, 1, 1, 1, 1;
+// CHECK:         nvvm.wgmma.commit.group.sync.aligned
+// CHECK:         "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},=h,{{.*}}"
+module {
+  func.func @register_a(%ptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %mask: tensor<64x64xi1, #blocked>,
+                        %v: tensor<64x64xf16, #blocked>, %p: tensor<64x64xf16, #wgmma>)
+      -> tensor<64x64xf32, #wgmma> attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 16384 : i64} {
+    %c0 = arith.constant 0 : i32
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+    %ring = tilegpu.local_alloc {offset = 0 : i64} : <1 x tensor<64x64xf16>>
+    %other = tilegpu.local_alloc {offset = 8192 : i64} : <1 x tensor<64x64xf16>>
+    tilegpu.async_copy %ptrs, %ring[%c0] mask %mask {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #blocked>, <1 x tensor<64x64xf16>>, tensor<64x64xi1, #blocked>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    tilegpu.local_store %v, %other[%c0] : tensor<64x64xf16, #blocked>, <1 x tensor<64x64xf16>>
+    %d = tilegpu.warpgroup_dot %p, %ring[%c0], %acc0 {isAsync} : tensor<64x64xf16, #wgmma>, <1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    %w:2 = tilegpu.warpgroup_wait %d, %p {pendings = 0 : i32} : tensor<64x64xf32, #wgmma>, tensor<64x64xf16, #wgmma>
+    return %w#0 : tensor<64x64xf32, #wgmma>
+  }
+}
+
+// -----
+
+// A TMA store of a shared tile (4-d descriptor: a block of a batch of
+// matrices), committed as a bulk group by thread 0; the wait for its reads.
+
+// CHECK-LABEL: llvm.func @store(
+// CHECK:         scf.if
+// CHECK-COUNT-2:   nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK:           nvvm.cp.async.bulk.commit.group
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:         nvvm.barrier0
+#recipe = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, arg = 1>, <1, arg = 1>, <2147483647>, <2147483647>], strides = [<1>, <128>, <1, arg = 1>, <1, arg = 1>], box = [64, 64, 1, 1], swizzle = 128, nanFill = false>
+module {
+  func.func @store(%base: !tile.ptr<f16>, %n: i32, %z: i32, %h: i32, %row: i32,
+                   %desc: !tilegpu.tma_desc<tensor<64x128xf16>, 4> {tilegpu.tma_recipe = #recipe})
+      attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 16384 : i64} {
+    %c0 = arith.constant 0 : i32
+    %ring = tilegpu.local_alloc {offset = 0 : i64} : <1 x tensor<64x128xf16>>
+    tilegpu.tma_store %ring[%c0], %desc[%z, %h, %row, %c0] : <1 x tensor<64x128xf16>>, <tensor<64x128xf16>, 4>
+    tilegpu.tma_store_wait
+    return
   }
 }

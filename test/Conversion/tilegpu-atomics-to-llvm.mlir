@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -split-input-file -convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tilegpu-allocate-shared -convert-tilegpu-to-llvm | FileCheck %s
 
 // 128 elements on 128 threads: no replication, so each thread applies its
 // element predicated by the mask only, with the op's sem and scope; the

@@ -1,11 +1,11 @@
-// RUN: tilec-opt %s -split-input-file -convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tilegpu-allocate-shared -convert-tilegpu-to-llvm | FileCheck %s
 
 #b4 = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 
 // 16-byte aligned, contiguous, mask constant over 16 elements: one
 // predicated v4 load and one v4 store per 4 elements.
 // CHECK-LABEL: llvm.func @copy
-// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>, tilegpu.shared_memory = {{[0-9]+}} : i64}
 // CHECK: nvvm.read.ptx.sreg.tid.x
 // CHECK: llvm.getelementptr %{{.*}} : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l"

@@ -157,8 +157,13 @@ static cl::opt<unsigned> errorLimit(
     cl::value_desc("N"), cl::cat(tilecCategory));
 static cl::opt<bool> disableTMA(
     "disable-tma",
-    cl::desc("Load the operands of tensor-core dots with plain loads through "
-             "registers instead of TMA copies (for experiments)"),
+    cl::desc("Copy no wgmma operand with TMA: they go by cp.async where "
+             "aligned, else through registers (for experiments)"),
+    cl::cat(tilecCategory));
+static cl::opt<bool> disableCpAsync(
+    "disable-cp-async",
+    cl::desc("Copy no wgmma operand with cp.async: what TMA does not take "
+             "goes through registers (for experiments)"),
     cl::cat(tilecCategory));
 
 static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
@@ -257,6 +262,7 @@ int main(int argc, char **argv) {
   options.pipeline.useWgmma = !disableWgmma;
   options.pipeline.useMMA = !disableMma;
   options.pipeline.useTMA = !disableTMA;
+  options.pipeline.useCpAsync = !disableCpAsync;
   if (mbarrierSpinLimit < 0)
     return fail("--mbarrier-spin-limit must not be negative");
   options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;

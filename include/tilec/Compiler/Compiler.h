@@ -64,22 +64,23 @@ struct PipelineOptions {
   /// instructions to `.tile` lines, and ptxas keeps them (`-lineinfo`) for
   /// cuobjdump, Nsight Compute and compute-sanitizer. Changes no code.
   bool lineInfo = true;
-  /// Copy the block-pointer operands of wgmma dots with TMA into shared
-  /// memory (false: `--disable-tma`, the operands come through registers).
+  /// Copy wgmma operands that are affine boxes of a tensor (block
+  /// pointers, descriptors, pointer tiles) with TMA into shared memory
+  /// (false: `--disable-tma`; they go by cp.async or registers).
   bool useTMA = true;
+  /// Copy the other aligned wgmma operand loads with cp.async (false:
+  /// `--disable-cp-async`; they go through registers).
+  bool useCpAsync = true;
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).
   int64_t mbarrierSpinLimit = 0;
 };
 
-/// Adds the tile-level passes both backends start with: cleanups, then (for
-/// the GPU, `gpu` given, with wgmma and TMA on) `tilegpu-prepare-tma` and
-/// cleanups, then `tile-rewrite-block-pointers` (block pointers other than
-/// TMA's become pointer tiles and masks), cleanups and loop-invariant code
-/// motion.
-void buildTileLevelPipeline(mlir::OpPassManager &pm,
-                            const PipelineOptions *gpu = nullptr);
+/// Adds the tile-level passes both backends start with: cleanups, then
+/// `tile-rewrite-block-pointers` (block pointers become pointer tiles and
+/// masks), cleanups and loop-invariant code motion.
+void buildTileLevelPipeline(mlir::OpPassManager &pm);
 
 /// Adds the passes from the frontend's `tile` IR to the end of `stop`'s
 /// stage (Tile: cleanups; TileGPU: layouts; LLVM and later: the LLVM

@@ -47,7 +47,8 @@ struct ParameterInfo {
 };
 
 /// An integer a recipe takes from the launch: a literal in the metadata, or
-/// the value of a `scalar` or `constexpr` source parameter named there.
+/// `factor` times the value of a `scalar` or `constexpr` source parameter
+/// named there (JSON: a number, a name, or `{"arg": name, "factor": f}`).
 struct RecipeValue {
   /// The parameter's name; empty for a literal.
   std::string parameter;
@@ -56,6 +57,8 @@ struct RecipeValue {
   /// For a scalar parameter: its index among the launch arguments
   /// (`KernelMetadata::launchParameters()`); -1 when `value` is known.
   int argument = -1;
+  /// The parameter's value is multiplied by this (1 for a plain name).
+  std::int64_t factor = 1;
 
   bool known() const { return argument < 0; }
 };
@@ -82,6 +85,10 @@ struct TmaDescriptorRecipe {
   unsigned swizzleBytes = 0;
   /// Out-of-bounds elements read as NaN ("nan") instead of zero ("zero").
   bool nanFill = false;
+  /// Scalar parameters the compiler assumed non-negative for the
+  /// descriptor's coordinates ("non_negative"); a launch with one of them
+  /// below 0 is refused.
+  std::vector<RecipeValue> nonNegative;
 };
 
 /// What the runtime must build for a hidden parameter. Known recipes:

@@ -1,29 +1,35 @@
-//===- AsyncOpToLLVM.cpp - shared rings, mbarriers, TMA and async wgmma ---===//
+//===- AsyncOpToLLVM.cpp - shared rings, mbarriers, TMA and cp.async ------===//
 //
 // Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-// The Hopper asynchronous ops of tilegpu, lowered to PTX:
+// The Hopper asynchronous ops of tilegpu, lowered to upstream NVVM ops (which
+// convert-to-llvm turns into intrinsics or, where NVVM has none, into PTX):
 //
-// - `barrier`: `bar.sync 0`.
-// - `local_alloc` / `mbarrier_alloc`: addresses in the kernel-lifetime part
-//   of the dynamic shared memory (assignKernelSharedMemory lays it out before
-//   the conversion: rings first, each 1024-byte aligned for the 128-byte
-//   swizzle, then the 8-byte mbarriers); mbarriers are initialized by thread
-//   0 (`mbarrier.init`, `fence.mbarrier_init`, CTA barrier).
-// - `mbarrier_expect`: `mbarrier.arrive.expect_tx` by thread 0 (PTX ISA
-//   §9.7.13.15.11).
-// - `mbarrier_wait`: a `mbarrier.try_wait.parity` loop (§9.7.13.15.16), with
-//   a bounded variant that prints the wait's source location and traps.
-// - `tma_load`: `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::
-//   complete_tx::bytes` by thread 0, one per swizzle-wide box (§9.7.9.25.4.1).
-// - `warpgroup_dot` / `warpgroup_wait`: wgmma on shared-memory operands and
-//   `wgmma.wait_group` (WarpgroupMMA.h).
+// - `barrier`: `bar.sync 0`; `fence_async_shared`: `nvvm.fence.proxy
+//   async.shared::cta`.
+// - `local_alloc` / `mbarrier_alloc`: addresses at the offsets
+//   tilegpu-allocate-shared assigned in the dynamic shared memory.
+// - `mbarrier_init` / `mbarrier_inval`: `nvvm.mbarrier.init` / `inval` by
+//   thread 0, `nvvm.fence.mbarrier.init` and CTA barriers.
+// - `mbarrier_expect`: `nvvm.mbarrier.arrive.expect_tx` by thread 0.
+// - `mbarrier_wait`: `nvvm.mbarrier.try_wait.parity` (a loop); with a spin
+//   limit, inline PTX that gives up, prints the wait's location and traps
+//   (NVVM has no bounded wait).
+// - `tma_load` / `tma_store`: `nvvm.cp.async.bulk.tensor.shared.cluster.global`
+//   / `.global.shared.cta` by thread 0, one per swizzle-wide box;
+//   `tma_store_wait`: `nvvm.cp.async.bulk.wait_group.read 0`.
+// - `async_copy`: `nvvm.cp.async.shared.global` of 4, 8 or 16 bytes per
+//   run of the thread's elements, `src-size` 0 where masked off;
+//   `async_commit_group` / `async_wait`: `nvvm.cp.async.commit.group` /
+//   `wait.group`.
+// - `local_store`: swizzled stores of the thread's elements.
+// - `warpgroup_dot` / `warpgroup_wait`: WarpgroupMMA.h.
 //
 // The TMA descriptor is the address of a by-value kernel parameter
-// (`.param .align 64 .b8 [128]`, `__grid_constant__`), which the copy reads
-// through a generic address.
+// (`.param .align 64 .b8 [128]`, `__grid_constant__`), read through a
+// generic address.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,45 +51,7 @@ using namespace tilec;
 using namespace tilec::tilegpu;
 using namespace tilec::lowering;
 
-/// Byte offset of a kernel-lifetime allocation in dynamic shared memory.
-static constexpr llvm::StringLiteral kOffsetAttrName = "tilegpu.offset";
-
-int64_t lowering::assignKernelSharedMemory(ModuleOp module) {
-  int64_t end = 0;
-  Builder b(module.getContext());
-  module.walk([&](LocalAllocOp alloc) {
-    int64_t offset = llvm::alignTo(end, 1024);
-    alloc->setAttr(kOffsetAttrName, b.getI64IntegerAttr(offset));
-    end = offset + alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes();
-  });
-  module.walk([&](MBarrierAllocOp alloc) {
-    int64_t offset = llvm::alignTo(end, 8);
-    alloc->setAttr(kOffsetAttrName, b.getI64IntegerAttr(offset));
-    end = offset + 8 * alloc.getType().getCount();
-  });
-  return end == 0 ? 0 : llvm::alignTo(end, 1024);
-}
-
 namespace {
-
-/// One PTX instruction (or block) as inline asm with side effects; returns
-/// the result when `resultType` is given.
-Value emitPtx(OpBuilder &b, Location loc, StringRef text, StringRef constraints,
-              ValueRange operands, Type resultType = Type()) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands, text,
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  return resultType ? op.getResult(0) : Value();
-}
-
-/// The 32-bit shared-window address of a `!llvm.ptr<3>` (what `r` operands
-/// of shared-memory instructions take).
-Value sharedAddress32(OpBuilder &b, Location loc, Value ptr) {
-  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
-}
 
 /// `base + index * stride` bytes.
 Value offsetPtr(OpBuilder &b, Location loc, Value base, Value index,
@@ -101,11 +69,18 @@ Value emitLeaderPredicate(OpBuilder &b, Location loc, Value pred) {
   return pred ? arith::AndIOp::create(b, loc, leader, pred) : leader;
 }
 
-Value getAllocAddress(OpBuilder &b, Location loc, Operation *alloc) {
-  auto offset = alloc->getAttrOfType<IntegerAttr>(kOffsetAttrName);
-  Value base = getSharedMemoryBase(b, loc, alloc);
+/// The address of an allocation at the offset tilegpu-allocate-shared gave.
+FailureOr<Value> getAllocAddress(OpBuilder &b, Location loc, Operation *op,
+                                 std::optional<int64_t> offset) {
+  if (!offset) {
+    op->emitOpError("has no shared-memory offset (tilegpu-allocate-shared did "
+                    "not run)");
+    return failure();
+  }
+  Value base = getSharedMemoryBase(b, loc, op);
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                             ValueRange{i32Val(b, loc, offset.getInt())});
+                             ValueRange{i32Val(b, loc, *offset)})
+      .getResult();
 }
 
 struct BarrierLowering : OpConversionPattern<BarrierOp> {
@@ -119,14 +94,32 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
   }
 };
 
+void emitFenceAsyncShared(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
+struct FenceAsyncSharedLowering : OpConversionPattern<FenceAsyncSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FenceAsyncSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitFenceAsyncShared(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op->hasAttr(kOffsetAttrName))
-      return rewriter.notifyMatchFailure(op, "no shared-memory offset assigned");
-    rewriter.replaceOp(op, getAllocAddress(rewriter, op.getLoc(), op));
+    FailureOr<Value> addr = getAllocAddress(rewriter, op.getLoc(), op, op.getOffset());
+    if (failed(addr))
+      return failure();
+    rewriter.replaceOp(op, *addr);
     return success();
   }
 };
@@ -136,21 +129,53 @@ struct MBarrierAllocLowering : OpConversionPattern<MBarrierAllocOp> {
   LogicalResult
   matchAndRewrite(MBarrierAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op->hasAttr(kOffsetAttrName))
-      return rewriter.notifyMatchFailure(op, "no shared-memory offset assigned");
+    FailureOr<Value> addr = getAllocAddress(rewriter, op.getLoc(), op, op.getOffset());
+    if (failed(addr))
+      return failure();
+    rewriter.replaceOp(op, *addr);
+    return success();
+  }
+};
+
+struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value base = getAllocAddress(rewriter, loc, op);
     Value leader = emitLeaderPredicate(rewriter, loc, Value());
-    for (unsigned i = 0; i < op.getType().getCount(); ++i) {
-      Value bar = offsetPtr(rewriter, loc, base, i32Val(rewriter, loc, i), 8);
-      emitPtx(rewriter, loc, "@$0 mbarrier.init.shared::cta.b64 [$1], 1;", "b,r",
-              {leader, sharedAddress32(rewriter, loc, bar)});
+    for (unsigned i = 0; i < op.getBarriers().getType().getCount(); ++i) {
+      Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(),
+                            i32Val(rewriter, loc, i), 8);
+      NVVM::MBarrierInitOp::create(rewriter, loc, bar, i32Val(rewriter, loc, 1),
+                                   leader);
     }
     // The initialization is visible to the async proxy (TMA) and to every
     // thread before anyone uses the barriers.
-    emitPtx(rewriter, loc, "fence.mbarrier_init.release.cluster;", "", {});
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     emitBarrier(rewriter, loc);
-    rewriter.replaceOp(op, base);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierInvalLowering : OpConversionPattern<MBarrierInvalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierInvalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Every thread is past its last wait on them.
+    emitBarrier(rewriter, loc);
+    Value leader = emitLeaderPredicate(rewriter, loc, Value());
+    auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    for (unsigned i = 0; i < op.getBarriers().getType().getCount(); ++i)
+      NVVM::MBarrierInvalOp::create(
+          rewriter, loc,
+          offsetPtr(rewriter, loc, adaptor.getBarriers(), i32Val(rewriter, loc, i), 8));
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -163,10 +188,9 @@ struct MBarrierExpectLowering : OpConversionPattern<MBarrierExpectOp> {
     Location loc = op.getLoc();
     Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex(), 8);
     Value pred = emitLeaderPredicate(rewriter, loc, adaptor.getPred());
-    emitPtx(rewriter, loc,
-            "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], $2;", "b,r,r",
-            {pred, sharedAddress32(rewriter, loc, bar),
-             i32Val(rewriter, loc, op.getBytes())});
+    NVVM::MBarrierArriveExpectTxOp::create(
+        rewriter, loc, /*res=*/Type(), bar, i32Val(rewriter, loc, op.getBytes()),
+        NVVM::MemScopeKind::CTA, /*relaxed=*/false, pred);
     rewriter.eraseOp(op);
     return success();
   }
@@ -182,22 +206,19 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex(), 8);
-    Value addr = sharedAddress32(rewriter, loc, bar);
     if (state.mbarrierSpinLimit <= 0) {
-      emitPtx(rewriter, loc,
-              "{\n"
-              ".reg .pred complete;\n"
-              "wait_loop:\n"
-              "mbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1;\n"
-              "@!complete bra.uni wait_loop;\n"
-              "}",
-              "r,r", {addr, adaptor.getPhase()});
+      // Suspend for up to 10 ms per try (the hint upstream's nvgpu uses).
+      NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, bar, adaptor.getPhase(),
+                                            i32Val(rewriter, loc, 10000000));
       rewriter.eraseOp(op);
       return success();
     }
-    // Debug: give up after the limit, say where, trap.
-    Value timedOut = emitPtx(
-        rewriter, loc,
+    // Debug: give up after the limit, say where, trap. NVVM has no bounded
+    // wait: inline PTX (docs/architecture.md).
+    Value addr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), bar);
+    auto asmOp = LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange{rewriter.getI32Type()},
+        ValueRange{addr, adaptor.getPhase()},
         "{\n"
         ".reg .pred complete, more;\n"
         ".reg .u32 polls;\n"
@@ -213,9 +234,12 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
             "wait_done:\n"
             "selp.u32 $0, 0, 1, complete;\n"
             "}",
-        "=r,r,r", {addr, adaptor.getPhase()}, rewriter.getI32Type());
+        "=r,r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
     Value failed = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                         timedOut, i32Val(rewriter, loc, 0));
+                                         asmOp.getResult(0), i32Val(rewriter, loc, 0));
     auto ifOp = scf::IfOp::create(rewriter, loc, failed, /*withElse=*/false);
     {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -246,6 +270,33 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   LoweringState &state;
 };
 
+/// The swizzled layout of one buffer of `ring`.
+SharedTileLayout getRingLayout(SharedMemoryType ring) {
+  RankedTensorType tile = ring.getTileType();
+  return SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1),
+                               tile.getElementTypeBitWidth() / 8);
+}
+
+/// Thread 0 issues one bulk tensor copy per swizzle-wide box of a buffer:
+/// `emit(boxAddress, coordinates innermost first, pred)`.
+void forEachBox(OpBuilder &b, Location loc, SharedMemoryType ring, Value buffer,
+                ValueRange coords,
+                function_ref<void(Value, ArrayRef<Value>)> emit) {
+  SharedTileLayout shared = getRingLayout(ring);
+  // coords: outermost first; the last two are the buffer's rows and columns.
+  SmallVector<Value> inner(llvm::reverse(coords));
+  Value col = inner[0];
+  int64_t boxCols = shared.getBlockCols();
+  for (int64_t j = 0; j * boxCols < shared.cols; ++j) {
+    Value boxAddr = offsetPtr(b, loc, buffer, i32Val(b, loc, j),
+                              shared.rows * shared.swizzleBytes);
+    inner[0] = j == 0 ? col
+                      : Value(arith::AddIOp::create(b, loc, col,
+                                                    i32Val(b, loc, j * boxCols)));
+    emit(boxAddr, inner);
+  }
+}
+
 struct TMALoadLowering : OpConversionPattern<TMALoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -253,49 +304,161 @@ struct TMALoadLowering : OpConversionPattern<TMALoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SharedMemoryType ring = op.getDst().getType();
-    RankedTensorType tile = ring.getTileType();
-    int64_t eltBytes = tile.getElementTypeBitWidth() / 8;
-    auto shared = SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1),
-                                        eltBytes);
     Value dst = offsetPtr(rewriter, loc, adaptor.getDst(), adaptor.getIndex(),
                           ring.getBufferBytes());
     Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(),
                           adaptor.getBarrierIndex(), 8);
     Value pred = emitLeaderPredicate(rewriter, loc, adaptor.getPred());
-    Value desc = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                          adaptor.getDesc());
-    Value row = adaptor.getCoords()[0], col = adaptor.getCoords()[1];
-    Value barAddr = sharedAddress32(rewriter, loc, bar);
-    // One box per swizzle-wide block of columns, at its block's place in the
-    // ring buffer (SharedTileLayout::getLinearOffset).
-    int64_t boxCols = shared.getBlockCols();
-    for (int64_t j = 0; j * boxCols < shared.cols; ++j) {
-      Value boxDst = offsetPtr(rewriter, loc, dst, i32Val(rewriter, loc, j),
-                               shared.rows * shared.swizzleBytes);
-      Value boxCol = j == 0 ? col
-                            : Value(arith::AddIOp::create(
-                                  rewriter, loc, col, i32Val(rewriter, loc, j * boxCols)));
-      emitPtx(rewriter, loc,
-              "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
-              "complete_tx::bytes [$1], [$2, {$3, $4}], [$5];",
-              "b,r,l,r,r,r",
-              {pred, sharedAddress32(rewriter, loc, boxDst), desc, boxCol, row,
-               barAddr});
+    forEachBox(rewriter, loc, ring, dst, adaptor.getCoords(),
+               [&](Value box, ArrayRef<Value> coords) {
+                 NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                     rewriter, loc, box, adaptor.getDesc(), coords, bar,
+                     /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+                     /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+                     /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(), pred);
+               });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TMAStoreLowering : OpConversionPattern<TMAStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TMAStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SharedMemoryType ring = op.getSrc().getType();
+    Value src = offsetPtr(rewriter, loc, adaptor.getSrc(), adaptor.getIndex(),
+                          ring.getBufferBytes());
+    Value leader = emitLeaderPredicate(rewriter, loc, Value());
+    auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    forEachBox(rewriter, loc, ring, src, adaptor.getCoords(),
+               [&](Value box, ArrayRef<Value> coords) {
+                 NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                     rewriter, loc, adaptor.getDesc(), box, coords,
+                     /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+                     /*predicate=*/Value());
+               });
+    NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TMAStoreWaitLowering : OpConversionPattern<TMAStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TMAStoreWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Threads without bulk stores return at once.
+    NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, op.getLoc(),
+                                         rewriter.getI32IntegerAttr(0),
+                                         rewriter.getUnitAttr());
+    emitBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The address, in buffer `base`, of the element at (row, col) of a tile
+/// element coordinate (swapped when `transposed`).
+Value elementAddress(OpBuilder &b, Location loc, Value base,
+                     const SharedTileLayout &shared, ArrayRef<Value> coord,
+                     bool transposed) {
+  Value row = coord[transposed ? 1 : 0], col = coord[transposed ? 0 : 1];
+  Value offset = emitSwizzledOffset(b, loc, shared, row, col);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
+struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCopyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<LinearLayout> layout = getLayoutOf(loc, op.getPtr().getType());
+    if (failed(layout))
+      return failure();
+    SharedMemoryType ring = op.getDst().getType();
+    SharedTileLayout shared = getRingLayout(ring);
+    Value buffer = offsetPtr(rewriter, loc, adaptor.getDst().front(),
+                             adaptor.getIndex().front(), ring.getBufferBytes());
+    int64_t vec = op.getVec();
+    int64_t bytes = vec * shared.elementBytes;
+    ValueRange ptrs = adaptor.getPtr();
+    ValueRange masks = adaptor.getMask();
+    Value pred = adaptor.getPred().empty() ? Value() : adaptor.getPred().front();
+    auto coords = emitCoordinates(rewriter, loc, *layout, getThreadIndices(rewriter, loc));
+    // Runs of `vec` consecutive register slots are consecutive elements
+    // (getAccessRun checked it when the copy was chosen); one copy each.
+    // Replicated elements are copied by every thread holding them (the
+    // same bytes to the same place).
+    for (int64_t r = 0; r < static_cast<int64_t>(ptrs.size()); r += vec) {
+      Value dst = elementAddress(rewriter, loc, buffer, shared, coords[r],
+                                 op.getTransposed());
+      Value valid = masks.empty() ? Value() : masks[r];
+      if (pred)
+        valid = valid ? arith::AndIOp::create(rewriter, loc, valid, pred).getResult()
+                      : pred;
+      Value srcSize;
+      if (valid)
+        srcSize = arith::SelectOp::create(rewriter, loc, valid,
+                                          i32Val(rewriter, loc, bytes),
+                                          i32Val(rewriter, loc, 0));
+      // .cg (L2 only) takes 16 bytes, .ca the smaller sizes.
+      auto modifier = bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                  : NVVM::LoadCacheModifierKind::CA;
+      NVVM::CpAsyncOp::create(rewriter, loc, dst, ptrs[r], bytes, modifier, srcSize);
     }
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// `!tilegpu.smem` buffer `index` of a ring and its swizzled layout.
-std::pair<Value, SharedTileLayout> getBuffer(OpBuilder &b, Location loc,
-                                             SharedMemoryType ring, Value base,
-                                             Value index) {
-  RankedTensorType tile = ring.getTileType();
-  auto shared = SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1),
-                                      tile.getElementTypeBitWidth() / 8);
-  return {offsetPtr(b, loc, base, index, ring.getBufferBytes()), shared};
-}
+struct AsyncCommitGroupLowering : OpConversionPattern<AsyncCommitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCommitGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<LinearLayout> layout = getLayoutOf(loc, op.getValue().getType());
+    if (failed(layout))
+      return failure();
+    SharedMemoryType ring = op.getDst().getType();
+    Value buffer = offsetPtr(rewriter, loc, adaptor.getDst().front(),
+                             adaptor.getIndex().front(), ring.getBufferBytes());
+    storeTileSwizzled(rewriter, loc, buffer, *layout, adaptor.getValue(),
+                      getRingLayout(ring), op.getTransposed());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 
 struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -303,16 +466,24 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
   matchAndRewrite(WarpgroupDotOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto [aBase, aShared] = getBuffer(rewriter, loc, op.getA().getType(),
-                                      adaptor.getA().front(),
-                                      adaptor.getAIndex().front());
-    auto [bBase, bShared] = getBuffer(rewriter, loc, op.getB().getType(),
-                                      adaptor.getB().front(),
-                                      adaptor.getBIndex().front());
+    WarpgroupOperandA a;
+    if (op.hasRegisterA()) {
+      a.registers = adaptor.getA();
+      a.layout = cast<WarpgroupMMAEncodingAttr>(op.getATileType().getEncoding());
+    } else {
+      auto ring = cast<SharedMemoryType>(op.getA().getType());
+      a.base = offsetPtr(rewriter, loc, adaptor.getA().front(),
+                         adaptor.getAIndex().front(), ring.getBufferBytes());
+      a.shared = getRingLayout(ring);
+    }
+    Value bBase = offsetPtr(rewriter, loc, adaptor.getB().front(),
+                            adaptor.getBIndex().front(),
+                            op.getB().getType().getBufferBytes());
     auto cType = cast<RankedTensorType>(op.getC().getType());
     FailureOr<SmallVector<Value>> accs = emitWarpgroupMMA(
-        rewriter, loc, op, aBase, aShared, bBase, bShared, op.getBTransposed(),
-        cType, op.getA().getType().getTileType().getElementType(), adaptor.getC());
+        rewriter, loc, op, a, op.getATileType(), bBase,
+        getRingLayout(op.getB().getType()), op.getBTransposed(), cType,
+        op.getATileType().getElementType(), adaptor.getC());
     if (failed(accs))
       return failure();
     SmallVector<Value> results = *accs;
@@ -351,8 +522,11 @@ void lowering::populateAsyncOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                              RewritePatternSet &patterns,
                                              LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BarrierLowering, LocalAllocLowering, MBarrierAllocLowering, MBarrierExpectLowering,
-               TMALoadLowering, WarpgroupDotLowering, WarpgroupWaitLowering>(
-      converter, ctx);
+  patterns.add<BarrierLowering, FenceAsyncSharedLowering, LocalAllocLowering,
+               MBarrierAllocLowering, MBarrierInitLowering, MBarrierInvalLowering,
+               MBarrierExpectLowering, TMALoadLowering, TMAStoreLowering,
+               TMAStoreWaitLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
+               AsyncWaitLowering, LocalStoreLowering, WarpgroupDotLowering,
+               WarpgroupWaitLowering>(converter, ctx);
   patterns.add<MBarrierWaitLowering>(converter, ctx, state);
 }

@@ -240,7 +240,7 @@ SmallVector<Value> shareOwnerResults(OpBuilder &b, Location loc,
   if (!layout) {
     // A scalar pointer: thread 0 writes slot 0, the others slot 1.
     Type type = results.front().getType();
-    state.requireSharedMemory(2 * getStorageBytes(type));
+    state.requireScratch(anchor, 2 * getStorageBytes(type));
     Value slot = arith::SelectOp::create(b, loc, owner, i32Val(b, loc, 0),
                                          i32Val(b, loc, 1));
     emitBarrier(b, loc);

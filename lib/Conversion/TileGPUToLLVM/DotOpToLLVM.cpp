@@ -40,14 +40,9 @@ struct DotOpLowering : OpConversionPattern<tile::DotOp> {
   LogicalResult
   matchAndRewrite(tile::DotOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (isa<WarpgroupMMAEncodingAttr>(op.getC().getType().getEncoding())) {
-      SmallVector<Value> results;
-      if (failed(lowerWarpgroupDot(op, adaptor.getA(), adaptor.getB(),
-                                   adaptor.getC(), rewriter, state, results)))
-        return failure();
-      rewriter.replaceOpWithMultiple(op, {results});
-      return success();
-    }
+    if (isa<WarpgroupMMAEncodingAttr>(op.getC().getType().getEncoding()))
+      return op.emitOpError("with a #tilegpu.wgmma accumulator must become a "
+                            "tilegpu.warpgroup_dot (tilegpu-assign-async-copies)");
     if (isa<MMAEncodingAttr>(op.getC().getType().getEncoding())) {
       SmallVector<Value> results;
       if (failed(lowerMMADot(op, adaptor.getA(), adaptor.getB(), adaptor.getC(),
@@ -80,7 +75,7 @@ struct DotOpLowering : OpConversionPattern<tile::DotOp> {
     // Operands to shared memory, row-major: A at 0, B after it.
     int64_t eltBytes = getStorageBytes(inType);
     int64_t bOffset = llvm::alignTo(batch * m * k * eltBytes, 16);
-    state.requireSharedMemory(bOffset + batch * k * n * eltBytes);
+    state.requireScratch(op, bOffset + batch * k * n * eltBytes);
     ThreadIndices ids = getThreadIndices(rewriter, loc);
     emitBarrier(rewriter, loc);
     auto storeTile = [&](const LinearLayout &layout, ValueRange values,

@@ -6,6 +6,8 @@
 
 #include "LoweringSupport.h"
 
+#include "tilec/Dialect/TileGPU/IR/Scratch.h"
+
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
@@ -224,12 +226,26 @@ Value lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
 Value lowering::getSharedMemoryAddress(OpBuilder &b, Location loc,
                                        Operation *anchor, Value offset) {
   Value base = getSharedMemoryBase(b, loc, anchor);
-  auto module = anchor->getParentOfType<ModuleOp>();
-  if (auto scratch = module->getAttrOfType<IntegerAttr>(kScratchBaseAttrName);
+  if (auto scratch = anchor->getAttrOfType<IntegerAttr>(tilegpu::kScratchOffsetAttrName);
       scratch && scratch.getInt() != 0)
     offset = arith::AddIOp::create(b, loc, offset, i32Val(b, loc, scratch.getInt()));
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                              ValueRange{offset});
+}
+
+void LoweringState::requireScratch(Operation *anchor, int64_t bytes) {
+  if (!anchor->hasAttr(tilegpu::kScratchOffsetAttrName)) {
+    anchor->emitError() << "internal error: no scratch shared memory was "
+                           "reserved for this op (tilegpu-allocate-shared)";
+    failed = true;
+    return;
+  }
+  if (int64_t reserved = tilegpu::getScratchBytes(anchor); bytes > reserved) {
+    anchor->emitError() << "internal error: the lowering needs " << bytes
+                        << " bytes of scratch shared memory, "
+                        << "tilegpu-allocate-shared reserved " << reserved;
+    failed = true;
+  }
 }
 
 void lowering::emitBarrier(OpBuilder &b, Location loc) {
@@ -354,7 +370,7 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
     function_ref<Value(OpBuilder &, ArrayRef<Value>)> srcIndex,
     function_ref<Value(OpBuilder &, ArrayRef<Value>)> dstIndex) {
   Type registerType = srcValues.front().getType();
-  state.requireSharedMemory(numElements * getStorageBytes(registerType));
+  state.requireScratch(anchor, numElements * getStorageBytes(registerType));
   ThreadIndices ids = getThreadIndices(b, loc);
   // Readers of the previous use of the scratch area must be done.
   emitBarrier(b, loc);

@@ -33,16 +33,16 @@ struct LoweringState {
   explicit LoweringState(const ModuleAxisInfo &axisInfo) : axisInfo(axisInfo) {}
   /// Facts about the values of the (not yet converted) input IR.
   const ModuleAxisInfo &axisInfo;
-  /// Bytes of per-op scratch shared memory the kernel needs: each use is
-  /// private to one op (guarded by barriers), so the maximum. It starts
-  /// after the kernel-lifetime allocations (kScratchBaseAttrName).
-  int64_t sharedMemoryBytes = 0;
   /// With a positive value, every mbarrier wait gives up after this many
   /// polls, prints which barrier it was and traps (debug builds).
   int64_t mbarrierSpinLimit = 0;
-  void requireSharedMemory(int64_t bytes) {
-    sharedMemoryBytes = std::max(sharedMemoryBytes, bytes);
-  }
+  /// Set when a pattern reported an error that does not stop the pattern
+  /// (a scratch use past what tilegpu-allocate-shared reserved).
+  bool failed = false;
+  /// Checks that `anchor` (the op being lowered) has at least `bytes` of
+  /// scratch shared memory reserved (tilegpu/IR/Scratch.h); reports an
+  /// internal error on it otherwise.
+  void requireScratch(mlir::Operation *anchor, int64_t bytes);
 };
 
 /// Converts tiles in a layout to the scalars a thread holds, `!tile.ptr` to
@@ -87,24 +87,13 @@ mlir::Value emitIsOwner(mlir::OpBuilder &b, mlir::Location loc,
                         const ThreadIndices &ids);
 
 /// Address of byte 0 of the kernel's dynamic shared memory (the module's
-/// `.extern .shared .align 1024` array, created on first use): where the
-/// kernel-lifetime allocations (tilegpu.local_alloc, mbarrier_alloc) start.
+/// `.extern .shared .align 1024` array, created on first use); the offsets
+/// tilegpu-allocate-shared assigned count from there.
 mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Operation *anchor);
 
-/// Lays out the kernel-lifetime shared memory of `module` before the
-/// conversion: each tilegpu.local_alloc ring at a 1024-byte aligned offset,
-/// then the mbarrier arrays (8 bytes each); records the offsets on the ops.
-/// Returns where the per-op scratch area can start (1024-byte aligned).
-int64_t assignKernelSharedMemory(mlir::ModuleOp module);
-
-/// Name of the module attribute giving the first byte of shared memory
-/// after the kernel-lifetime allocations: where per-op scratch starts.
-inline constexpr llvm::StringLiteral kScratchBaseAttrName =
-    "tilegpu.scratch_base";
-
-/// Address of byte `offset` of the per-op scratch area (it starts at the
-/// module's `tilegpu.scratch_base`, 0 when absent).
+/// Address of byte `offset` of `anchor`'s scratch shared memory (at its
+/// `tilegpu.scratch_offset`).
 mlir::Value getSharedMemoryAddress(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Operation *anchor, mlir::Value offset);
 

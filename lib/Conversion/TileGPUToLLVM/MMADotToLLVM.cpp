@@ -87,7 +87,7 @@ LogicalResult lowering::lowerMMADot(tile::DotOp op, ValueRange a, ValueRange b,
   // load touches fall in different banks.
   int64_t rowLength = k + 8;
   int64_t bOffset = llvm::alignTo(m * rowLength * 2, 16);
-  state.requireSharedMemory(bOffset + n * rowLength * 2);
+  state.requireScratch(op, bOffset + n * rowLength * 2);
   ThreadIndices ids = getThreadIndices(rewriter, loc);
   emitBarrier(rewriter, loc);
   auto c32 = [&](int64_t v) { return i32Val(rewriter, loc, v); };

@@ -17,6 +17,8 @@
 
 #include "LoweringSupport.h"
 
+#include "tilec/Analysis/AccessWidth.h"
+
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -126,50 +128,6 @@ SmallVector<Value> unpackWords(OpBuilder &b, Location loc, ArrayRef<Value> words
       elems.push_back(piece);
     }
   return elems;
-}
-
-/// The number of elements each load/store instruction moves.
-unsigned getVectorWidth(const LoweringState &state, Value ptr, Value mask,
-                        unsigned eltBytes) {
-  auto type = dyn_cast<RankedTensorType>(ptr.getType());
-  if (!type)
-    return 1;
-  FailureOr<LinearLayout> layout =
-      toLinearLayout(type.getShape(), type.getEncoding());
-  if (failed(layout) || layout->getNumBits(HwDim::Register) == 0)
-    return 1;
-  // The leading register bits that step by 1, 2, 4… along one dimension.
-  ArrayRef<Coord> regs = layout->getBases(HwDim::Register);
-  int dim = -1;
-  for (unsigned d = 0; d < layout->getRank(); ++d)
-    if (regs[0][d] == 1)
-      dim = d;
-  if (dim < 0)
-    return 1;
-  int64_t run = 1;
-  for (const Coord &basis : regs) {
-    Coord expected(layout->getRank(), 0);
-    expected[dim] = run;
-    if (basis != expected)
-      break;
-    run *= 2;
-  }
-  AxisInfo info = state.axisInfo.lookup(ptr);
-  if (info.getRank() != layout->getRank())
-    return 1;
-  int64_t vec = std::min<int64_t>({run, info.getContiguity(dim),
-                                   std::max<int64_t>(1, 16 / eltBytes)});
-  while (vec > 1 &&
-         info.getEffectiveDivisibility(dim, vec, eltBytes) % (vec * eltBytes) != 0)
-    vec /= 2;
-  if (mask) {
-    AxisInfo maskInfo = state.axisInfo.lookup(mask);
-    if (maskInfo.getRank() == layout->getRank())
-      vec = std::min<int64_t>(vec, maskInfo.getConstancy(dim));
-    else
-      vec = 1;
-  }
-  return std::max<int64_t>(1, vec);
 }
 
 std::string operandList(unsigned first, unsigned count) {
@@ -282,7 +240,7 @@ struct LoadOpLowering : MemoryOpLowering<tile::LoadOp> {
         tile::getElementTypeOrSelf(op.getType()));
     IntegerType memType = memoryIntType(registerType);
     unsigned eltBits = memType.getWidth();
-    unsigned vec = getVectorWidth(state, op.getPtr(), op.getMask(), eltBits / 8);
+    unsigned vec = getAccessVectorWidth(state.axisInfo, op.getPtr(), op.getMask(), eltBits / 8);
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask(),
                others = adaptor.getOther();
     AccessShape shape = getAccessShape(vec, eltBits);
@@ -317,7 +275,7 @@ struct StoreOpLowering : MemoryOpLowering<tile::StoreOp> {
     Type registerType = values.front().getType();
     IntegerType memType = memoryIntType(registerType);
     unsigned eltBits = memType.getWidth();
-    unsigned vec = getVectorWidth(state, op.getPtr(), op.getMask(), eltBits / 8);
+    unsigned vec = getAccessVectorWidth(state.axisInfo, op.getPtr(), op.getMask(), eltBits / 8);
     // One thread stores each element.
     ThreadIndices ids = getThreadIndices(rewriter, loc);
     Value owner;

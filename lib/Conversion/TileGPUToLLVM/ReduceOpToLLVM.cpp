@@ -152,7 +152,7 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
       bytes += numPartials * outNumel * getStorageBytes(v.getType());
       bytes = llvm::alignTo(bytes, 8);
     }
-    state.requireSharedMemory(bytes);
+    state.requireScratch(op, bytes);
 
     ThreadIndices ids = getThreadIndices(rewriter, loc);
     // This warp's position along the reduced axis.

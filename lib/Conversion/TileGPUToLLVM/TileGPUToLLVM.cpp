@@ -45,12 +45,13 @@ namespace {
 
 /// Turns every (now scalar-typed) func.func into an llvm.func (several
 /// results are returned as a struct); kernels get `nvvm.kernel` and
-/// `nvvm.maxntid`. The bodies keep their arith/scf ops for the upstream
-/// conversions that follow.
-void convertFunctions(ModuleOp module) {
+/// `nvvm.maxntid`, and keep their `tilegpu.shared_memory` and the
+/// `tilegpu.tma_recipe` of their descriptor parameters (the compiler writes
+/// them into the metadata). The bodies keep their arith/scf ops for the
+/// upstream conversions that follow.
+LogicalResult convertFunctions(ModuleOp module) {
   OpBuilder b(module.getContext());
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
-  SmallVector<Attribute> descriptors;
   for (func::FuncOp func : funcs) {
     FunctionType type = func.getFunctionType();
     Type result;
@@ -69,7 +70,7 @@ void convertFunctions(ModuleOp module) {
     // TMA descriptors: by-value 128-byte parameters, 64-byte aligned, read
     // in place (`__grid_constant__`).
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-      auto recipe = func.getArgAttrOfType<DictionaryAttr>(
+      auto recipe = func.getArgAttrOfType<tilegpu::TMARecipeAttr>(
           i, tilegpu::kTMARecipeAttrName);
       if (!recipe)
         continue;
@@ -79,9 +80,7 @@ void convertFunctions(ModuleOp module) {
                           b.getI64IntegerAttr(64));
       llvmFunc.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                           b.getUnitAttr());
-      descriptors.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("arg", b.getI32IntegerAttr(i)),
-           b.getNamedAttr("recipe", recipe)}));
+      llvmFunc.setArgAttr(i, tilegpu::kTMARecipeAttrName, recipe);
     }
     llvmFunc.walk([&](func::ReturnOp ret) {
       b.setInsertionPoint(ret);
@@ -98,17 +97,23 @@ void convertFunctions(ModuleOp module) {
       ret.erase();
     });
     if (func->hasAttr(tile::kKernelAttrName)) {
-      int32_t threads = tilegpu::lookupNumWarps(func).value_or(4) *
-                        tilegpu::kThreadsPerWarp;
+      std::optional<unsigned> numWarps = tilegpu::lookupNumWarps(func);
+      if (!numWarps)
+        return func.emitError("a kernel without 'tilegpu.num_warps' reached "
+                              "convert-tilegpu-to-llvm");
+      int32_t threads = *numWarps * tilegpu::kThreadsPerWarp;
       llvmFunc->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                         b.getUnitAttr());
       llvmFunc->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                         b.getDenseI32ArrayAttr({threads, 1, 1}));
+      llvmFunc->setAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName(),
+                        func->getAttrOfType<IntegerAttr>(
+                            tilegpu::TileGPUDialect::getSharedMemoryAttrName())
+                            ?: b.getI64IntegerAttr(0));
     }
     func.erase();
   }
-  if (!descriptors.empty())
-    module->setAttr(tilegpu::kTMADescriptorsAttrName, b.getArrayAttr(descriptors));
+  return success();
 }
 
 /// Scalar math that NVPTX has no instruction for becomes a call to CUDA's
@@ -144,9 +149,6 @@ struct ConvertTileGPUToLLVMPass
     ModuleAxisInfo axisInfo(module);
     LoweringState state(axisInfo);
     state.mbarrierSpinLimit = mbarrierSpinLimit;
-    int64_t scratchBase = assignKernelSharedMemory(module);
-    module->setAttr(kScratchBaseAttrName,
-                    Builder(ctx).getI64IntegerAttr(scratchBase));
     TileGPUTypeConverter converter(ctx);
 
     ConversionTarget target(*ctx);
@@ -187,13 +189,8 @@ struct ConvertTileGPUToLLVMPass
         failed(lowerMathToLibdevice(module)))
       return signalPassFailure();
 
-    int64_t total = state.sharedMemoryBytes == 0
-                        ? scratchBase
-                        : scratchBase + state.sharedMemoryBytes;
-    module->removeAttr(kScratchBaseAttrName);
-    module->setAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName(),
-                    Builder(ctx).getI32IntegerAttr(total));
-    convertFunctions(module);
+    if (state.failed || failed(convertFunctions(module)))
+      return signalPassFailure();
   }
 };
 

@@ -4,16 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A tile.dot whose accumulator has the #tilegpu.wgmma layout runs as
-// `wgmma.mma_async` (PTX ISA §9.7.15): both operands are written to shared
-// memory in the swizzled layout wgmma reads through matrix descriptors
-// (SharedLayout.h; A K-major: rows M, contiguous K; B N-major: rows K,
-// contiguous N — the layout a TMA copy of a row-major tile produces), made
-// visible to the async proxy (`fence.proxy.async.shared::cta` then a CTA
-// barrier), then every warpgroup issues, for each 64 x instrN block of the
-// accumulator it owns, one wgmma per 16-deep step of K, commits the group
-// and waits for it. The wait is an inline asm that takes and returns every
-// accumulator register, so no use of the results can move above it.
+// tilegpu.warpgroup_dot runs as `wgmma.mma_async` (PTX ISA §9.7.15): its
+// operands are in shared memory in the swizzled layout wgmma reads through
+// matrix descriptors (SharedLayout.h; A K-major: rows M, contiguous K; B
+// N-major: rows K, contiguous N — the layout a TMA copy of a row-major tile
+// produces — or K-major), or A is in registers. Every warpgroup issues, for
+// each 64 x instrN block of the accumulator it owns, one wgmma per step of
+// K and commits the group. The wait is an inline asm that takes and returns
+// every accumulator register, so no use of the results can move above it.
+// wgmma with A in registers has no NVVM op (nvvm.wgmma.mma_async takes a
+// descriptor for A): inline PTX (docs/architecture.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,10 +34,9 @@ using namespace tilec;
 using namespace tilec::tilegpu;
 using namespace tilec::lowering;
 
-/// Emits the swizzled byte offset of element (row, col) of `layout`.
-static Value emitSwizzledOffset(OpBuilder &b, Location loc,
-                                const SharedTileLayout &layout, Value row,
-                                Value col) {
+Value lowering::emitSwizzledOffset(OpBuilder &b, Location loc,
+                                   const SharedTileLayout &layout, Value row,
+                                   Value col) {
   int64_t blockCols = layout.getBlockCols();
   auto shl = [&](Value v, int64_t factor) -> Value {
     if (factor == 1)
@@ -55,9 +54,8 @@ static Value emitSwizzledOffset(OpBuilder &b, Location loc,
   return arith::XOrIOp::create(b, loc, linear, shl(group, 16));
 }
 
-void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Operation *anchor,
-                                 int64_t baseOffset, const LinearLayout &layout,
-                                 ValueRange values,
+void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Value base,
+                                 const LinearLayout &layout, ValueRange values,
                                  const SharedTileLayout &shared,
                                  bool transposed) {
   // Runs of registers along the contiguous dimension (at most 16 bytes, which
@@ -78,7 +76,6 @@ void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Operation *anchor,
   Type storeType = run == 1 ? elementType
                             : Type(VectorType::get({run}, elementType));
   auto coords = emitCoordinates(b, loc, layout, getThreadIndices(b, loc));
-  Value base = getSharedMemoryAddress(b, loc, anchor, i32Val(b, loc, baseOffset));
   auto smemPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += run) {
     Value row = coords[r][transposed ? 1 : 0], col = coords[r][transposed ? 0 : 1];
@@ -119,28 +116,51 @@ SmallVector<Value> lowering::emitWarpgroupWait(OpBuilder &b, Location loc,
                                                unsigned pendings) {
   SmallVector<std::string> constraints;
   SmallVector<Type> types;
+  SmallVector<Value> operands;
   for (Value v : registers) {
-    constraints.push_back(v.getType().isF32() ? "=f" : "=r");
-    types.push_back(v.getType());
+    Type type = v.getType();
+    unsigned bits = type.getIntOrFloatBitWidth();
+    // 16-bit values travel as .b16 registers ("h"), as integers.
+    if (bits == 16 && !type.isInteger(16)) {
+      v = LLVM::BitcastOp::create(b, loc, b.getI16Type(), v);
+      type = v.getType();
+    }
+    constraints.push_back(type.isF32() ? "=f" : bits == 64 ? "=l" : bits == 16 ? "=h" : "=r");
+    types.push_back(type);
+    operands.push_back(v);
   }
   for (unsigned i = 0; i < registers.size(); ++i)
     constraints.push_back(std::to_string(i));
+  if (types.empty()) {
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{}, ValueRange{},
+        "wgmma.wait_group.sync.aligned " + std::to_string(pendings) + ";", "",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    return {};
+  }
   Type resultType =
       types.size() == 1
           ? types.front()
           : Type(LLVM::LLVMStructType::getLiteral(b.getContext(), types));
   auto wait = LLVM::InlineAsmOp::create(
-      b, loc, resultType, registers,
+      b, loc, resultType, operands,
       "wgmma.wait_group.sync.aligned " + std::to_string(pendings) + ";",
       llvm::join(constraints, ","), /*has_side_effects=*/true,
       /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       /*operand_attrs=*/ArrayAttr());
-  if (types.size() == 1)
-    return {wait.getResult(0)};
   SmallVector<Value> results;
-  for (unsigned i = 0; i < types.size(); ++i)
-    results.push_back(LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i));
+  for (unsigned i = 0; i < types.size(); ++i) {
+    Value r = types.size() == 1
+                  ? wait.getResult(0)
+                  : LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i).getResult();
+    if (r.getType() != registers[i].getType())
+      r = LLVM::BitcastOp::create(b, loc, registers[i].getType(), r);
+    results.push_back(r);
+  }
   return results;
 }
 
@@ -179,19 +199,68 @@ static Value emitLinearOffset(OpBuilder &b, Location loc,
                                arith::AddIOp::create(b, loc, rowPart, within));
 }
 
+/// `wgmma.mma_async` with A in registers (no NVVM op takes register A):
+/// the accumulator struct `acc` updated with the four 32-bit A registers
+/// `a` and B's descriptor.
+static Value emitRegisterAMMA(OpBuilder &b, Location loc, Value acc,
+                              LLVM::LLVMStructType accStruct, ArrayRef<Value> a,
+                              Value bDesc, int64_t instrN, Type inType,
+                              bool bKMajor) {
+  int64_t perInstr = instrN / 2;
+  std::string type = inType.isBF16() ? "bf16" : "f16";
+  std::string text = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) +
+                     "k16.f32." + type + "." + type + " {";
+  for (int64_t i = 0; i < perInstr; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  text += "}, {";
+  for (int64_t i = 0; i < 4; ++i)
+    text += (i ? ", $" : "$") + std::to_string(perInstr + i);
+  // scale-d 1 (accumulate), scale-a 1, scale-b 1, trans-b (1: N-major B).
+  text += "}, $" + std::to_string(perInstr + 4) + ", 1, 1, 1, " +
+          (bKMajor ? "0" : "1") + ";";
+  SmallVector<std::string> constraints;
+  for (int64_t i = 0; i < perInstr; ++i)
+    constraints.push_back("=f");
+  for (int64_t i = 0; i < 4; ++i)
+    constraints.push_back("r");
+  constraints.push_back("l");
+  for (int64_t i = 0; i < perInstr; ++i)
+    constraints.push_back(std::to_string(i));
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.push_back(bDesc);
+  for (int64_t i = 0; i < perInstr; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, accStruct, operands, text, llvm::join(constraints, ","),
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return asmOp.getResult(0);
+}
+
+/// Two 16-bit floats in one 32-bit register (the first in the low half).
+static Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
+  auto vec = VectorType::get({2}, lo.getType());
+  Value v = LLVM::UndefOp::create(b, loc, vec);
+  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Val(b, loc, 0));
+  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Val(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
 FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
-    OpBuilder &b, Location loc, Operation *op, Value aBase,
-    const SharedTileLayout &aShared, Value bBase,
-    const SharedTileLayout &bShared, bool bKMajor, RankedTensorType cType,
-    Type inType, ValueRange c) {
+    OpBuilder &b, Location loc, Operation *op, const WarpgroupOperandA &a,
+    RankedTensorType aType, Value bBase, const SharedTileLayout &bShared,
+    bool bKMajor, RankedTensorType cType, Type inType, ValueRange c) {
   auto mma = cast<WarpgroupMMAEncodingAttr>(cType.getEncoding());
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t k = aShared.cols;
+  int64_t k = aType.getDimSize(1);
   int64_t instrN = mma.getInstrN();
   int64_t groupsM = mma.getWarpsPerCTA()[0] / 4, groupsN = mma.getWarpsPerCTA()[1];
   int64_t ctaM = 64 * groupsM, ctaN = instrN * groupsN;
   // One instruction reads 32 bytes of K per row.
   int64_t kStep = 256 / inType.getIntOrFloatBitWidth();
+  bool registerA = static_cast<bool>(a.layout);
   if (!bKMajor && inType.getIntOrFloatBitWidth() != 16) {
     op->emitOpError() << "wgmma reads " << inType << " B operands K-major only";
     return failure();
@@ -199,6 +268,16 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
   if (m % ctaM != 0 || n % ctaN != 0 || k % kStep != 0) {
     op->emitOpError() << "wgmma layout " << mma << " does not tile the " << m
                       << "x" << n << " accumulator (K = " << k << ")";
+    return failure();
+  }
+  int64_t aInstrN = registerA ? a.layout.getInstrN() : 0;
+  if (registerA &&
+      (inType.getIntOrFloatBitWidth() != 16 ||
+       a.layout.getWarpsPerCTA() != mma.getWarpsPerCTA() || groupsN != 1 ||
+       aInstrN % 16 != 0 || k % aInstrN != 0 ||
+       static_cast<int64_t>(a.registers.size()) != m * k / (128 * groupsM))) {
+    op->emitOpError() << "a register A in " << a.layout
+                      << " does not hold the wgmma fragments of this dot";
     return failure();
   }
 
@@ -229,12 +308,26 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
         // Unswizzled offsets of A[row, kk] and B[kk, col] (B^T[col, kk] when
         // K-major): the hardware applies the swizzle to the addresses it
         // generates.
-        Value aOff = emitLinearOffset(b, loc, aShared, row, Value(), kk);
         Value bOff = bKMajor
                          ? emitLinearOffset(b, loc, bShared, col, Value(), kk)
                          : emitLinearOffset(b, loc, bShared, i32Val(b, loc, kk), col, 0);
-        Value aDesc = emitMatrixDescriptor(b, loc, aBase, aShared, aOff);
         Value bDesc = emitMatrixDescriptor(b, loc, bBase, bShared, bOff);
+        if (registerA) {
+          // The fragment of rows rm, columns kk..kk+15: 8 consecutive slots
+          // of the accumulator-like layout (4 per 8-column group).
+          int64_t repsK = k / aInstrN;
+          int64_t slot = (rm * repsK + kk / aInstrN) * (aInstrN / 2) +
+                         (kk % aInstrN) / 8 * 4;
+          SmallVector<Value> regs;
+          for (int64_t j = 0; j < 4; ++j)
+            regs.push_back(packPair(b, loc, a.registers[slot + 2 * j],
+                                    a.registers[slot + 2 * j + 1]));
+          acc = emitRegisterAMMA(b, loc, acc, accStruct, regs, bDesc, instrN,
+                                 inType, bKMajor);
+          continue;
+        }
+        Value aOff = emitLinearOffset(b, loc, a.shared, row, Value(), kk);
+        Value aDesc = emitMatrixDescriptor(b, loc, a.base, a.shared, aOff);
         acc = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, accStruct, acc, aDesc, bDesc,
             NVVM::MMAShapeAttr::get(b.getContext(), 64, instrN, kStep),
@@ -253,48 +346,4 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
     for (int64_t i = 0; i < perInstr; ++i)
       flat.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
   return flat;
-}
-
-LogicalResult lowering::lowerWarpgroupDot(tile::DotOp op, ValueRange a,
-                                          ValueRange b, ValueRange c,
-                                          ConversionPatternRewriter &rewriter,
-                                          LoweringState &state,
-                                          SmallVectorImpl<Value> &results) {
-  Location loc = op.getLoc();
-  auto aType = op.getA().getType(), bType = op.getB().getType();
-  auto cType = op.getC().getType();
-  FailureOr<LinearLayout> aLayout = getLayoutOf(loc, aType);
-  FailureOr<LinearLayout> bLayout = getLayoutOf(loc, bType);
-  if (failed(aLayout) || failed(bLayout))
-    return failure();
-  Type inType = aType.getElementType();
-  int64_t eltBytes = inType.getIntOrFloatBitWidth() / 8;
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t k = aType.getDimSize(1);
-
-  // Operands to shared memory: A K-major at 0, B after it (1024-byte
-  // aligned, as the 128-byte swizzle requires), N-major for 16-bit types,
-  // K-major (transposed) for the others, which wgmma reads only so.
-  bool bKMajor = eltBytes != 2;
-  SharedTileLayout aShared = SharedTileLayout::get(m, k, eltBytes);
-  SharedTileLayout bShared = bKMajor ? SharedTileLayout::get(n, k, eltBytes)
-                                     : SharedTileLayout::get(k, n, eltBytes);
-  int64_t bOffset = llvm::alignTo(aShared.getSizeBytes(), 1024);
-  state.requireSharedMemory(bOffset + bShared.getSizeBytes());
-  emitBarrier(rewriter, loc);
-  storeTileSwizzled(rewriter, loc, op, 0, *aLayout, a, aShared);
-  storeTileSwizzled(rewriter, loc, op, bOffset, *bLayout, b, bShared, bKMajor);
-  NVVM::FenceProxyOp::create(
-      rewriter, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(rewriter.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
-  emitBarrier(rewriter, loc);
-  Value aBase = getSharedMemoryAddress(rewriter, loc, op, i32Val(rewriter, loc, 0));
-  Value bBase = getSharedMemoryAddress(rewriter, loc, op, i32Val(rewriter, loc, bOffset));
-  FailureOr<SmallVector<Value>> accs = emitWarpgroupMMA(
-      rewriter, loc, op, aBase, aShared, bBase, bShared, bKMajor, cType, inType, c);
-  if (failed(accs))
-    return failure();
-  results = emitWarpgroupWait(rewriter, loc, *accs, 0);
-  return success();
 }

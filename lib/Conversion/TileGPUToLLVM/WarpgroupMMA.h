@@ -6,7 +6,7 @@
 //
 // Internal to convert-tilegpu-to-llvm: writing operand tiles in the swizzled
 // shared-memory layout, wgmma matrix descriptors, the accumulator-carrying
-// wait, and the wgmma lowering of tile.dot (WarpgroupDotToLLVM.cpp).
+// wait (WarpgroupDotToLLVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,23 +15,22 @@
 
 #include "LoweringSupport.h"
 
-namespace tilec {
-namespace tile {
-class DotOp;
-} // namespace tile
-namespace tilegpu {
-struct SharedTileLayout;
-} // namespace tilegpu
-} // namespace tilec
+#include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 namespace tilec::lowering {
 
-/// Stores a 2-d tile held in `layout` registers into shared memory at byte
-/// `baseOffset` in the swizzled layout `shared` (runs of registers along
-/// the contiguous dimension become vector stores of up to 16 bytes). With
-/// `transposed`, element (i, j) of the tile goes to (j, i) of `shared`.
-void storeTileSwizzled(mlir::OpBuilder &b, mlir::Location loc,
-                       mlir::Operation *anchor, int64_t baseOffset,
+/// The swizzled byte offset of element (row, col) of `layout` (i32).
+mlir::Value emitSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
+                               const tilegpu::SharedTileLayout &layout,
+                               mlir::Value row, mlir::Value col);
+
+/// Stores a 2-d tile held in `layout` registers into the shared-memory tile
+/// at `base` (`!llvm.ptr<3>`, 1024-byte aligned) in the swizzled layout
+/// `shared` (runs of registers along the contiguous dimension become vector
+/// stores of up to 16 bytes). With `transposed`, element (i, j) of the tile
+/// goes to (j, i) of `shared`.
+void storeTileSwizzled(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                        const tilegpu::LinearLayout &layout,
                        mlir::ValueRange values,
                        const tilegpu::SharedTileLayout &shared,
@@ -44,38 +43,42 @@ mlir::Value emitMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
                                  const tilegpu::SharedTileLayout &shared,
                                  mlir::Value linearOffset);
 
+/// Operand A of a wgmma: a shared-memory tile (`base`, `shared`) or the
+/// registers of a tile in the accumulator-like layout `layout`.
+struct WarpgroupOperandA {
+  mlir::Value base;
+  tilegpu::SharedTileLayout shared;
+  mlir::ValueRange registers;
+  tilegpu::WarpgroupMMAEncodingAttr layout;
+};
+
 /// Issues `C += A @ B` on the tensor cores for the accumulator type `cType`
 /// (#tilegpu.wgmma layout, M x N, f32) with `inType` operands (f16, bf16,
-/// f8E4M3FN, f8E5M2, or f32 read as tf32) already in shared memory: A
-/// (M x K, K contiguous) at `aBase` in layout `aShared`, B at `bBase` in
+/// f8E4M3FN, f8E5M2, or f32 read as tf32): A (M x K, `aType`) in shared
+/// memory (K contiguous) or, for 16-bit types, in registers (`a.registers`:
+/// each k16 step's fragment is the 8 consecutive register slots of the
+/// accumulator-like layout, PTX ISA §9.7.15.5.1.1), B at `bBase` in
 /// `bShared`, either K x N with N contiguous or, with `bKMajor`, transposed
-/// (N x K, K contiguous; required for 8-bit and tf32). Every warpgroup issues
-/// `wgmma.fence`, one `wgmma.mma_async.m64nNkK` per 64 x instrN block of its
-/// part and K-step (32 bytes of K: k16 for 16-bit types, k32 for 8-bit, k8
-/// for tf32), and `wgmma.commit_group`; it does not wait. Returns the accumulator registers (readable only after a
-/// `wgmma.wait_group`), or failure (with an error on `op`) when the layout
-/// does not tile the accumulator.
+/// (N x K, K contiguous; required for 8-bit and tf32). Every warpgroup
+/// issues `wgmma.fence`, one `wgmma.mma_async.m64nNkK` per 64 x instrN block
+/// of its part and K-step (32 bytes of K: k16 for 16-bit types, k32 for
+/// 8-bit, k8 for tf32), and `wgmma.commit_group`; it does not wait. Returns
+/// the accumulator registers (readable only after a `wgmma.wait_group`), or
+/// failure (with an error on `op`) when the layouts do not tile the dot.
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWarpgroupMMA(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
-    mlir::Value aBase, const tilegpu::SharedTileLayout &aShared,
+    const WarpgroupOperandA &a, mlir::RankedTensorType aType,
     mlir::Value bBase, const tilegpu::SharedTileLayout &bShared, bool bKMajor,
     mlir::RankedTensorType cType, mlir::Type inType, mlir::ValueRange c);
 
 /// `wgmma.wait_group.sync.aligned pendings`, taking and returning
 /// `registers` (tied operands) so that no read of an accumulator register
-/// moves above the wait.
+/// moves above the wait (NVVM's wait op takes no operands, so LLVM could
+/// hoist such reads: inline asm, docs/architecture.md).
 llvm::SmallVector<mlir::Value> emitWarpgroupWait(mlir::OpBuilder &b,
                                                  mlir::Location loc,
                                                  mlir::ValueRange registers,
                                                  unsigned pendings);
-
-/// Lowers `op` (accumulator in #tilegpu.wgmma) given its converted operands;
-/// `results` receives the accumulator registers.
-mlir::LogicalResult lowerWarpgroupDot(tile::DotOp op, mlir::ValueRange a,
-                                      mlir::ValueRange b, mlir::ValueRange c,
-                                      mlir::ConversionPatternRewriter &rewriter,
-                                      LoweringState &state,
-                                      llvm::SmallVectorImpl<mlir::Value> &results);
 
 } // namespace tilec::lowering
 

@@ -77,24 +77,3 @@ func.func @select(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i64, %o: i32, %c: 
   %t = tile.block_load %r {boundary_check = array<i32: 0>} : !tile.block_ptr<tensor<32xf32>> -> tensor<32xf32>
   return %t : tensor<32xf32>
 }
-
-// A tensor descriptor read by a TMA load (marked `tma`) and by a plain load:
-// one make_block_ptr. The TMA load keeps it and its advance; the plain load
-// reads a rewritten clone.
-// CHECK-LABEL: func.func @shared_with_tma
-// CHECK: %[[P:.*]] = tile.make_block_ptr %arg0
-// CHECK: %[[A:.*]] = tile.advance %[[P]], [%arg3, %c0_i32]
-// CHECK: tile.block_load %[[A]] {boundary_check = array<i32: 0, 1>, tma}
-// CHECK-NOT: tile.block_load
-// CHECK: tile.load
-// CHECK-NOT: tile.block_load
-func.func @shared_with_tma(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i64, %k: i64, %o: i32) -> (tensor<64x64xf16>, tensor<64x64xf16>) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i64
-  %p = tile.make_block_ptr %x, [%m, %k], [%k, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.block_ptr<tensor<64x64xf16>>
-  %a = tile.advance %p, [%o, %c0] : !tile.block_ptr<tensor<64x64xf16>>
-  %t = tile.block_load %a {boundary_check = array<i32: 0, 1>, tma} : !tile.block_ptr<tensor<64x64xf16>> -> tensor<64x64xf16>
-  %b = tile.advance %p, [%c0, %o] : !tile.block_ptr<tensor<64x64xf16>>
-  %u = tile.block_load %b {boundary_check = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>> -> tensor<64x64xf16>
-  return %t, %u : tensor<64x64xf16>, tensor<64x64xf16>
-}

@@ -223,8 +223,11 @@ TEST(TmaRecipeTest, Dims) {
             kRecipeWhere + "dims[0].size names constexpr 'SCALE' = 1.5, which "
                            "is not an integer");
   EXPECT_EQ(recipeError(R"("size": "K")", R"("size": 1.5)"),
-            kRecipeWhere + "dims[0].size must be an integer or a parameter "
-                           "name, got 1.5");
+            kRecipeWhere + "dims[0].size must be an integer, a parameter "
+                           "name or {\"arg\": name, \"factor\": f}, got 1.5");
+  EXPECT_EQ(recipeError(R"("size": "K")", R"("size": {"arg": "K", "factor": 0})"),
+            kRecipeWhere + "dims[0].size must be {\"arg\": name, \"factor\": "
+                           "positive integer}, got {\"arg\":\"K\",\"factor\":0}");
   EXPECT_EQ(recipeError(R"("size": "K")", R"("size": 0)"),
             kRecipeWhere + "dims[0].size = 0 is not a dimension size from 1 "
                            "to 2^32" +
@@ -399,6 +402,37 @@ TEST(TmaResolveTest, SizesAndByteStrides) {
   EXPECT_TRUE(*taller != *a);
 }
 
+// An empty dimension (K = 0: a loop over it copies nothing) is encoded as
+// one element, which a descriptor can describe.
+TEST(TmaResolveTest, EmptyDimensionIsOneElement) {
+  KernelMetadata md = mustParse(matmulJson(bothDescriptors()));
+  Expected<TensorMapRequest> a =
+      resolveTensorMap(md, md.hiddenParameters[0], matmulArgs(512, 256, 0));
+  ASSERT_TRUE(a) << a.status().message();
+  EXPECT_EQ(a->globalDim[0], 1u);
+  EXPECT_EQ(a->globalDim[1], 512u);
+}
+
+// A size given as a factor times a parameter, and a parameter the
+// coordinates assumed non-negative (checked at launch).
+TEST(TmaResolveTest, FactorsAndNonNegativeArguments) {
+  const char *recipe =
+      R"({"kind": "tma_descriptor", "base": "a_ptr", "element": "fp16",
+          "dims": [{"size": "K", "stride": 1},
+                   {"size": {"arg": "M", "factor": 2}, "stride": "stride_am"}],
+          "box": [64, 128], "swizzle": 128, "non_negative": ["M"]})";
+  KernelMetadata md = mustParse(matmulJson(hiddenEntry("a_ptr.tma0", recipe)));
+  Expected<TensorMapRequest> a =
+      resolveTensorMap(md, md.hiddenParameters[0], matmulArgs(512));
+  ASSERT_TRUE(a) << a.status().message();
+  EXPECT_EQ(a->globalDim[1], 1024u);
+  EXPECT_EQ(resolveError(md, 0, matmulArgs(-3)),
+            kTmaA + "M = -3 is negative, but the kernel's TMA copies were "
+                    "placed assuming it is not (a block coordinate is "
+                    "computed from it); compile with --disable-tma for such "
+                    "launches");
+}
+
 TEST(TmaResolveTest, RulesAreCheckedBeforeTheDriver) {
   KernelMetadata md = mustParse(matmulJson(bothDescriptors()));
   EXPECT_EQ(resolveError(md, 0, matmulArgs(512, 256, 1024, 1001)),
@@ -407,8 +441,6 @@ TEST(TmaResolveTest, RulesAreCheckedBeforeTheDriver) {
   EXPECT_EQ(resolveError(md, 0, matmulArgs(512, 256, 1024, 1024, kA + 8)),
             kTmaA + "base a_ptr = 0x7f0000000008 is not 16-byte aligned" +
                 kRule);
-  EXPECT_EQ(resolveError(md, 0, matmulArgs(512, 256, 0)),
-            kTmaA + "K = 0 is not a dimension size from 1 to 2^32" + kRule);
   EXPECT_EQ(resolveError(md, 0, matmulArgs(-5)),
             kTmaA + "M = -5 is not a dimension size from 1 to 2^32" + kRule);
   EXPECT_EQ(resolveError(md, 0, matmulArgs(512, 256, 1024, -8)),

@@ -13,15 +13,12 @@
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
-#include "tilec/Analysis/TMA.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace tilec::tile {
 #define GEN_PASS_DEF_TILEREWRITEBLOCKPOINTERS
@@ -248,82 +245,19 @@ struct SelectLowering : OpConversionPattern<arith::SelectOp> {
   }
 };
 
-/// The block loads marked `tma` (tilegpu-prepare-tma) and the pointer ops
-/// they read: left for the TMA path. A marked load whose pointer is not a
-/// make_block_ptr followed by advances loses its mark and is rewritten like
-/// the rest. The pointer ops may also serve other users: a tensor
-/// descriptor read in a loop by a wgmma operand and after it by an ordinary
-/// load is one make_block_ptr (CSE merged the copies tilegpu-prepare-tma
-/// made). Those users get a clone of the op, which is rewritten, while the
-/// original stays with the TMA loads.
-DenseSet<Operation *> collectTMAOps(Operation *root) {
-  SetVector<Operation *> kept;
-  SmallVector<BlockLoadOp> loads;
-  root->walk([&](BlockLoadOp load) {
-    if (load->hasAttr(kTMALoadAttrName))
-      loads.push_back(load);
-  });
-  for (BlockLoadOp load : loads) {
-    SmallVector<Operation *> chain{load};
-    bool ok = true;
-    for (Value ptr = load.getPtr(); ok;) {
-      Operation *def = ptr.getDefiningOp();
-      if (!isa_and_present<AdvanceOp, MakeBlockPtrOp>(def)) {
-        ok = false;
-        break;
-      }
-      chain.push_back(def);
-      if (isa<MakeBlockPtrOp>(def))
-        break;
-      ptr = cast<AdvanceOp>(def).getPtr();
-    }
-    if (!ok) {
-      load->removeAttr(kTMALoadAttrName);
-      continue;
-    }
-    kept.insert(chain.begin(), chain.end());
-  }
-  // Give the other users of the kept pointer ops clones of their own; a
-  // clone of an advance reads the kept make_block_ptr, which the next round
-  // clones in turn.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Operation *op : kept) {
-      if (isa<BlockLoadOp>(op))
-        continue;
-      SmallVector<OpOperand *> others;
-      for (OpOperand &use : op->getResult(0).getUses())
-        if (!kept.contains(use.getOwner()))
-          others.push_back(&use);
-      if (others.empty())
-        continue;
-      OpBuilder b(op->getContext());
-      b.setInsertionPointAfter(op);
-      Operation *clone = b.clone(*op);
-      for (OpOperand *use : others)
-        use->set(clone->getResult(0));
-      changed = true;
-    }
-  }
-  return DenseSet<Operation *>(kept.begin(), kept.end());
-}
-
 struct TileRewriteBlockPointersPass
     : tile::impl::TileRewriteBlockPointersBase<TileRewriteBlockPointersPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     BlockPointerTypeConverter converter;
     ConversionTarget target(*ctx);
-    DenseSet<Operation *> keptForTMA = collectTMAOps(getOperation());
     auto noBlockPointers = [](Operation *op) {
       auto isBlockPtr = [](Type t) { return isa<BlockPointerType>(t); };
       return llvm::none_of(op->getOperandTypes(), isBlockPtr) &&
              llvm::none_of(op->getResultTypes(), isBlockPtr);
     };
     target.markUnknownOpDynamicallyLegal(noBlockPointers);
-    target.addDynamicallyLegalOp<MakeBlockPtrOp, AdvanceOp, BlockLoadOp>(
-        [&](Operation *op) { return keptForTMA.contains(op); });
-    target.addIllegalOp<BlockStoreOp>();
+    target.addIllegalOp<MakeBlockPtrOp, AdvanceOp, BlockLoadOp, BlockStoreOp>();
     RewritePatternSet patterns(ctx);
     patterns.add<MakeBlockPtrLowering, AdvanceLowering, BlockLoadLowering,
                  BlockStoreLowering, SelectLowering>(converter, ctx);

@@ -126,3 +126,44 @@ void TileGPUDialect::registerAttributes() {
 #include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
       >();
 }
+
+//===----------------------------------------------------------------------===//
+// TMA recipes
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TMARecipeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned base, Type element, ArrayRef<TMATermAttr> sizes,
+                      ArrayRef<TMATermAttr> strides, ArrayRef<int64_t> box,
+                      int64_t swizzle, bool nanFill, ArrayRef<unsigned> nonNegative) {
+  size_t rank = sizes.size();
+  if (rank < 1 || rank > 5)
+    return emitError() << "TMA recipe: 1 to 5 dimensions, got " << rank;
+  if (strides.size() != rank || box.size() != rank)
+    return emitError() << "TMA recipe: sizes, strides and box must have one "
+                          "entry per dimension";
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return emitError() << "TMA recipe: elements must be whole bytes, got "
+                       << element;
+  if (!strides[0].isConstant() || strides[0].getFactor() != 1)
+    return emitError() << "TMA recipe: the innermost stride must be 1";
+  for (TMATermAttr size : sizes)
+    if (size.getFactor() < 1)
+      return emitError() << "TMA recipe: size factors must be positive";
+  for (int64_t b : box)
+    if (b < 1 || b > 256)
+      return emitError() << "TMA recipe: box entries must be from 1 to 256";
+  int64_t eltBytes = element.getIntOrFloatBitWidth() / 8;
+  if ((box[0] * eltBytes) % 16 != 0)
+    return emitError() << "TMA recipe: the innermost box must be a multiple of "
+                          "16 bytes";
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "TMA recipe: swizzle must be 32, 64 or 128 bytes";
+  if (box[0] * eltBytes > swizzle)
+    return emitError() << "TMA recipe: the innermost box is wider than the swizzle";
+  if (nanFill && !isa<FloatType>(element))
+    return emitError() << "TMA recipe: NaN fill needs a floating-point element";
+  (void)base;
+  (void)nonNegative;
+  return success();
+}

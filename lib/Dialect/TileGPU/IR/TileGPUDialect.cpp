@@ -6,6 +6,7 @@
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
@@ -70,21 +71,52 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                << "' must be a non-negative integer";
     return success();
   }
-  // Set and consumed by convert-tilegpu-to-llvm: the TMA parameters of the
-  // lowered kernel, the scratch base and the kernel-lifetime offsets.
-  if (attr.getName() == kTMADescriptorsAttrName) {
-    if (!isa<ArrayAttr>(attr.getValue()))
-      return op->emitOpError() << "'" << kTMADescriptorsAttrName
-                               << "' must be an array";
-    return success();
-  }
-  if (attr.getName() == "tilegpu.scratch_base" || attr.getName() == "tilegpu.offset") {
-    if (!isa<IntegerAttr>(attr.getValue()))
-      return op->emitOpError() << "'" << attr.getName() << "' must be an integer";
+  if (attr.getName() == kScratchOffsetAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 0 || value.getInt() % 16 != 0)
+      return op->emitOpError() << "'" << kScratchOffsetAttrName
+                               << "' must be a non-negative multiple of 16";
     return success();
   }
   return op->emitOpError() << "unknown tilegpu attribute '" << attr.getName()
                            << "'";
+}
+
+LogicalResult TileGPUDialect::verifyRegionArgAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned argIndex,
+                                                       NamedAttribute attr) {
+  if (attr.getName() != kTMARecipeAttrName)
+    return op->emitOpError() << "unknown tilegpu argument attribute '"
+                             << attr.getName() << "'";
+  auto recipe = dyn_cast<TMARecipeAttr>(attr.getValue());
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!recipe || !func || regionIndex != 0)
+    return op->emitOpError() << "'" << kTMARecipeAttrName
+                             << "' must be a #tilegpu.tma_recipe on a function argument";
+  // After the LLVM conversion the argument is the parameter's address.
+  Type argType = func.getArgumentTypes()[argIndex];
+  auto desc = dyn_cast<TMADescriptorType>(argType);
+  if (!desc && !isa<LLVM::LLVMPointerType>(argType))
+    return op->emitOpError() << "'" << kTMARecipeAttrName << "' on argument "
+                             << argIndex << ", which is not a !tilegpu.tma_desc";
+  if (desc && desc.getRank() != recipe.getRank())
+    return op->emitOpError() << "TMA descriptor argument " << argIndex
+                             << " has rank " << desc.getRank()
+                             << " but its recipe " << recipe.getRank();
+  if (desc && desc.getBlockType().getElementType() != recipe.getElement())
+    return op->emitOpError() << "TMA descriptor argument " << argIndex
+                             << ": block and recipe element types differ";
+  for (TMATermAttr term : llvm::concat<const TMATermAttr>(recipe.getSizes(), recipe.getStrides()))
+    if (term.getArg() && *term.getArg() >= argIndex)
+      return op->emitOpError() << "TMA recipe of argument " << argIndex
+                               << " reads argument " << *term.getArg()
+                               << ", which is not a kernel parameter before it";
+  if (recipe.getBase() >= argIndex)
+    return op->emitOpError() << "TMA recipe of argument " << argIndex
+                             << ": base argument " << recipe.getBase()
+                             << " is not a kernel parameter before it";
+  return success();
 }
 
 Attribute tilec::tilegpu::getEncoding(Type type) {

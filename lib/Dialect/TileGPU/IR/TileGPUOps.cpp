@@ -62,26 +62,103 @@ void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
 // TMA and wgmma
 //===----------------------------------------------------------------------===//
 
-LogicalResult TMALoadOp::verify() {
-  auto tile = getDst().getType().getTileType();
-  auto desc = getDesc().getType().getBlockType();
-  if (desc.getShape() != tile.getShape() ||
-      desc.getElementType() != tile.getElementType())
-    return emitOpError() << "descriptor block " << desc << " and shared tile "
-                         << tile << " must agree";
-  if (desc.getRank() != 2)
-    return emitOpError("TMA loads of rank other than 2 are not supported yet");
-  if (static_cast<int64_t>(getCoords().size()) != desc.getRank())
-    return emitOpError() << "expects " << desc.getRank() << " coordinates, got "
-                         << getCoords().size();
+/// The buffer tile a 2-d register tile lands in (transposed when asked).
+static bool sameTile(RankedTensorType value, RankedTensorType buffer,
+                     bool transposed) {
+  if (value.getRank() != 2 || buffer.getRank() != 2 ||
+      value.getElementType() != buffer.getElementType())
+    return false;
+  int64_t r = value.getDimSize(0), c = value.getDimSize(1);
+  if (transposed)
+    std::swap(r, c);
+  return buffer.getDimSize(0) == r && buffer.getDimSize(1) == c;
+}
+
+LogicalResult LocalAllocOp::verify() {
+  if (auto offset = getOffset(); offset && (*offset < 0 || *offset % 1024 != 0))
+    return emitOpError() << "offset " << *offset
+                         << " is not a non-negative multiple of 1024";
+  RankedTensorType tile = getType().getTileType();
+  if (tile.getRank() != 2)
+    return emitOpError("rings hold 2-d tiles");
   return success();
 }
 
+LogicalResult MBarrierAllocOp::verify() {
+  if (auto offset = getOffset(); offset && (*offset < 0 || *offset % 8 != 0))
+    return emitOpError() << "offset " << *offset
+                         << " is not a non-negative multiple of 8";
+  if (getType().getCount() == 0)
+    return emitOpError("allocates no mbarriers");
+  return success();
+}
+
+LogicalResult LocalStoreOp::verify() {
+  if (!sameTile(getValue().getType(), getDst().getType().getTileType(),
+                getTransposed()))
+    return emitOpError() << "stores " << getValue().getType() << " into a ring of "
+                         << getDst().getType().getTileType()
+                         << (getTransposed() ? " (transposed)" : "");
+  return success();
+}
+
+static LogicalResult verifyTMACoordinates(Operation *op, TMADescriptorType desc,
+                                          SharedMemoryType ring,
+                                          size_t numCoords) {
+  auto tile = ring.getTileType();
+  auto block = desc.getBlockType();
+  if (block.getShape() != tile.getShape() ||
+      block.getElementType() != tile.getElementType())
+    return op->emitOpError() << "descriptor block " << block
+                             << " and shared tile " << tile << " must agree";
+  if (numCoords != desc.getRank())
+    return op->emitOpError() << "expects " << desc.getRank()
+                             << " coordinates, got " << numCoords;
+  return success();
+}
+
+LogicalResult TMALoadOp::verify() {
+  return verifyTMACoordinates(*this, getDesc().getType(), getDst().getType(),
+                              getCoords().size());
+}
+
+LogicalResult TMAStoreOp::verify() {
+  return verifyTMACoordinates(*this, getDesc().getType(), getSrc().getType(),
+                              getCoords().size());
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptrType = getPtr().getType();
+  auto element = cast<tile::PointerType>(ptrType.getElementType()).getPointeeType();
+  if (!sameTile(ptrType.clone(element), getDst().getType().getTileType(),
+                getTransposed()))
+    return emitOpError() << "copies " << ptrType << " into a ring of "
+                         << getDst().getType().getTileType()
+                         << (getTransposed() ? " (transposed)" : "");
+  if (getMask() && getMask().getType().getShape() != ptrType.getShape())
+    return emitOpError("mask and pointers must have one shape");
+  int64_t bytes = int64_t(getVec()) * element.getIntOrFloatBitWidth() / 8;
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError() << "copies " << bytes
+                         << " bytes per cp.async; it takes 4, 8 or 16";
+  return success();
+}
+
+RankedTensorType WarpgroupDotOp::getATileType() {
+  if (auto ring = dyn_cast<SharedMemoryType>(getA().getType()))
+    return ring.getTileType();
+  return cast<RankedTensorType>(getA().getType());
+}
+
 LogicalResult WarpgroupDotOp::verify() {
-  auto a = getA().getType().getTileType(), b = getB().getType().getTileType();
+  auto a = getATileType(), b = getB().getType().getTileType();
   auto c = getC().getType();
   if (!isa<WarpgroupMMAEncodingAttr>(c.getEncoding()))
     return emitOpError("the accumulator must be in a #tilegpu.wgmma layout");
+  if (hasRegisterA() == static_cast<bool>(getAIndex()))
+    return emitOpError("a shared-memory A takes a buffer index, a register A none");
+  if (hasRegisterA() && !isa<WarpgroupMMAEncodingAttr>(a.getEncoding()))
+    return emitOpError("a register A must be in a #tilegpu.wgmma layout");
   if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return emitOpError("operands and accumulator must be 2-d");
   int64_t bK = b.getDimSize(getBTransposed() ? 1 : 0);
@@ -94,6 +171,8 @@ LogicalResult WarpgroupDotOp::verify() {
   if (a.getElementTypeBitWidth() != 16 && !getBTransposed())
     return emitOpError() << "wgmma reads " << a.getElementType()
                          << " operands K-major only: b must be bTransposed";
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("a and b must have one element type");
   return success();
 }
 

@@ -1,32 +1,33 @@
-//===- Pipeline.cpp - multi-stage TMA / wgmma software pipeline -----------===//
+//===- Pipeline.cpp - software pipelining of async copies and wgmma -------===//
 //
 // Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-// The tilegpu-pipeline pass (see Passes.td for the schedule).
-//
-// A loop qualifies when every TMA load group in its body has the
-// single-stage form tilegpu-tma-lowering builds: an mbarrier array of one
-// allocated at the kernel's entry and used only in this loop, one
-// `mbarrier_expect`, the `tma_load`s into one-buffer rings, one
-// `mbarrier_wait`, and `warpgroup_dot`s that read the rings; the
-// coordinates of the copies are computed in the body from the induction
-// variable and loop-invariant values only. Anything else in the body stays
-// as it is, in its order, working on iteration i.
+// The tilegpu-pipeline pass (see Passes.td for the schedule). The loop body
+// is first rewritten in place into the form one pipelined iteration has
+// (rings of S buffers indexed by the iteration, asynchronous dots with
+// their waits, one cp.async group, a barrier where the buffers of the
+// previous iteration are free), then MLIR's modulo-schedule expander
+// (scf::pipelineForLoop) turns it into the prologue and kernel with two
+// stages: 0 for the copies of iteration t + S - 1 (and the address
+// arithmetic they need), S - 1 for the rest on iteration t.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tilec::tilegpu {
 #define GEN_PASS_DEF_TILEGPUPIPELINE
@@ -41,302 +42,525 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// The copies one mbarrier array tracks, and who reads their buffers.
-struct LoadGroup {
-  MBarrierAllocOp barriers;
-  MBarrierExpectOp expect;
-  SmallVector<TMALoadOp> loads;
-  MBarrierWaitOp wait;
-  SmallVector<WarpgroupDotOp> dots;
-  /// The body ops computing the copies' coordinates, in block order.
-  SetVector<Operation *> coordinateOps;
-};
-
-/// What `forOp` pipelines, or failure (and why, for the remark).
-struct PipelinePlan {
-  SmallVector<LoadGroup> groups;
-  /// Dots whose result only feeds the next iteration's accumulator: they run
-  /// asynchronously, one group in flight across the loop back edge.
-  SmallVector<std::pair<WarpgroupDotOp, unsigned>> asyncDots; // (dot, iter arg)
-};
-
-FailureOr<LoadGroup> matchGroup(scf::ForOp forOp, MBarrierExpectOp expect,
-                                std::string &whyNot) {
-  Block *body = forOp.getBody();
-  LoadGroup group;
-  group.expect = expect;
-  group.barriers = expect.getBarriers().getDefiningOp<MBarrierAllocOp>();
-  if (!group.barriers || group.barriers.getType().getCount() != 1 ||
-      forOp->isAncestor(group.barriers)) {
-    whyNot = "the mbarrier is not a single one allocated outside the loop";
-    return failure();
-  }
-  for (Operation *user : group.barriers->getUsers()) {
-    if (user->getBlock() != body) {
-      whyNot = "the mbarrier is used outside the loop body";
-      return failure();
-    }
-    if (auto load = dyn_cast<TMALoadOp>(user))
-      group.loads.push_back(load);
-    else if (auto wait = dyn_cast<MBarrierWaitOp>(user)) {
-      if (group.wait) {
-        whyNot = "two waits on one mbarrier";
-        return failure();
-      }
-      group.wait = wait;
-    } else if (user != expect.getOperation()) {
-      whyNot = "the mbarrier has an unexpected user";
-      return failure();
-    }
-  }
-  llvm::sort(group.loads, [](TMALoadOp a, TMALoadOp b) {
-    return a->isBeforeInBlock(b);
-  });
-  if (!group.wait || group.loads.empty() || expect.getPred() ||
-      !expect->isBeforeInBlock(group.wait)) {
-    whyNot = "the copies are not an expect, loads and a wait";
-    return failure();
-  }
-  for (TMALoadOp load : group.loads) {
-    auto alloc = load.getDst().getDefiningOp<LocalAllocOp>();
-    if (load.getPred() || !load->isBeforeInBlock(group.wait) || !alloc ||
-        alloc.getType().getNumBuffers() != 1 || forOp->isAncestor(alloc)) {
-      whyNot = "a copy is not into a one-buffer ring allocated outside the loop";
-      return failure();
-    }
-    for (Operation *user : alloc->getUsers()) {
-      if (user == load.getOperation())
-        continue;
-      auto dot = dyn_cast<WarpgroupDotOp>(user);
-      if (!dot || dot->getBlock() != body || !group.wait->isBeforeInBlock(dot)) {
-        whyNot = "a buffer is read by something other than a wgmma after the wait";
-        return failure();
-      }
-      if (!llvm::is_contained(group.dots, dot))
-        group.dots.push_back(dot);
-    }
-    // The coordinates: pure body ops over the induction variable and
-    // loop-invariant values.
-    BackwardSliceOptions options;
-    options.inclusive = true;
-    options.omitBlockArguments = true;
-    options.filter = [&](Operation *op) { return op->getBlock() == body; };
-    for (Value coord : load.getCoords()) {
-      if (auto arg = dyn_cast<BlockArgument>(coord);
-          arg && arg.getOwner() == body && arg != forOp.getInductionVar()) {
-        whyNot = "a coordinate is carried by the loop";
-        return failure();
-      }
-      Operation *def = coord.getDefiningOp();
-      if (!def || def->getBlock() != body)
-        continue;
-      SetVector<Operation *> slice;
-      (void)getBackwardSlice(def, &slice, options);
-      for (Operation *op : slice) {
-        if (!isPure(op) || op->getNumRegions() != 0) {
-          whyNot = "a coordinate depends on an impure op";
-          return failure();
-        }
-        for (Value operand : op->getOperands())
-          if (auto arg = dyn_cast<BlockArgument>(operand);
-              arg && arg.getOwner() == body && arg != forOp.getInductionVar()) {
-            whyNot = "a coordinate depends on a value carried by the loop";
-            return failure();
-          }
-        group.coordinateOps.insert(op);
-      }
-    }
-  }
-  // Block order, so that clones see their operands first.
-  SmallVector<Operation *> ordered(group.coordinateOps.begin(),
-                                   group.coordinateOps.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  group.coordinateOps = SetVector<Operation *>(ordered.begin(), ordered.end());
-  return group;
-}
-
-FailureOr<PipelinePlan> matchLoop(scf::ForOp forOp, std::string &whyNot) {
-  PipelinePlan plan;
-  for (auto expect : forOp.getBody()->getOps<MBarrierExpectOp>()) {
-    auto group = matchGroup(forOp, expect, whyNot);
-    if (failed(group))
-      return failure();
-    plan.groups.push_back(std::move(*group));
-  }
-  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-  for (LoadGroup &group : plan.groups)
-    for (WarpgroupDotOp dot : group.dots) {
-      if (dot.getIsAsync()) {
-        whyNot = "a wgmma is already asynchronous";
-        return failure();
-      }
-      Value result = dot.getResult();
-      if (!result.hasOneUse() || *result.user_begin() != yield.getOperation())
-        continue;
-      unsigned index = result.use_begin()->getOperandNumber();
-      if (dot.getC() == forOp.getRegionIterArgs()[index] &&
-          llvm::none_of(plan.asyncDots, [&](auto &p) { return p.first == dot; }))
-        plan.asyncDots.push_back({dot, index});
-    }
-  if (plan.groups.empty()) {
-    whyNot = "no TMA copies";
-    return failure();
-  }
-  return plan;
-}
-
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
 }
 
-Value toI32(OpBuilder &b, Location loc, Value v) {
-  if (v.getType().isInteger(32))
-    return v;
-  if (v.getType().isIndex())
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
-  return arith::TruncIOp::create(b, loc, b.getI32Type(), v);
+/// The copies the pipeliner moves ahead: TMA loads with their expect, and
+/// cp.async copies; the ops of their single-stage form that go.
+struct LoopCopies {
+  SmallVector<Operation *> copies;       // expect, tma_load, async_copy
+  SmallVector<Operation *> obsolete;     // barriers, commits, waits, fences
+  SmallVector<MBarrierWaitOp> tmaWaits;
+  SetVector<Value> rings;                // multi-buffered rings
+  SetVector<Value> barriers;             // multi-buffered mbarrier arrays
+  Operation *firstCpAsyncWait = nullptr; // where the group wait goes
+  bool hasCpAsync = false;
+};
+
+bool isPredicable(Operation *op) {
+  return isa<TMALoadOp, MBarrierExpectOp, AsyncCopyOp, AsyncCommitGroupOp>(op);
 }
 
-Value constLike(OpBuilder &b, Location loc, Type type, int64_t v) {
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
-}
-
-/// Issues `group`'s copies for the iteration whose induction variable is
-/// `iv` into buffer `index`, when `pred` holds.
-void emitCopies(OpBuilder &b, scf::ForOp forOp, LoadGroup &group, Value iv,
-                Value index, Value pred) {
-  IRMapping mapping;
-  mapping.map(forOp.getInductionVar(), iv);
-  for (Operation *op : group.coordinateOps)
-    b.clone(*op, mapping);
-  Location loc = group.expect.getLoc();
-  MBarrierExpectOp::create(b, loc, group.expect.getBarriers(), index,
-                           group.expect.getBytesAttr(), pred);
-  for (TMALoadOp load : group.loads) {
-    SmallVector<Value> coords;
-    for (Value coord : load.getCoords())
-      coords.push_back(mapping.lookupOrDefault(coord));
-    TMALoadOp::create(b, load.getLoc(), load.getDesc(), coords, load.getDst(),
-                      index, load.getBarriers(), index, pred);
-  }
-}
-
-void pipeline(scf::ForOp forOp, PipelinePlan &plan, unsigned numStages) {
-  MLIRContext *ctx = forOp.getContext();
-  Location loc = forOp.getLoc();
-  IRRewriter b(ctx);
-  const int64_t S = numStages;
-
-  // S buffers per ring, S mbarriers per group.
-  for (LoadGroup &group : plan.groups) {
-    group.barriers.getResult().setType(MBarriersType::get(ctx, numStages));
-    for (TMALoadOp load : group.loads) {
-      auto alloc = load.getDst().getDefiningOp<LocalAllocOp>();
-      if (alloc.getType().getNumBuffers() == 1)
-        alloc.getResult().setType(SharedMemoryType::get(
-            ctx, numStages, alloc.getType().getTileType()));
-    }
-  }
-
-  // Prologue: the copies of iterations 0 … S-2 (those that exist).
-  b.setInsertionPoint(forOp);
-  Type ivType = forOp.getInductionVar().getType();
-  Value lb = forOp.getLowerBound(), ub = forOp.getUpperBound(),
-        step = forOp.getStep();
-  Value tripCount = arith::DivSIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, ub, lb),
-          arith::SubIOp::create(b, loc, step, constLike(b, loc, ivType, 1))),
-      step);
-  Value tripCount32 = toI32(b, loc, tripCount);
-  for (int64_t j = 0; j + 1 < S; ++j) {
-    Value iv = arith::AddIOp::create(
-        b, loc, lb,
-        arith::MulIOp::create(b, loc, step, constLike(b, loc, ivType, j)));
-    Value pred = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                       constI32(b, loc, j), tripCount32);
-    for (LoadGroup &group : plan.groups)
-      emitCopies(b, forOp, group, iv, constI32(b, loc, j), pred);
-  }
-
-  // Iteration i = (iv - lb) / step reads buffer i mod S, phase (i / S) mod 2,
-  // and issues the copies of iteration i + S - 1.
-  b.setInsertionPointToStart(forOp.getBody());
-  Value iv = forOp.getInductionVar();
-  Value it = toI32(b, loc,
-                   arith::DivSIOp::create(
-                       b, loc, arith::SubIOp::create(b, loc, iv, lb), step));
-  Value stages = constI32(b, loc, S);
-  Value slot = arith::RemUIOp::create(b, loc, it, stages);
-  Value phase = arith::AndIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, it, stages), constI32(b, loc, 1));
-  Value ahead = arith::AddIOp::create(b, loc, it, constI32(b, loc, S - 1));
-  Value aheadSlot = arith::RemUIOp::create(b, loc, ahead, stages);
-  Value aheadPred =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ahead, tripCount32);
-  Value aheadIv = arith::AddIOp::create(
-      b, loc, iv,
-      arith::MulIOp::create(b, loc, step, constLike(b, loc, ivType, S - 1)));
-
-  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-  DenseMap<Operation *, Operation *> lastUse; // dot -> op after which it is done
-  for (auto [dot, index] : plan.asyncDots) {
-    dot.setIsAsync(true);
-    b.setInsertionPointAfter(dot);
-    auto wait = WarpgroupWaitOp::create(b, dot.getLoc(), TypeRange{dot.getType()},
-                                        ValueRange{dot.getResult()},
-                                        b.getI32IntegerAttr(1));
-    yield->setOperand(index, wait.getResult(0));
-    lastUse[dot] = wait;
-  }
-
-  for (LoadGroup &group : plan.groups) {
-    group.wait.getIndexMutable().assign(slot);
-    group.wait.getPhaseMutable().assign(phase);
-    Operation *after = group.wait;
-    for (WarpgroupDotOp dot : group.dots) {
-      for (TMALoadOp load : group.loads) {
-        if (dot.getA() == load.getDst())
-          dot.getAIndexMutable().assign(slot);
-        if (dot.getB() == load.getDst())
-          dot.getBIndexMutable().assign(slot);
+/// The single-stage copies of `forOp`'s body, or failure and why.
+FailureOr<LoopCopies> collectCopies(scf::ForOp forOp, std::string &whyNot) {
+  Block *body = forOp.getBody();
+  LoopCopies result;
+  auto isEntryAlloc = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && isa<LocalAllocOp, MBarrierAllocOp>(def) &&
+           !forOp->isAncestor(def);
+  };
+  auto dropPreviousBarrier = [&](Operation *op) {
+    if (auto bar = dyn_cast_or_null<BarrierOp>(op->getPrevNode()))
+      if (!llvm::is_contained(result.obsolete, bar.getOperation()))
+        result.obsolete.push_back(bar);
+  };
+  for (Operation &op : body->without_terminator()) {
+    if (auto load = dyn_cast<TMALoadOp>(&op)) {
+      auto expect = dyn_cast_or_null<MBarrierExpectOp>(load->getPrevNode());
+      if (!expect || expect.getBarriers() != load.getBarriers() ||
+          !isEntryAlloc(load.getDst()) || !isEntryAlloc(load.getBarriers()) ||
+          load.getPred() || expect.getPred()) {
+        whyNot = "a TMA copy is not in the single-stage form";
+        return failure();
       }
-      Operation *done = lastUse.lookup(dot) ? lastUse.lookup(dot) : dot;
-      if (after->isBeforeInBlock(done))
-        after = done;
+      MBarrierWaitOp wait;
+      for (Operation *user : load.getBarriers().getUsers())
+        if (auto w = dyn_cast<MBarrierWaitOp>(user); w && w->getBlock() == body)
+          wait = w;
+      if (!wait) {
+        whyNot = "a TMA copy has no wait in the loop";
+        return failure();
+      }
+      dropPreviousBarrier(expect);
+      result.copies.append({expect, load});
+      result.tmaWaits.push_back(wait);
+      result.rings.insert(load.getDst());
+      result.barriers.insert(load.getBarriers());
+      continue;
     }
-    // Every warpgroup has finished reading the buffers of iteration i - 1
-    // (they waited for their wgmma of i - 1 above) before thread 0 refills
-    // them with iteration i + S - 1.
-    b.setInsertionPointAfter(after);
-    BarrierOp::create(b, loc);
-    emitCopies(b, forOp, group, aheadIv, aheadSlot, aheadPred);
+    if (auto copy = dyn_cast<AsyncCopyOp>(&op)) {
+      auto commit = dyn_cast_or_null<AsyncCommitGroupOp>(copy->getNextNode());
+      auto wait = commit ? dyn_cast_or_null<AsyncWaitOp>(commit->getNextNode())
+                         : AsyncWaitOp();
+      auto fence = wait ? dyn_cast_or_null<FenceAsyncSharedOp>(wait->getNextNode())
+                        : FenceAsyncSharedOp();
+      auto bar = fence ? dyn_cast_or_null<BarrierOp>(fence->getNextNode())
+                       : BarrierOp();
+      if (!bar || !isEntryAlloc(copy.getDst()) || copy.getPred()) {
+        whyNot = "a cp.async copy is not in the single-stage form";
+        return failure();
+      }
+      dropPreviousBarrier(copy);
+      result.copies.push_back(copy);
+      result.obsolete.append({commit, wait, fence, bar});
+      if (!result.firstCpAsyncWait)
+        result.firstCpAsyncWait = wait;
+      result.rings.insert(copy.getDst());
+      result.hasCpAsync = true;
+      continue;
+    }
+  }
+  if (result.copies.empty()) {
+    whyNot = "no async copies";
+    return failure();
+  }
+  // The expander carries loop state from one iteration's ops to the next.
+  for (Value yielded : body->getTerminator()->getOperands()) {
+    Operation *def = yielded.getDefiningOp();
+    if (!def || def->getBlock() != body) {
+      whyNot = "a loop-carried value is passed through unchanged or comes "
+               "from outside the loop";
+      return failure();
+    }
+  }
+  // Every use of a multi-buffered ring or barrier array is in this loop
+  // (or initializes / invalidates the barriers around it).
+  for (Value v : llvm::concat<const Value>(result.rings, result.barriers))
+    for (Operation *user : v.getUsers())
+      if (!forOp->isAncestor(user) &&
+          !isa<MBarrierInitOp, MBarrierInvalOp>(user)) {
+        whyNot = "a ring it fills is used outside the loop";
+        return failure();
+      }
+  return result;
+}
+
+/// The pure ops of the body that `roots` need (through loop-carried values
+/// too): they move ahead with the copies.
+FailureOr<SetVector<Operation *>>
+collectStageZero(scf::ForOp forOp, ArrayRef<Operation *> roots,
+                 std::string &whyNot) {
+  Block *body = forOp.getBody();
+  Operation *yield = body->getTerminator();
+  SetVector<Operation *> slice;
+  SmallVector<Operation *> worklist(roots.begin(), roots.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!slice.insert(op))
+      continue;
+    if (!isPredicable(op) && (!isPure(op) || op->getNumRegions() != 0)) {
+      whyNot = "an address the copies need comes from an op with side effects";
+      return failure();
+    }
+    for (Value operand : op->getOperands()) {
+      if (auto arg = dyn_cast<BlockArgument>(operand)) {
+        if (arg.getOwner() != body || arg == forOp.getInductionVar())
+          continue;
+        // A loop-carried value: its recurrence moves ahead too.
+        Value next = yield->getOperand(arg.getArgNumber() - 1);
+        if (Operation *def = next.getDefiningOp(); def && def->getBlock() == body)
+          worklist.push_back(def);
+        else if (!def || def->getBlock() != body) {
+          whyNot = "a loop-carried address is not computed in the loop";
+          return failure();
+        }
+        continue;
+      }
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == body)
+        worklist.push_back(def);
+    }
+  }
+  return slice;
+}
+
+/// Gives the users outside `slice` of the pure ops in it clones of their
+/// own (whole chains), so that the copies' address arithmetic is not
+/// carried across stages for other users.
+void separateSharedArithmetic(scf::ForOp forOp, SetVector<Operation *> &slice) {
+  Operation *yield = forOp.getBody()->getTerminator();
+  SmallVector<Operation *> ops(slice.begin(), slice.end());
+  for (Operation *op : ops) {
+    if (isPredicable(op))
+      continue;
+    SmallVector<OpOperand *> outside;
+    for (OpOperand &use : op->getUses())
+      if (!slice.contains(use.getOwner()) && use.getOwner() != yield)
+        outside.push_back(&use);
+    if (outside.empty())
+      continue;
+    // Values that are yielded are loop state: they are carried, not cloned.
+    bool yielded = llvm::any_of(op->getUsers(),
+                                [&](Operation *u) { return u == yield; });
+    if (yielded)
+      continue;
+    OpBuilder b(op);
+    b.setInsertionPointAfter(op);
+    Operation *clone = b.clone(*op);
+    for (OpOperand *use : outside)
+      use->set(clone->getResult(cast<OpResult>(use->get()).getResultNumber()));
+  }
+}
+
+/// `iteration` (the loop's t, i32) at `b`'s point.
+Value emitIteration(OpBuilder &b, Location loc, scf::ForOp forOp) {
+  Value t = arith::SubIOp::create(b, loc, forOp.getInductionVar(),
+                                  forOp.getLowerBound());
+  t = arith::DivSIOp::create(b, loc, t, forOp.getStep());
+  Type i32 = b.getI32Type();
+  if (t.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i32, t);
+  if (!t.getType().isInteger(32))
+    return arith::TruncIOp::create(b, loc, i32, t);
+  return t;
+}
+
+Value emitSlot(OpBuilder &b, Location loc, scf::ForOp forOp, int64_t stages) {
+  return arith::RemUIOp::create(b, loc, emitIteration(b, loc, forOp),
+                                constI32(b, loc, stages));
+}
+
+Value emitPhase(OpBuilder &b, Location loc, scf::ForOp forOp, int64_t stages) {
+  Value round = arith::DivUIOp::create(b, loc, emitIteration(b, loc, forOp),
+                                       constI32(b, loc, stages));
+  return arith::AndIOp::create(b, loc, round, constI32(b, loc, 1));
+}
+
+/// Makes every warpgroup_dot of the body asynchronous and inserts the
+/// waits its results need (see Passes.td). Returns the op after which all
+/// dots of the previous iteration are done.
+Operation *scheduleDots(scf::ForOp forOp) {
+  Block *body = forOp.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<WarpgroupDotOp> dots(body->getOps<WarpgroupDotOp>());
+  if (dots.empty())
+    return nullptr; // the start of the body
+  for (WarpgroupDotOp dot : dots)
+    dot.setIsAsync(true);
+  MLIRContext *ctx = forOp.getContext();
+  auto dotsBetween = [&](Operation *from, Operation *to) {
+    // Dots issued strictly after `from` and before `to` (in body order;
+    // `from` may be null: the start).
+    int64_t n = 0;
+    bool counting = from == nullptr;
+    for (Operation &op : *body) {
+      if (&op == to)
+        break;
+      if (counting && isa<WarpgroupDotOp>(&op))
+        ++n;
+      if (&op == from)
+        counting = true;
+    }
+    return n;
+  };
+  auto dotsAfter = [&](Operation *from) {
+    return dotsBetween(from, yield.getOperation());
+  };
+  auto isChain = [](OpOperand &use) {
+    auto dot = dyn_cast<WarpgroupDotOp>(use.getOwner());
+    return dot && use.get() == dot.getC();
+  };
+
+  // A dot with its A in registers is retired within its iteration (the
+  // registers must stay unchanged until then).
+  for (WarpgroupDotOp dot : dots) {
+    if (!dot.hasRegisterA())
+      continue;
+    OpBuilder b(yield);
+    SmallVector<Value> inputs{dot.getResult(), dot.getA()};
+    auto wait = WarpgroupWaitOp::create(b, dot.getLoc(), ValueRange(inputs).getTypes(),
+                                        inputs, b.getI32IntegerAttr(0));
+    dot.getResult().replaceUsesWithIf(wait.getResult(0), [&](OpOperand &use) {
+      return use.getOwner() == yield.getOperation();
+    });
   }
 
-  // The single-stage copies, their barrier and coordinates go.
-  for (LoadGroup &group : plan.groups) {
-    if (Operation *prev = group.expect->getPrevNode(); isa_and_present<BarrierOp>(prev))
-      b.eraseOp(prev);
-    for (TMALoadOp load : group.loads)
-      b.eraseOp(load);
-    b.eraseOp(group.expect);
-    for (Operation *op : llvm::reverse(group.coordinateOps))
-      if (op->use_empty())
-        b.eraseOp(op);
+  // Reads of a result (in this iteration, or in the next through the
+  // yield) wait for it, leaving the dots issued since in flight.
+  for (WarpgroupDotOp dot : dots) {
+    Value result = dot.getResult();
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : result.getUses())
+      if (!isChain(use) && use.getOwner() != yield.getOperation() &&
+          !isa<WarpgroupWaitOp>(use.getOwner()))
+        uses.push_back(&use);
+    if (!uses.empty()) {
+      Operation *first = uses.front()->getOwner();
+      for (OpOperand *use : uses)
+        if (use->getOwner()->isBeforeInBlock(first))
+          first = use->getOwner();
+      OpBuilder b(first);
+      auto wait = WarpgroupWaitOp::create(
+          b, dot.getLoc(), TypeRange{result.getType()}, ValueRange{result},
+          b.getI32IntegerAttr(dotsBetween(dot, first)));
+      for (OpOperand *use : uses)
+        use->set(wait.getResult(0));
+    }
+    // Through the yield into the next iteration.
+    for (OpOperand &use : yield->getOpOperands()) {
+      if (use.get() != result)
+        continue;
+      BlockArgument arg = forOp.getRegionIterArgs()[use.getOperandNumber()];
+      SmallVector<OpOperand *> next;
+      for (OpOperand &argUse : arg.getUses())
+        if (!isChain(argUse))
+          next.push_back(&argUse);
+      if (next.empty())
+        continue;
+      Operation *first = next.front()->getOwner();
+      for (OpOperand *u : next)
+        if (u->getOwner()->isBeforeInBlock(first))
+          first = u->getOwner();
+      OpBuilder b(first);
+      auto wait = WarpgroupWaitOp::create(
+          b, dot.getLoc(), TypeRange{arg.getType()}, ValueRange{arg},
+          b.getI32IntegerAttr(dotsAfter(dot) + dotsBetween(nullptr, first)));
+      for (OpOperand *u : next)
+        u->set(wait.getResult(0));
+    }
   }
 
-  // After the loop, every wgmma has finished.
-  if (!plan.asyncDots.empty()) {
-    b.setInsertionPointAfter(forOp);
-    SmallVector<Value> results;
-    for (auto [dot, index] : plan.asyncDots)
-      results.push_back(forOp.getResult(index));
-    auto wait = WarpgroupWaitOp::create(b, loc, ValueRange(results).getTypes(),
-                                        results, b.getI32IntegerAttr(0));
+  // Where every dot of the previous iteration is retired: after the first
+  // wait that retires them all, or (none) at the start when each dot is
+  // retired within its own iteration.
+  auto retiresInOwnIteration = [&](WarpgroupDotOp dot) {
+    for (Operation *op = dot->getNextNode(); op; op = op->getNextNode())
+      if (auto wait = dyn_cast<WarpgroupWaitOp>(op))
+        if (dotsBetween(dot, wait) >= wait.getPendings())
+          return true;
+    return false;
+  };
+  if (llvm::all_of(dots, retiresInOwnIteration))
+    return nullptr;
+  for (Operation &op : *body) {
+    auto wait = dyn_cast<WarpgroupWaitOp>(&op);
+    if (!wait)
+      continue;
+    bool all = llvm::all_of(dots, [&](WarpgroupDotOp dot) {
+      return retiresInOwnIteration(dot) ||
+             dotsAfter(dot) + dotsBetween(nullptr, wait) >= wait.getPendings();
+    });
+    if (all)
+      return wait;
+  }
+  // None: wait after the last dot, leaving this iteration's in flight.
+  WarpgroupDotOp last = dots.back();
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(last);
+  return WarpgroupWaitOp::create(b, last.getLoc(), TypeRange{}, ValueRange{},
+                                 b.getI32IntegerAttr(dotsBetween(nullptr, last) + 1));
+}
+
+/// Rewrites `forOp`'s body into one pipelined iteration and expands it.
+/// Returns false (and why) when the loop is not taken, failure when it was
+/// taken and could not be finished (an error was reported).
+FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
+                             int64_t stages, std::string &whyNot) {
+  FailureOr<LoopCopies> copies = collectCopies(forOp, whyNot);
+  if (failed(copies))
+    return false;
+  FailureOr<SetVector<Operation *>> ahead =
+      collectStageZero(forOp, copies->copies, whyNot);
+  if (failed(ahead))
+    return false;
+  // Everything below changes the loop.
+  MLIRContext *ctx = forOp.getContext();
+  Block *body = forOp.getBody();
+  Location loc = forOp.getLoc();
+
+  for (Value ring : copies->rings)
+    ring.setType(SharedMemoryType::get(
+        ctx, stages, cast<SharedMemoryType>(ring.getType()).getTileType()));
+  for (Value bars : copies->barriers)
+    bars.setType(MBarriersType::get(ctx, stages));
+  for (Operation *op : copies->obsolete)
+    rewriter.eraseOp(op);
+
+  // Buffer indices and phases from the iteration, per op (each stage
+  // computes its own).
+  auto indexBefore = [&](Operation *op, OpOperand &operand) {
+    OpBuilder b(op);
+    operand.set(emitSlot(b, op->getLoc(), forOp, stages));
+  };
+  for (Operation *copy : copies->copies) {
+    if (auto load = dyn_cast<TMALoadOp>(copy)) {
+      indexBefore(load, load.getIndexMutable());
+      indexBefore(load, load.getBarrierIndexMutable());
+    } else if (auto expect = dyn_cast<MBarrierExpectOp>(copy)) {
+      indexBefore(expect, expect.getIndexMutable());
+    } else if (auto async = dyn_cast<AsyncCopyOp>(copy)) {
+      indexBefore(async, async.getIndexMutable());
+    }
+  }
+  for (MBarrierWaitOp wait : copies->tmaWaits) {
+    indexBefore(wait, wait.getIndexMutable());
+    OpBuilder b(wait);
+    wait.getPhaseMutable().assign(emitPhase(b, wait.getLoc(), forOp, stages));
+  }
+  for (WarpgroupDotOp dot : llvm::to_vector(body->getOps<WarpgroupDotOp>())) {
+    if (dot.getAIndex() && copies->rings.contains(dot.getA()))
+      indexBefore(dot, dot.getAIndexMutable()[0]);
+    if (copies->rings.contains(dot.getB()))
+      indexBefore(dot, dot.getBIndexMutable());
+  }
+
+  // The copies' address arithmetic again, now with the slot computations
+  // (pure ops: it succeeds as it did before).
+  ahead = collectStageZero(forOp, copies->copies, whyNot);
+  if (failed(ahead)) {
+    forOp.emitError("internal error: tilegpu-pipeline lost the copies' "
+                    "addresses: ") << whyNot;
+    return failure();
+  }
+  separateSharedArithmetic(forOp, *ahead);
+
+  // Dots asynchronous; the point where the previous iteration's buffers
+  // are free, then a barrier and the copies of iteration t + S - 1.
+  Operation *release = scheduleDots(forOp);
+  OpBuilder b(ctx);
+  if (release)
+    b.setInsertionPointAfter(release);
+  else
+    b.setInsertionPointToStart(body);
+  auto releaseBarrier = BarrierOp::create(b, loc);
+  Operation *commit = nullptr;
+  if (copies->hasCpAsync) {
+    // One group per iteration: after the last cp.async of the iteration.
+    Operation *lastCopy = nullptr;
+    for (Operation *copy : copies->copies)
+      if (isa<AsyncCopyOp>(copy))
+        lastCopy = copy;
+    OpBuilder c(lastCopy->getNextNode());
+    commit = AsyncCommitGroupOp::create(c, loc);
+    ahead->insert(commit);
+  }
+
+  // The schedule: the body in order, stage 0 moved after the barrier.
+  std::vector<std::pair<Operation *, unsigned>> schedule;
+  unsigned last = stages - 1;
+  for (Operation &op : body->without_terminator()) {
+    if (ahead->contains(&op))
+      continue;
+    schedule.push_back({&op, last});
+    if (&op == releaseBarrier.getOperation())
+      for (Operation &other : body->without_terminator())
+        if (ahead->contains(&other))
+          schedule.push_back({&other, 0});
+  }
+
+  // The wait for this iteration's cp.async group: before the first reader,
+  // leaving the groups issued since in flight.
+  if (copies->hasCpAsync) {
+    Operation *firstReader = nullptr;
+    for (auto [op, stage] : schedule) {
+      if (stage != last)
+        continue;
+      bool reads = llvm::any_of(op->getOperands(), [&](Value v) {
+        return copies->rings.contains(v) &&
+               !isa<TMALoadOp, AsyncCopyOp, MBarrierExpectOp>(op);
+      });
+      if (reads) {
+        firstReader = op;
+        break;
+      }
+    }
+    if (firstReader) {
+      // Groups committed after this iteration's: S - 2, or S - 1 when the
+      // copies of iteration t + S - 1 come before the reader.
+      bool aheadFirst = false;
+      for (auto [op, stage] : schedule) {
+        if (op == firstReader)
+          break;
+        if (op == commit)
+          aheadFirst = true;
+      }
+      OpBuilder w(firstReader);
+      auto wait = AsyncWaitOp::create(w, loc, w.getI32IntegerAttr(stages - 2 + aheadFirst));
+      auto fence = FenceAsyncSharedOp::create(w, loc);
+      auto bar = BarrierOp::create(w, loc);
+      auto pos = llvm::find_if(schedule, [&](auto &p) { return p.first == firstReader; });
+      pos = schedule.insert(pos, {wait, last});
+      pos = schedule.insert(pos + 1, {fence, last});
+      schedule.insert(pos + 1, {bar, last});
+    }
+  }
+
+  scf::PipeliningOption options;
+  options.getScheduleFn = [&](scf::ForOp,
+                              std::vector<std::pair<Operation *, unsigned>> &s) {
+    s = schedule;
+  };
+  options.supportDynamicLoops = true;
+  options.peelEpilogue = false;
+  options.predicateFn = [](RewriterBase &rw, Operation *op,
+                           Value pred) -> Operation * {
+    auto andPred = [&](OpOperand *existing) {
+      return existing && existing->get()
+                 ? arith::AndIOp::create(rw, op->getLoc(), existing->get(), pred)
+                       .getResult()
+                 : pred;
+    };
+    if (auto load = dyn_cast<TMALoadOp>(op)) {
+      Value p = load.getPred() ? andPred(&load.getPredMutable()[0]) : pred;
+      load.getPredMutable().assign(p);
+      return op;
+    }
+    if (auto expect = dyn_cast<MBarrierExpectOp>(op)) {
+      Value p = expect.getPred() ? andPred(&expect.getPredMutable()[0]) : pred;
+      expect.getPredMutable().assign(p);
+      return op;
+    }
+    if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+      Value p = copy.getPred() ? andPred(&copy.getPredMutable()[0]) : pred;
+      copy.getPredMutable().assign(p);
+      return op;
+    }
+    if (isa<AsyncCommitGroupOp>(op) || (isPure(op) && op->getNumRegions() == 0))
+      return op;
+    return nullptr;
+  };
+  rewriter.setInsertionPoint(forOp);
+  FailureOr<scf::ForOp> pipelined = scf::pipelineForLoop(rewriter, forOp, options);
+  if (failed(pipelined)) {
+    // The body was already rewritten: the loop cannot stay as it was.
+    forOp.emitError("internal error: scf::pipelineForLoop refused a loop "
+                    "tilegpu-pipeline had prepared");
+    return failure();
+  }
+
+  // After the loop: the copies (cp.async of iterations that did not exist
+  // write zeros) and the dots whose results leave the loop are done.
+  scf::ForOp newLoop = *pipelined;
+  OpBuilder after(ctx);
+  after.setInsertionPointAfter(newLoop);
+  if (copies->hasCpAsync)
+    AsyncWaitOp::create(after, loc, after.getI32IntegerAttr(0));
+  // Accumulators still in flight: yielded straight from an async dot.
+  SmallVector<Value> results;
+  Operation *newYield = newLoop.getBody()->getTerminator();
+  for (auto [result, yielded] :
+       llvm::zip(newLoop.getResults(), newYield->getOperands()))
+    if (!result.use_empty() && yielded.getDefiningOp<WarpgroupDotOp>())
+      results.push_back(result);
+  if (!results.empty()) {
+    auto wait = WarpgroupWaitOp::create(after, loc, ValueRange(results).getTypes(),
+                                        results, after.getI32IntegerAttr(0));
     for (auto [result, waited] : llvm::zip(results, wait.getResults()))
       result.replaceAllUsesExcept(waited, wait);
   }
+  return true;
 }
 
 struct TileGPUPipelinePass
@@ -348,21 +572,26 @@ struct TileGPUPipelinePass
       getOperation().emitError("tilegpu-pipeline: num-stages must be at least 1");
       return signalPassFailure();
     }
-    if (numStages == 1)
-      return;
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp forOp) {
-      if (!forOp.getBody()->getOps<MBarrierExpectOp>().empty())
+      Block *body = forOp.getBody();
+      if (!body->getOps<TMALoadOp>().empty() || !body->getOps<AsyncCopyOp>().empty())
         loops.push_back(forOp);
     });
+    IRRewriter rewriter(&getContext());
     for (scf::ForOp forOp : loops) {
-      std::string whyNot;
-      FailureOr<PipelinePlan> plan = matchLoop(forOp, whyNot);
-      if (failed(plan)) {
-        forOp.emitRemark() << "not software-pipelined: " << whyNot;
+      int64_t stages = numStages;
+      if (auto attr = forOp->getAttrOfType<IntegerAttr>("tile.num_stages"))
+        stages = attr.getInt();
+      if (stages <= 1)
         continue;
-      }
-      pipeline(forOp, *plan, numStages);
+      std::string whyNot;
+      Location loc = forOp.getLoc();
+      FailureOr<bool> done = pipelineLoop(rewriter, forOp, stages, whyNot);
+      if (failed(done))
+        return signalPassFailure();
+      if (!*done)
+        emitRemark(loc) << "loop not software-pipelined: " << whyNot;
     }
   }
 };

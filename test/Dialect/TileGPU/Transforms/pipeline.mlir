@@ -1,102 +1,210 @@
 // RUN: tilec-opt %s -split-input-file -verify-diagnostics -tilegpu-pipeline=num-stages=3 -canonicalize -cse | FileCheck %s
 // RUN: tilec-opt %s -split-input-file -tilegpu-pipeline=num-stages=1 2>/dev/null | FileCheck %s --check-prefix=ONE
 
-// The single-stage loop tilegpu-tma-lowering builds, with other work in the
-// body (a running sum). Three stages: rings of 3 buffers, a prologue that
-// issues iterations 0 and 1 (each only if it exists), and a body that waits
-// for iteration i in buffer i % 3 at phase (i / 3) & 1, runs its wgmma
-// asynchronously, waits until only it is in flight, then refills the buffer
-// iteration i - 1 used with iteration i + 2. The sum is untouched.
-
-#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+// The single-stage matmul loop tilegpu-assign-async-copies builds (TMA
+// copies of A and B, each with its mbarrier), with other work in the body
+// (a running sum). Three stages: rings and mbarrier arrays of 3; a prologue
+// that issues iterations 0 and 1, each only if it exists (0 < T, 1 < T:
+// trip counts 0, 1 and 2 issue only the copies they wait for); a body that
+// waits for iteration t in buffer t % 3 at phase (t / 3) & 1, runs its
+// wgmma asynchronously, waits until only it is in flight (the previous
+// iteration's buffers are free), synchronizes the CTA and refills them with
+// iteration t + 2 if it exists. The sum is untouched; after the loop the
+// accumulator is waited for.
 
 // CHECK-LABEL: func.func @matmul
+// CHECK-DAG:     %[[BA:.*]] = tilegpu.mbarrier_alloc : <3>
+// CHECK-DAG:     %[[BB:.*]] = tilegpu.mbarrier_alloc : <3>
 // CHECK-DAG:     %[[SA:.*]] = tilegpu.local_alloc : <3 x tensor<128x64xf16>>
 // CHECK-DAG:     %[[SB:.*]] = tilegpu.local_alloc : <3 x tensor<64x128xf16>>
-// CHECK-DAG:     %[[BAR:.*]] = tilegpu.mbarrier_alloc : <3>
+// CHECK:         tilegpu.mbarrier_init %[[BA]]
+// CHECK:         tilegpu.mbarrier_init %[[BB]]
 // Prologue.
 // CHECK:         %[[P0:.*]] = arith.cmpi sgt, %[[T:.*]], %c0_i32
-// CHECK:         tilegpu.mbarrier_expect %[[BAR]][%c0_i32], 32768 if %[[P0]]
-// CHECK:         tilegpu.tma_load %arg1[%c0_i32, %c0_i32], %[[SA]][%c0_i32], %[[BAR]][%c0_i32] if %[[P0]]
-// CHECK:         tilegpu.tma_load %arg2[%c0_i32, %c0_i32], %[[SB]][%c0_i32], %[[BAR]][%c0_i32] if %[[P0]]
+// CHECK:         tilegpu.mbarrier_expect %[[BA]][%c0_i32], 16384 if %[[P0]]
+// CHECK:         tilegpu.tma_load %arg1[%c0_i32, %c0_i32], %[[SA]][%c0_i32], %[[BA]][%c0_i32] if %[[P0]]
+// CHECK:         tilegpu.mbarrier_expect %[[BB]][%c0_i32], 16384 if %[[P0]]
+// CHECK:         tilegpu.tma_load %arg2[%c0_i32, %c0_i32], %[[SB]][%c0_i32], %[[BB]][%c0_i32] if %[[P0]]
 // CHECK:         %[[P1:.*]] = arith.cmpi sgt, %[[T]], %c1_i32
-// CHECK:         tilegpu.mbarrier_expect %[[BAR]][%c1_i32], 32768 if %[[P1]]
-// CHECK:         tilegpu.tma_load %arg1[%c0_i32, %c64_i32], %[[SA]][%c1_i32], %[[BAR]][%c1_i32] if %[[P1]]
-// CHECK:         tilegpu.tma_load %arg2[%c64_i32, %c0_i32], %[[SB]][%c1_i32], %[[BAR]][%c1_i32] if %[[P1]]
+// CHECK:         tilegpu.tma_load %arg1[%c0_i32, %c64_i32], %[[SA]][%c1_i32], %[[BA]][%c1_i32] if %[[P1]]
+// CHECK:         tilegpu.tma_load %arg2[%c64_i32, %c0_i32], %[[SB]][%c1_i32], %[[BB]][%c1_i32] if %[[P1]]
 // Steady state.
 // CHECK:         %[[R:.*]]:2 = scf.for %[[I:.*]] = %c0_i32 to %[[T]] step %c1_i32 iter_args(%[[ACC:.*]] = %{{.*}}, %[[SUM:.*]] = %{{.*}})
+// CHECK:           %[[LAST:.*]] = arith.subi %[[T]], %c2_i32
+// CHECK:           %[[JP:.*]] = arith.cmpi slt, %[[I]], %[[LAST]]
 // CHECK:           %[[SLOT:.*]] = arith.remui %[[I]], %c3_i32
 // CHECK:           %[[ROUND:.*]] = arith.divui %[[I]], %c3_i32
 // CHECK:           %[[PHASE:.*]] = arith.andi %[[ROUND]], %c1_i32
-// CHECK:           %[[J:.*]] = arith.addi %[[I]], %c2_i32
-// CHECK:           %[[JSLOT:.*]] = arith.remui %[[J]], %c3_i32
-// CHECK:           %[[JP:.*]] = arith.cmpi slt, %[[J]], %[[T]]
-// CHECK:           tilegpu.mbarrier_wait %[[BAR]][%[[SLOT]]], %[[PHASE]]
+// CHECK:           tilegpu.mbarrier_wait %[[BA]][%[[SLOT]]], %[[PHASE]]
+// CHECK:           tilegpu.mbarrier_wait %[[BB]][%[[SLOT]]], %[[PHASE]]
 // CHECK:           %[[D:.*]] = tilegpu.warpgroup_dot %[[SA]][%[[SLOT]]], %[[SB]][%[[SLOT]]], %[[ACC]] {isAsync}
-// CHECK:           %[[W:.*]] = tilegpu.warpgroup_wait %[[D]] {pendings = 1 : i32}
-// CHECK:           tilegpu.barrier
+// CHECK:           tilegpu.warpgroup_wait {pendings = 1 : i32}
+// CHECK-NEXT:      tilegpu.barrier
+// CHECK:           %[[J:.*]] = arith.addi %[[I]], %c2_i32
 // CHECK:           %[[JK:.*]] = arith.muli %[[J]], %c64_i32
-// CHECK:           tilegpu.mbarrier_expect %[[BAR]][%[[JSLOT]]], 32768 if %[[JP]]
-// CHECK:           tilegpu.tma_load %arg1[%c0_i32, %[[JK]]], %[[SA]][%[[JSLOT]]], %[[BAR]][%[[JSLOT]]] if %[[JP]]
-// CHECK:           tilegpu.tma_load %arg2[%[[JK]], %c0_i32], %[[SB]][%[[JSLOT]]], %[[BAR]][%[[JSLOT]]] if %[[JP]]
+// CHECK:           %[[JSLOT:.*]] = arith.remui %[[J]], %c3_i32
+// CHECK:           tilegpu.mbarrier_expect %[[BA]][%[[JSLOT]]], 16384 if %[[JP]]
+// CHECK:           tilegpu.tma_load %arg1[%c0_i32, %[[JK]]], %[[SA]][%[[JSLOT]]], %[[BA]][%[[JSLOT]]] if %[[JP]]
+// CHECK:           tilegpu.mbarrier_expect %[[BB]][%[[JSLOT]]], 16384 if %[[JP]]
+// CHECK:           tilegpu.tma_load %arg2[%[[JK]], %c0_i32], %[[SB]][%[[JSLOT]]], %[[BB]][%[[JSLOT]]] if %[[JP]]
 // CHECK:           %[[S:.*]] = arith.addi %[[SUM]], %[[I]]
-// CHECK:           scf.yield %[[W]], %[[S]]
+// CHECK:           scf.yield %[[D]], %[[S]]
 // Drain.
 // CHECK:         %[[DONE:.*]] = tilegpu.warpgroup_wait %[[R]]#0 {pendings = 0 : i32}
+// CHECK:         tilegpu.mbarrier_inval %[[BA]]
 // CHECK:         return %[[DONE]], %[[R]]#1
 
 // ONE-LABEL: func.func @matmul
 // ONE:         tilegpu.local_alloc : <1 x tensor<128x64xf16>>
 // ONE-NOT:     isAsync
 // ONE-NOT:     warpgroup_wait
-func.func @matmul(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>>, %db: !tilegpu.tma_desc<tensor<64x128xf16>>)
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+func.func @matmul(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, %db: !tilegpu.tma_desc<tensor<64x128xf16>, 2>)
     -> (tensor<128x128xf32, #wgmma>, i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
-  %a = tilegpu.local_alloc : <1 x tensor<128x64xf16>>
-  %b = tilegpu.local_alloc : <1 x tensor<64x128xf16>>
-  %bar = tilegpu.mbarrier_alloc : <1>
-  %c64_i32 = arith.constant 64 : i32
+  %bars_a = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %bars_b = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %a = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  %b = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
   %acc0 = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #wgmma>
-  %c0_i32 = arith.constant 0 : i32
-  %c1_i32 = arith.constant 1 : i32
-  %r:2 = scf.for %i = %c0_i32 to %steps step %c1_i32 iter_args(%acc = %acc0, %sum = %c0_i32) -> (tensor<128x128xf32, #wgmma>, i32) : i32 {
-    %k = arith.muli %i, %c64_i32 : i32
+  tilegpu.mbarrier_init %bars_a : !tilegpu.mbarriers<1>
+  tilegpu.mbarrier_init %bars_b : !tilegpu.mbarriers<1>
+  %r:2 = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %acc0, %sum = %c0) -> (tensor<128x128xf32, #wgmma>, i32) : i32 {
+    %k = arith.muli %i, %c64 : i32
     tilegpu.barrier
-    tilegpu.mbarrier_expect %bar[%c0_i32], 32768 : <1>
-    tilegpu.tma_load %da[%c0_i32, %k], %a[%c0_i32], %bar[%c0_i32] : <tensor<128x64xf16>>, <1 x tensor<128x64xf16>>, <1>
-    tilegpu.tma_load %db[%k, %c0_i32], %b[%c0_i32], %bar[%c0_i32] : <tensor<64x128xf16>>, <1 x tensor<64x128xf16>>, <1>
-    %phase = arith.andi %i, %c1_i32 : i32
-    tilegpu.mbarrier_wait %bar[%c0_i32], %phase : <1>
-    %d = tilegpu.warpgroup_dot %a[%c0_i32], %b[%c0_i32], %acc : <1 x tensor<128x64xf16>>, <1 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
+    tilegpu.mbarrier_expect %bars_a[%c0], 16384 : !tilegpu.mbarriers<1>
+    tilegpu.tma_load %da[%c0, %k], %a[%c0], %bars_a[%c0] : !tilegpu.tma_desc<tensor<128x64xf16>, 2>, !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.mbarriers<1>
+    %p = arith.andi %i, %c1 : i32
+    tilegpu.mbarrier_wait %bars_a[%c0], %p : !tilegpu.mbarriers<1>
+    tilegpu.barrier
+    tilegpu.mbarrier_expect %bars_b[%c0], 16384 : !tilegpu.mbarriers<1>
+    tilegpu.tma_load %db[%k, %c0], %b[%c0], %bars_b[%c0] : !tilegpu.tma_desc<tensor<64x128xf16>, 2>, !tilegpu.smem<1 x tensor<64x128xf16>>, !tilegpu.mbarriers<1>
+    tilegpu.mbarrier_wait %bars_b[%c0], %p : !tilegpu.mbarriers<1>
+    %d = tilegpu.warpgroup_dot %a[%c0], %b[%c0], %acc : !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
     %s = arith.addi %sum, %i : i32
     scf.yield %d, %s : tensor<128x128xf32, #wgmma>, i32
   }
+  tilegpu.mbarrier_inval %bars_a : !tilegpu.mbarriers<1>
+  tilegpu.mbarrier_inval %bars_b : !tilegpu.mbarriers<1>
   return %r#0, %r#1 : tensor<128x128xf32, #wgmma>, i32
 }
 
 // -----
 
+// Attention's loop shape with cp.async: a QK^T dot whose result feeds
+// elementwise math in the same iteration, and a P.V dot with P in
+// registers; an i64 induction variable from lo to hi. Both cp.async copies
+// of an iteration are one group, issued for t + 2 at the top of the body
+// (every dot of the previous iteration was retired in it), so the wait for
+// iteration t leaves 2 newer groups in flight. The QK^T result is waited
+// for before its first use; P.V is retired before the iteration ends, with
+// P kept alive by the wait. After the loop, every group is done.
+
+// CHECK-LABEL: func.func @two_dots
+// CHECK-DAG:     %[[K:.*]] = tilegpu.local_alloc : <3 x tensor<64x64xf16>>
+// CHECK-DAG:     %[[V:.*]] = tilegpu.local_alloc : <3 x tensor<64x128xf16>>
+// CHECK:         %[[P0:.*]] = arith.cmpi slt, %arg0, %arg1 : i64
+// CHECK:         tilegpu.async_copy %{{.*}}, %[[K]][%c0_i32] if %[[P0]]
+// CHECK:         tilegpu.async_copy %arg4, %[[V]][%c0_i32] if %[[P0]]
+// CHECK:         tilegpu.async_commit_group
+// CHECK:         %[[I1:.*]] = arith.addi %arg0, %c1_i64 : i64
+// CHECK:         %[[P1:.*]] = arith.cmpi slt, %[[I1]], %arg1 : i64
+// CHECK:         tilegpu.async_copy %{{.*}}, %[[K]][%c1_i32] if %[[P1]]
+// CHECK:         tilegpu.async_commit_group
+// CHECK:         scf.for %[[IV:.*]] = %arg0 to %arg1 step %c1_i64 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x128xf32, #wgmma>) : i64 {
+// CHECK:           tilegpu.barrier
+// CHECK:           %[[J:.*]] = arith.addi %[[IV]], %c2_i64 : i64
+// CHECK:           %[[JT:.*]] = arith.subi %[[J]], %arg0 : i64
+// CHECK:           %[[JT32:.*]] = arith.trunci %[[JT]] : i64 to i32
+// CHECK:           %[[JSLOT:.*]] = arith.remui %[[JT32]], %c3_i32
+// CHECK:           tilegpu.async_copy %{{.*}}, %[[K]][%[[JSLOT]]] if
+// CHECK:           tilegpu.async_copy %arg4, %[[V]][%[[JSLOT]]] if
+// CHECK:           tilegpu.async_commit_group
+// CHECK:           tilegpu.async_wait {pending = 2 : i32}
+// CHECK-NEXT:      tilegpu.fence_async_shared
+// CHECK-NEXT:      tilegpu.barrier
+// CHECK-NEXT:      %[[S:.*]] = tilegpu.warpgroup_dot %arg2[%c0_i32], %[[K]][%[[SLOT:.*]]], %{{.*}} {isAsync}
+// CHECK-NEXT:      %[[SW:.*]] = tilegpu.warpgroup_wait %[[S]] {pendings = 0 : i32}
+// CHECK-NEXT:      %[[E:.*]] = math.exp2 %[[SW]]
+// CHECK-NEXT:      %[[P:.*]] = arith.truncf %[[E]]
+// CHECK-NEXT:      %[[D:.*]] = tilegpu.warpgroup_dot %[[P]], %[[V]][%[[SLOT]]], %[[ACC]] {isAsync}
+// CHECK-NEXT:      %[[W:.*]]:2 = tilegpu.warpgroup_wait %[[D]], %[[P]] {pendings = 0 : i32}
+// CHECK-NEXT:      scf.yield %[[W]]#0
+// CHECK:         tilegpu.async_wait {pending = 0 : i32}
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+#wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+func.func @two_dots(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
+                    %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>)
+    -> tensor<64x128xf32, #wgmma1> attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #wgmma1>
+  %r = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<64x128xf32, #wgmma1>) : i64 {
+    %off = arith.trunci %i : i64 to i32
+    %offs = tile.splat %off : tensor<64x64xi32, #blocked>
+    %kp = tile.addptr %kptrs, %offs : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tilegpu.barrier
+    tilegpu.async_copy %kp, %kring[%c0] {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x64xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %s = tilegpu.warpgroup_dot %q[%c0], %kring[%c0], %zero : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    %e = math.exp2 %s : tensor<64x64xf32, #wgmma>
+    %p = arith.truncf %e : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    tilegpu.barrier
+    tilegpu.async_copy %vptrs, %vring[%c0] {vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x128xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %d = tilegpu.warpgroup_dot %p, %vring[%c0], %acc : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    scf.yield %d : tensor<64x128xf32, #wgmma1>
+  }
+  return %r : tensor<64x128xf32, #wgmma1>
+}
+
+
+// -----
+
+// A loop that passes a value through unchanged: the modulo-schedule
+// expander needs every carried value computed in the loop, so the loop
+// keeps its single-stage form and says why.
+
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
 
-// A copy whose coordinate is carried by the loop cannot be issued ahead.
-func.func @carried_coordinate(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>>, %db: !tilegpu.tma_desc<tensor<64x128xf16>>)
-    -> tensor<128x128xf32, #wgmma> attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
-  %a = tilegpu.local_alloc : <1 x tensor<128x64xf16>>
-  %b = tilegpu.local_alloc : <1 x tensor<64x128xf16>>
-  %bar = tilegpu.mbarrier_alloc : <1>
-  %c64_i32 = arith.constant 64 : i32
+// CHECK-LABEL: func.func @passthrough
+// CHECK:         tilegpu.local_alloc : <1 x tensor<128x64xf16>>
+// CHECK-NOT:     isAsync
+func.func @passthrough(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, %x: i32)
+    -> i32 attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %a = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  %b = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
   %acc0 = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #wgmma>
-  %c0_i32 = arith.constant 0 : i32
-  %c1_i32 = arith.constant 1 : i32
-  // expected-remark @+1 {{not software-pipelined: a coordinate is carried by the loop}}
-  %r:2 = scf.for %i = %c0_i32 to %steps step %c1_i32 iter_args(%acc = %acc0, %k = %c0_i32) -> (tensor<128x128xf32, #wgmma>, i32) : i32 {
-    tilegpu.mbarrier_expect %bar[%c0_i32], 32768 : <1>
-    tilegpu.tma_load %da[%c0_i32, %k], %a[%c0_i32], %bar[%c0_i32] : <tensor<128x64xf16>>, <1 x tensor<128x64xf16>>, <1>
-    tilegpu.tma_load %db[%k, %c0_i32], %b[%c0_i32], %bar[%c0_i32] : <tensor<64x128xf16>>, <1 x tensor<64x128xf16>>, <1>
-    %phase = arith.andi %i, %c1_i32 : i32
-    tilegpu.mbarrier_wait %bar[%c0_i32], %phase : <1>
-    %d = tilegpu.warpgroup_dot %a[%c0_i32], %b[%c0_i32], %acc : <1 x tensor<128x64xf16>>, <1 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
-    %next = arith.addi %k, %c64_i32 : i32
-    scf.yield %d, %next : tensor<128x128xf32, #wgmma>, i32
+  tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<1>
+  // expected-remark @below {{loop not software-pipelined: a loop-carried value is passed through unchanged or comes from outside the loop}}
+  %r = scf.for %i = %c0 to %steps step %c1 iter_args(%same = %x) -> (i32) : i32 {
+    tilegpu.barrier
+    tilegpu.mbarrier_expect %bars[%c0], 16384 : !tilegpu.mbarriers<1>
+    tilegpu.tma_load %da[%c0, %i], %a[%c0], %bars[%c0] : !tilegpu.tma_desc<tensor<128x64xf16>, 2>, !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.mbarriers<1>
+    %p = arith.andi %i, %c1 : i32
+    tilegpu.mbarrier_wait %bars[%c0], %p : !tilegpu.mbarriers<1>
+    %d = tilegpu.warpgroup_dot %a[%c0], %b[%c0], %acc0 : !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
+    scf.yield %same : i32
   }
-  return %r#0 : tensor<128x128xf32, #wgmma>
+  tilegpu.mbarrier_inval %bars : !tilegpu.mbarriers<1>
+  return %r : i32
 }

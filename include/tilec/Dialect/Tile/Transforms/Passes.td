@@ -25,13 +25,9 @@ def TileRewriteBlockPointers : Pass<"tile-rewrite-block-pointers", "mlir::Module
     masked, `zero` (the default) loads 0. After this pass `tile-axis-info`
     sees block accesses as ordinary pointer tiles, so a stride that is the
     constant 1 gives vectorized accesses. (Triton's RewriteTensorPointer does
-    the same for its non-TMA path.)
-
-    Block loads marked `tma` by tilegpu-prepare-tma, and the make_block_ptr
-    and advance ops they read, are left as they are (the Hopper path copies
-    them with TMA); other users of those pointer ops (a loop that also
-    carries the pointer, a plain load through the same tensor descriptor)
-    get clones of them, which are rewritten.
+    the same for its non-TMA path.) The Hopper path finds the block again in
+    the tile of pointers after layouts (tilegpu-assign-async-copies, see
+    Analysis/AffineAccess.h) and copies it with TMA when it can.
 
     Example: a 2-d block load becomes make_range/expand_dims/broadcast ops,
     `arith.muli`/`tile.addptr` for the addresses, `arith.cmpi`/`arith.andi`

@@ -39,14 +39,19 @@ inline constexpr unsigned kThreadsPerWarp = 32;
 mlir::Attribute getEncoding(mlir::Type type);
 
 /// Name of the kernel-argument attribute holding a TMA descriptor's recipe
-/// (a dictionary: see tilec/Analysis/TMA.h).
-inline constexpr llvm::StringLiteral kTMARecipeAttrName = "tilegpu.tma";
+/// (a `#tilegpu.tma_recipe`) on `!tilegpu.tma_desc` arguments.
+inline constexpr llvm::StringLiteral kTMARecipeAttrName = "tilegpu.tma_recipe";
 
-/// Name of the module attribute, set when kernels are lowered to LLVM,
-/// listing the TMA descriptor parameters: an array of `{arg = index, recipe
-/// = <the tilegpu.tma dictionary>}`.
-inline constexpr llvm::StringLiteral kTMADescriptorsAttrName =
-    "tilegpu.tma_descriptors";
+/// Name of the attribute `tilegpu-allocate-shared` puts on an op whose
+/// lowering needs scratch shared memory (tilec/Dialect/TileGPU/IR/Scratch.h):
+/// the byte offset of its scratch in the kernel's dynamic shared memory.
+inline constexpr llvm::StringLiteral kScratchOffsetAttrName =
+    "tilegpu.scratch_offset";
+
+/// The sizes of a TMA recipe's unbounded dimensions (the outer dimensions
+/// of a tensor a block lives in: only the block's coordinates decide what
+/// is read).
+inline constexpr int64_t kTMAUnboundedSize = 0x7fffffff;
 
 /// The wgmma accumulator layout for `dot` with `numWarps` warps (f16/bf16
 /// operands, f32 accumulator, M >= 64, whole warpgroups), or std::nullopt

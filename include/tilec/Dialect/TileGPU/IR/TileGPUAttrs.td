@@ -154,4 +154,79 @@ def TileGPU_MMAEncodingAttr : TileGPU_Attr<"MMAEncoding", "mma"> {
   }];
 }
 
+
+//===----------------------------------------------------------------------===//
+// TMA descriptor recipes
+//===----------------------------------------------------------------------===//
+
+def TileGPU_TMATermAttr : TileGPU_Attr<"TMATerm", "tma_term"> {
+  let summary = "a size or stride of a TMA descriptor, as the host computes it";
+  let description = [{
+    `factor`, times the value of kernel argument `arg` when it is given
+    (its index among the kernel's runtime parameters, i.e. the function's
+    arguments before the descriptors). The runtime evaluates the term from
+    the launch arguments when it builds the descriptor. Sizes are element
+    counts, strides element strides.
+
+    Examples: `#tilegpu.tma_term<64>` (the constant 64),
+    `#tilegpu.tma_term<1, arg = 7>` (the value of argument 7); inside a
+    recipe the prefix is left out (`<1, arg = 7>`).
+  }];
+  let parameters = (ins "int64_t":$factor,
+                        OptionalParameter<"std::optional<unsigned>">:$arg);
+  let assemblyFormat = "`<` $factor (`,` `arg` `=` $arg^)? `>`";
+  let extraClassDeclaration = [{
+    bool isConstant() const { return !getArg().has_value(); }
+  }];
+}
+
+def TileGPU_TMARecipeAttr : TileGPU_Attr<"TMARecipe", "tma_recipe"> {
+  let summary = "how the runtime builds one TMA descriptor at launch";
+  let description = [{
+    The recipe of a `CUtensorMap` (PTX ISA §5.5.8, "Tensor-map"; built with
+    `cuTensorMapEncodeTiled`) for a kernel's `!tilegpu.tma_desc` argument:
+    the tensor starts at pointer argument `base` (16-byte aligned, promised
+    by `*T:16`) and has elements of type `element`; `sizes` and `strides`
+    (elements) give its dimensions, innermost (contiguous, stride 1) first,
+    with up to 5 dimensions (a 2-d block with the outer dimensions of the
+    tensor it lives in, such as attention's batch and head: their size is
+    2^31-1, unbounded, since only the block's coordinates decide what is
+    read). `box` is one copy's box (innermost first: one swizzle row, at
+    most 128 bytes, by the block's rows, then 1s), `swizzle` its swizzle in
+    bytes (32, 64 or 128). Elements outside the sizes read as zero, or NaN
+    with `nanFill`. `nonNegative` lists integer arguments that the proof
+    of the copies' coordinates being >= 0 assumed non-negative (sizes in
+    `cdiv(N, B)`, the divisor of `off_hz // H`); the runtime refuses a
+    launch that breaks it.
+
+    The runtime re-checks TMA's rules on the actual values (docs/metadata.md
+    `tma_descriptor`).
+
+    Example:
+
+    ```mlir
+    #tilegpu.tma_recipe<base = 0, element = f16,
+        sizes = [<1, arg = 5>, <1, arg = 3>], strides = [<1>, <1, arg = 6>],
+        box = [64, 128], swizzle = 128, nanFill = false, nonNegative = [3]>
+    ```
+  }];
+  let parameters = (ins "unsigned":$base, "::mlir::Type":$element,
+                        ArrayRefParameter<"TMATermAttr">:$sizes,
+                        ArrayRefParameter<"TMATermAttr">:$strides,
+                        ArrayRefParameter<"int64_t">:$box,
+                        "int64_t":$swizzle, "bool":$nanFill,
+                        OptionalArrayRefParameter<"unsigned">:$nonNegative);
+  let assemblyFormat = [{
+    `<` `base` `=` $base `,` `element` `=` $element `,`
+        `sizes` `=` `[` $sizes `]` `,` `strides` `=` `[` $strides `]` `,`
+        `box` `=` `[` $box `]` `,` `swizzle` `=` $swizzle `,`
+        `nanFill` `=` $nanFill
+        (`,` `nonNegative` `=` `[` $nonNegative^ `]`)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getSizes().size(); }
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD

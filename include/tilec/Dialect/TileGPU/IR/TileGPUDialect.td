@@ -28,6 +28,7 @@ def TileGPU_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();
@@ -35,8 +36,8 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return ::llvm::StringLiteral("tilegpu.num_warps");
     }
-    /// Name of the module attribute holding the bytes of dynamic shared memory
-    /// the kernel needs (set by tilegpu-allocate-shared).
+    /// Name of the kernel (function) attribute holding the bytes of dynamic
+    /// shared memory the kernel needs (set by tilegpu-allocate-shared).
     static constexpr ::llvm::StringLiteral getSharedMemoryAttrName() {
       return ::llvm::StringLiteral("tilegpu.shared_memory");
     }

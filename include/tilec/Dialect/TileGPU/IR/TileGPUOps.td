@@ -56,42 +56,126 @@ def TileGPU_MBarriers : Type<CPred<"::llvm::isa<::tilec::tilegpu::MBarriersType>
     "tilegpu mbarriers", "::tilec::tilegpu::MBarriersType">;
 def TileGPU_TMADescriptor : Type<CPred<"::llvm::isa<::tilec::tilegpu::TMADescriptorType>($_self)">,
     "tilegpu TMA descriptor", "::tilec::tilegpu::TMADescriptorType">;
+def TileGPU_TilePtr : Type<CPred<"::llvm::isa<::tilec::tile::PointerType>($_self)">,
+    "tile pointer">;
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
 
 def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc", [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "allocate a ring of tiles in shared memory";
   let description = [{
-    Reserves the kernel-lifetime shared memory of a `!tilegpu.smem` value
-    (the offset is assigned when the kernel is lowered, before the per-op
-    scratch area).
+    Reserves the shared memory of a `!tilegpu.smem` ring: `numBuffers`
+    swizzled tiles, each 1024-byte aligned. Where it lives is decided by
+    `tilegpu-allocate-shared`, which sets `offset` (bytes from the start of
+    the kernel's dynamic shared memory, a multiple of 1024); memory is
+    reused by allocations whose live ranges do not overlap. The op is placed
+    at the kernel's entry; its live range is that of its uses.
 
-    Example: `%a = tilegpu.local_alloc : !tilegpu.smem<3 x tensor<128x64xf16>>`
+    Example: `%a = tilegpu.local_alloc {offset = 0} : !tilegpu.smem<3 x tensor<128x64xf16>>`
   }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
   let results = (outs TileGPU_SharedMemory:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
-def TileGPU_MBarrierAllocOp : TileGPU_Op<"mbarrier_alloc", [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
-  let summary = "allocate and initialize mbarriers";
+def TileGPU_LocalStoreOp : TileGPU_Op<"local_store"> {
+  let summary = "write a register tile into a shared-memory ring buffer";
   let description = [{
-    Reserves `count` mbarriers in shared memory; thread 0 initializes each
-    with an arrival count of 1 (`mbarrier.init.shared.b64`), then
-    `fence.mbarrier_init` and a CTA barrier make them visible to every
-    thread and to the TMA engine. Place it where every thread executes it
-    once, before any use (the kernel's entry block).
+    Every thread writes the elements it holds of `value` (a 2-d tile in a
+    distributed layout) into buffer `index` of `dst`, in the swizzled layout
+    wgmma reads (runs of up to 16 bytes along the contiguous dimension are
+    one vector store); with `transposed`, element (i, j) goes to (j, i) of
+    the buffer (B given N x K for a K-major wgmma operand). Readers through
+    the async proxy (wgmma, TMA stores) need a `tilegpu.fence_async_shared`
+    and a CTA barrier after it; readers in other threads a CTA barrier.
 
-    Example: `%bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<3>`
+    Example:
+
+    ```mlir
+    tilegpu.local_store %p, %ring[%c0] : tensor<128x64xf16, #blocked>, !tilegpu.smem<1 x tensor<128x64xf16>>
+    ```
   }];
+  let arguments = (ins RankedTensorOf<[AnyType]>:$value, TileGPU_SharedMemory:$dst,
+                   I32:$index, UnitAttr:$transposed);
+  let assemblyFormat = [{
+    $value `,` $dst `[` $index `]` attr-dict `:` type($value) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
+  let summary = "make this thread's shared-memory writes visible to the async proxy";
+  let description = [{
+    `fence.proxy.async.shared::cta` (PTX ISA §9.7.13.4.18): shared-memory
+    writes of the executing thread made by ordinary stores or `cp.async`
+    become visible to later operations of the async proxy (wgmma operand
+    reads, TMA stores). Put a CTA barrier after it when other threads issue
+    those operations.
+
+    Example: `tilegpu.fence_async_shared`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MBarrierAllocOp : TileGPU_Op<"mbarrier_alloc", [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "allocate mbarriers in shared memory";
+  let description = [{
+    Reserves `count` 8-byte mbarrier objects; `tilegpu-allocate-shared`
+    sets `offset` (a multiple of 8). They hold nothing until
+    `tilegpu.mbarrier_init`. The op is placed at the kernel's entry.
+
+    Example: `%bars = tilegpu.mbarrier_alloc {offset = 98304} : !tilegpu.mbarriers<3>`
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
   let results = (outs TileGPU_MBarriers:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init"> {
+  let summary = "initialize mbarriers before the copies that signal them";
+  let description = [{
+    Thread 0 initializes every mbarrier of `barriers` with an arrival count
+    of 1 (`mbarrier.init.shared::cta.b64`, PTX ISA §9.7.13.15.9), then
+    `fence.mbarrier_init.release.cluster` and a CTA barrier make them visible
+    to every thread and to the TMA engine. Every phase count starts at 0.
+    Executed by every thread, before each run of the loop that uses them
+    (after a `tilegpu.mbarrier_inval` when they were used before).
+
+    Example: `tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<3>`
+  }];
+  let arguments = (ins TileGPU_MBarriers:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` type($barriers)";
+}
+
+def TileGPU_MBarrierInvalOp : TileGPU_Op<"mbarrier_inval"> {
+  let summary = "invalidate mbarriers whose last phase has been waited for";
+  let description = [{
+    A CTA barrier (every thread is past its last wait), then thread 0
+    invalidates every mbarrier of `barriers` (`mbarrier.inval.shared::cta.b64`,
+    PTX ISA §9.7.13.15.10), so that the memory can be initialized again or
+    reused.
+
+    Example: `tilegpu.mbarrier_inval %bars : !tilegpu.mbarriers<3>`
+  }];
+  let arguments = (ins TileGPU_MBarriers:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` type($barriers)";
 }
 
 def TileGPU_MBarrierExpectOp : TileGPU_Op<"mbarrier_expect"> {
   let summary = "announce the bytes the next phase of an mbarrier waits for";
   let description = [{
     Thread 0 arrives on mbarrier `index` and sets its expected transaction
-    count to `bytes` (`mbarrier.arrive.expect_tx.shared.b64`): the phase
-    completes when the TMA copies signalling it have delivered that many
-    bytes. With `pred`, only when it is true.
+    count to `bytes` (`mbarrier.arrive.expect_tx.shared::cta.b64`, PTX ISA
+    §9.7.13.15.12): the phase completes when the TMA copies signalling it
+    have delivered that many bytes. With `pred`, only when it is true.
 
     Example: `tilegpu.mbarrier_expect %bars[%i], 32768 : !tilegpu.mbarriers<3>`
   }];
@@ -105,10 +189,10 @@ def TileGPU_MBarrierExpectOp : TileGPU_Op<"mbarrier_expect"> {
 def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
   let summary = "wait until an mbarrier completes a phase";
   let description = [{
-    Every thread spins on `mbarrier.try_wait.parity.shared.b64` until phase
-    `phase` (0 or 1, the parity of the phase counter) of mbarrier `index`
-    has completed. In debug builds (`TILEC_DEBUG_MBARRIER`, see the pass
-    options) the spin is bounded and traps with a message.
+    Every thread waits (`mbarrier.try_wait.parity.shared::cta.b64` in a
+    loop, PTX ISA §9.7.13.15.16) until the phase of mbarrier `index` whose
+    parity is `phase` (0 or 1) has completed. With the conversion's
+    `mbarrier-spin-limit`, the spin is bounded and traps with a message.
 
     Example: `tilegpu.mbarrier_wait %bars[%i], %phase : !tilegpu.mbarriers<3>`
   }];
@@ -116,24 +200,30 @@ def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
   let assemblyFormat = "$barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)";
 }
 
+//===----------------------------------------------------------------------===//
+// Asynchronous copies
+//===----------------------------------------------------------------------===//
+
 def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
   let summary = "TMA copy of a block from global to shared memory";
   let description = [{
-    Thread 0 issues `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes`
-    (PTX ISA §9.7.9.25.4.1) copies of the block at `coords` (element
-    offsets of the block's first element, outermost dimension first, as a
-    block pointer's offsets) of the tensor `desc` describes, into buffer
-    `index` of `dst`, completing on mbarrier `barrierIndex` of `barriers`.
-    The copy is split into boxes of one swizzle row (at most 128 bytes)
-    along the contiguous dimension. Elements outside the tensor (including
-    negative coordinates) read as zero, or NaN as the descriptor's recipe
-    says. With `pred`, only when it is true.
+    Thread 0 issues `cp.async.bulk.tensor.<rank>d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
+    (PTX ISA §9.7.9.25.5.2) copies of the block at `coords` of the tensor
+    `desc` describes into buffer `index` of `dst`, completing on mbarrier
+    `barrierIndex` of `barriers`. `coords` are element coordinates of the
+    block's first element, one per descriptor dimension, outermost first
+    (the block's rows then its columns come last; a block copied transposed
+    gives its coordinates in the buffer's order). The copy is split into
+    boxes of one swizzle row (at most 128 bytes) along the contiguous
+    dimension. Elements outside the tensor (negative coordinates too) read
+    as zero, or NaN as the descriptor's recipe says. With `pred`, only when
+    it is true.
 
     Example:
 
     ```mlir
     tilegpu.tma_load %desc[%row, %col], %a[%i], %bars[%i]
-        : !tilegpu.tma_desc<tensor<128x64xf16>>,
+        : !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
           !tilegpu.smem<3 x tensor<128x64xf16>>, !tilegpu.mbarriers<3>
     ```
   }];
@@ -148,18 +238,126 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [AllTypesMatch<["c", "result"]>]> {
-  let summary = "wgmma of two shared-memory tiles into an accumulator";
+def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store"> {
+  let summary = "TMA copy of a shared-memory tile to a block of global memory";
   let description = [{
-    `result = a @ b + c` on the tensor cores (`wgmma.mma_async`): `a` is
-    buffer `aIndex` of an `M x K` ring (K contiguous), `b` buffer `bIndex` of
-    a `K x N` ring (N contiguous) or, with `bTransposed`, of an `N x K` ring
-    holding B transposed (K contiguous, "K-major"), `c` and the result are
-    `M x N` in a `#tilegpu.wgmma` layout. wgmma reads 8-bit (e4m3, e5m2) and
-    tf32 operands K-major only (PTX ISA §9.7.15.5.1), so their `b` must be
-    `bTransposed`; f16/bf16 take either. Issues `wgmma.fence`, the instructions and
-    `wgmma.commit_group`; unless `isAsync`, also waits for them. An async
-    result may only be read after a `tilegpu.warpgroup_wait` that returns it.
+    Thread 0 issues `cp.async.bulk.tensor.<rank>d.global.shared::cta.tile.bulk_group`
+    (PTX ISA §9.7.9.25.5.3) copies of buffer `index` of `src` to the block
+    at `coords` (as in `tilegpu.tma_load`) of the tensor `desc` describes,
+    one per swizzle-wide box, then `cp.async.bulk.commit_group`. Elements
+    outside the tensor's sizes are not written. The buffer must have been
+    written and made visible to the async proxy (`tilegpu.local_store`,
+    `tilegpu.fence_async_shared`, a CTA barrier); `tilegpu.tma_store_wait`
+    says when it may be overwritten.
+
+    Example:
+
+    ```mlir
+    tilegpu.tma_store %c[%c0], %desc[%row, %col]
+        : !tilegpu.smem<1 x tensor<128x128xf16>>, !tilegpu.tma_desc<tensor<128x128xf16>, 2>
+    ```
+  }];
+  let arguments = (ins TileGPU_SharedMemory:$src, I32:$index,
+                   TileGPU_TMADescriptor:$desc, Variadic<I32>:$coords);
+  let assemblyFormat = [{
+    $src `[` $index `]` `,` $desc `[` $coords `]` attr-dict `:` type($src) `,` type($desc)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_TMAStoreWaitOp : TileGPU_Op<"tma_store_wait"> {
+  let summary = "wait until the TMA stores of this thread have read their source";
+  let description = [{
+    Thread 0 executes `cp.async.bulk.wait_group.read 0` (PTX ISA
+    §9.7.9.25.5.6): every bulk store it committed has finished reading
+    shared memory, which may then be reused; then a CTA barrier.
+
+    Example: `tilegpu.tma_store_wait`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments]> {
+  let summary = "cp.async of a tile of pointers into a shared-memory ring buffer";
+  let description = [{
+    Every thread copies the elements it holds of the tile of pointers `ptr`
+    (in its distributed layout) into their places in buffer `index` of
+    `dst` (the swizzled layout wgmma reads; with `transposed` element (i, j)
+    goes to (j, i)), with `cp.async.cg/ca.shared.global` (PTX ISA
+    §9.7.9.25.3) of `vec` elements each (4, 8 or 16 bytes, contiguous and
+    aligned in global memory, as tile-axis-info proved). Where `mask` is
+    false (or `pred`, when given, is false) the chunk is zero-filled without
+    reading global memory (`src-size` 0). The copies complete in the group
+    of the next `tilegpu.async_commit_group`; `tilegpu.async_wait` waits for
+    them.
+
+    Example:
+
+    ```mlir
+    tilegpu.async_copy %ptrs, %a[%i] mask %mask {vec = 8 : i32}
+        : tensor<128x64x!tile.ptr<f16>, #blocked>,
+          !tilegpu.smem<3 x tensor<128x64xf16>>, tensor<128x64xi1, #blocked>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[TileGPU_TilePtr]>:$ptr,
+                   Optional<RankedTensorOf<[I1]>>:$mask,
+                   TileGPU_SharedMemory:$dst, I32:$index, Optional<I1>:$pred,
+                   I32Attr:$vec, UnitAttr:$transposed);
+  let assemblyFormat = [{
+    $ptr `,` $dst `[` $index `]` (`mask` $mask^)? (`if` $pred^)? attr-dict
+    `:` type($ptr) `,` type($dst) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
+  let summary = "close this thread's group of cp.async copies";
+  let description = [{
+    `cp.async.commit_group` (PTX ISA §9.7.9.25.3.2): the `tilegpu.async_copy`
+    copies issued since the previous commit form one group.
+
+    Example: `tilegpu.async_commit_group`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "wait for this thread's cp.async groups";
+  let description = [{
+    `cp.async.wait_group pending` (PTX ISA §9.7.9.25.3.3): returns once at
+    most `pending` of this thread's most recent groups are still in flight.
+    Other threads' copies, and readers through the async proxy, need a
+    `tilegpu.fence_async_shared` and a CTA barrier after it.
+
+    Example: `tilegpu.async_wait {pending = 1 : i32}`
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma
+//===----------------------------------------------------------------------===//
+
+def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot",
+    [AllTypesMatch<["c", "result"]>]> {
+  let summary = "wgmma of a shared-memory (or register) tile and a shared-memory tile";
+  let description = [{
+    `result = a @ b + c` on the tensor cores (`wgmma.mma_async`, PTX ISA
+    §9.7.15.5): `a` is buffer `aIndex` of an `M x K` ring (K contiguous) or
+    an `M x K` register tile in a `#tilegpu.wgmma` layout whose warps split
+    M as the accumulator's do (each thread then holds the A fragments of
+    its rows, §9.7.15.5.1.1: the accumulator layout of an earlier dot, like
+    P in attention); `b` is buffer `bIndex` of a `K x N` ring (N contiguous)
+    or, with `bTransposed`, of an `N x K` ring holding B transposed (K
+    contiguous, "K-major"); `c` and the result are `M x N` in a
+    `#tilegpu.wgmma` layout. wgmma reads 8-bit (e4m3, e5m2) and tf32
+    operands K-major only, so their `b` must be `bTransposed`; f16/bf16 take
+    either. Issues `wgmma.fence`, the instructions and `wgmma.commit_group`;
+    unless `isAsync`, also waits for them. An async result may only be read
+    after a `tilegpu.warpgroup_wait` that returns it, except as the `c` of a
+    later `warpgroup_dot` (the tensor cores chain accumulators in order),
+    and a register `a` must stay unchanged until then (the wait takes it).
 
     Example:
 
@@ -169,34 +367,41 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [AllTypesMatch<["c", "r
            tensor<128x128xf32, #wgmma>
     ```
   }];
-  let arguments = (ins TileGPU_SharedMemory:$a, I32:$aIndex,
+  let arguments = (ins AnyTypeOf<[TileGPU_SharedMemory, RankedTensorOf<[AnyType]>]>:$a,
+                   Optional<I32>:$aIndex,
                    TileGPU_SharedMemory:$b, I32:$bIndex,
                    RankedTensorOf<[AnyType]>:$c, UnitAttr:$isAsync,
                    UnitAttr:$bTransposed);
   let results = (outs RankedTensorOf<[AnyType]>:$result);
   let assemblyFormat = [{
-    $a `[` $aIndex `]` `,` $b `[` $bIndex `]` `,` $c attr-dict
+    $a (`[` $aIndex^ `]`)? `,` $b `[` $bIndex `]` `,` $c attr-dict
     `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Type getResultType() { return getC().getType(); }
+    /// The M x K tile of A (the ring's tile type, or the register tile's).
+    ::mlir::RankedTensorType getATileType();
+    /// True when A is a register tile (not in shared memory).
+    bool hasRegisterA() { return ::llvm::isa<::mlir::RankedTensorType>(getA().getType()); }
   }];
 }
 
 def TileGPU_WarpgroupWaitOp : TileGPU_Op<"warpgroup_wait", [AllTypesMatch<["inputs", "outputs"]>]> {
   let summary = "wait for asynchronous warpgroup dots";
   let description = [{
-    `wgmma.wait_group.sync.aligned pendings`: returns once at most
-    `pendings` committed wgmma groups of this warpgroup are still running.
-    Takes the accumulators of those dots and returns them: only the returned
-    values may be read.
+    `wgmma.wait_group.sync.aligned pendings` (PTX ISA §9.7.15.7): returns
+    once at most `pendings` committed wgmma groups of this warpgroup are
+    still running. Takes the accumulators of those dots and returns them
+    (only the returned values may be read), and the register A operands of
+    dots it retires (kept unchanged until then; their results are unused).
 
-    Example: `%r = tilegpu.warpgroup_wait %d {pendings = 1 : i32} : tensor<128x128xf32, #wgmma>`
+    Example: `%r = tilegpu.warpgroup_wait %d {pendings = 1 : i32} : tensor<128x128xf32, #wgmma>`,
+    or with nothing to return, `tilegpu.warpgroup_wait {pendings = 1 : i32}`.
   }];
   let arguments = (ins Variadic<RankedTensorOf<[AnyType]>>:$inputs, I32Attr:$pendings);
   let results = (outs Variadic<RankedTensorOf<[AnyType]>>:$outputs);
-  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+  let assemblyFormat = "($inputs^)? attr-dict (`:` type($inputs)^)?";
 }
 
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

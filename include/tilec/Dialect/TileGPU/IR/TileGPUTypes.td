@@ -56,13 +56,16 @@ def TileGPU_TMADescriptorType : TileGPU_Type<"TMADescriptor", "tma_desc"> {
     built by the runtime at launch with `cuTensorMapEncodeTiled` and passed
     as a `__grid_constant__` kernel parameter (64-byte aligned). Its recipe
     (base pointer, sizes and strides in terms of the kernel's parameters,
-    box, swizzle, out-of-bounds fill) is the `tilegpu.tma` attribute of the
-    kernel argument. `blockType` is the tile one load brings.
+    box, swizzle, out-of-bounds fill) is the `tilegpu.tma_recipe` attribute
+    (`#tilegpu.tma_recipe`) of the kernel argument. `blockType` is the
+    2-d tile one copy moves (as it lies in shared memory), `rank` the
+    number of dimensions of the described tensor (2 to 5; copies give that
+    many coordinates).
 
-    Example: `!tilegpu.tma_desc<tensor<128x64xf16>>`.
+    Example: `!tilegpu.tma_desc<tensor<128x64xf16>, 4>`.
   }];
-  let parameters = (ins "::mlir::RankedTensorType":$blockType);
-  let assemblyFormat = "`<` $blockType `>`";
+  let parameters = (ins "::mlir::RankedTensorType":$blockType, "unsigned":$rank);
+  let assemblyFormat = "`<` $blockType `,` $rank `>`";
 }
 
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUTYPES_TD

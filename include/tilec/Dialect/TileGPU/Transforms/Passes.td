@@ -9,76 +9,105 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TileGPUPrepareTMA : Pass<"tilegpu-prepare-tma", "mlir::ModuleOp"> {
-  let summary = "Choose the block loads that the Hopper path copies with TMA";
+def TileGPUAssignAsyncCopies : Pass<"tilegpu-assign-async-copies", "mlir::ModuleOp"> {
+  let summary = "Decide how every wgmma operand reaches shared memory";
   let description = [{
-    Runs on `tile` IR, before `tile-rewrite-block-pointers`. For every
-    `tile.dot` that runs on wgmma with `num-warps` warps and whose two
-    operands are block loads with a TMA recipe (see Analysis/TMA.h: the base,
-    shape and strides are kernel arguments or constants and satisfy TMA's
-    alignment rules provably), marks both loads `tma` and rewrites their
-    block pointers as the loop-invariant initial pointer advanced by the
-    iteration number times the loop's advance, so that no block pointer is
-    carried by the loop (the pipeliner then computes the pointers of future
-    iterations the same way). `tile-rewrite-block-pointers` leaves marked
-    loads and their pointers alone; `tilegpu-tma-lowering` turns them into
-    TMA copies.
+    Runs after layouts (convert-tile-to-tilegpu). Every `tile.dot` whose
+    accumulator has a `#tilegpu.wgmma` layout becomes a
+    `tilegpu.warpgroup_dot` reading its operands from shared-memory rings
+    (`tilegpu.local_alloc`, swizzled as wgmma reads them), or its A from
+    registers when A is a tile in the accumulator layout of an earlier dot
+    whose warps split M alike (P in attention). Each operand gets there in
+    one of three ways, decided once, here:
 
-    Example: in the matmul loop, `%a = tile.block_load %a_bp` becomes
-    `%a = tile.block_load %p {tma}` with
-    `%p = tile.advance %a_bp0, [%c0, %i * 64]`.
+    - **TMA** (`tilegpu.tma_load` + an mbarrier): a global load (a tile of
+      pointers, a rewritten block pointer or tensor descriptor) whose
+      addresses and mask are an affine box of a tensor the runtime can
+      describe at launch (Analysis/AffineAccess.h: base a 16-byte aligned
+      pointer argument, strides kernel arguments or constants, one of them
+      1, bounds from the mask). The kernel gets a `!tilegpu.tma_desc`
+      argument whose `#tilegpu.tma_recipe` says how the runtime builds it.
+    - **cp.async** (`tilegpu.async_copy`, commit, wait): a global load whose
+      per-thread runs are 4, 8 or 16 contiguous, aligned bytes
+      (tile-axis-info); masked-off elements are zero-filled.
+    - **registers** (`tilegpu.local_store`): anything else, the value
+      computed or loaded into registers and stored swizzled.
+
+    The loads are replaced only when every user is such a dot. The result
+    is the single-stage form: in a loop, a CTA barrier (the previous
+    iteration's readers are done), the copy, its wait, the dot; mbarriers
+    are initialized before their loop and invalidated after it;
+    `tilegpu-pipeline` then overlaps copies with the dots. A remark on each
+    load says which way it went and why not a faster one.
+
+    Example: in a matmul loop, `%a = tile.load %ptrs, %mask` and
+    `%acc = tile.dot %a, %b, %c` become `tilegpu.tma_load %desc[...], %ring[%c0], ...`,
+    `tilegpu.mbarrier_wait ...` and `tilegpu.warpgroup_dot %ring[%c0], ...`.
   }];
   let options = [
-    Option<"numWarps", "num-warps", "unsigned", "4", "Warps per CTA">
+    Option<"useTMA", "use-tma", "bool", "true",
+           "Copy affine boxes with TMA (--disable-tma turns it off)">,
+    Option<"useCpAsync", "use-cp-async", "bool", "true",
+           "Copy other aligned loads with cp.async (--disable-cp-async)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
                            "::tilec::tilegpu::TileGPUDialect"];
 }
 
-def TileGPUTMALowering : Pass<"tilegpu-tma-lowering", "mlir::ModuleOp"> {
-  let summary = "Block loads of wgmma operands become TMA copies into shared memory";
-  let description = [{
-    For every `tile.dot` whose operands are `tma` block loads (see
-    tilegpu-prepare-tma) and whose accumulator has a `#tilegpu.wgmma` layout:
-    allocates a shared-memory tile per operand and an mbarrier at the
-    kernel's entry, appends a `!tilegpu.tma_desc` argument per operand to the
-    kernel (its `tilegpu.tma` attribute is the recipe the runtime builds the
-    descriptor from; it becomes a hidden parameter in the metadata), and
-    replaces the loads and the dot by: a CTA barrier (earlier readers of the
-    tiles are done), `mbarrier_expect` of both tiles' bytes, two `tma_load`,
-    `mbarrier_wait` on the phase (the loop iteration's parity) and a
-    synchronous `warpgroup_dot` on the shared tiles. `tilegpu-pipeline` turns
-    this single-stage form into a multi-stage pipeline.
-  }];
-}
-
 def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
-  let summary = "Software-pipeline loops of TMA copies and wgmma over num-stages buffers";
+  let summary = "Software-pipeline loops of async copies and wgmma over num-stages buffers";
   let description = [{
-    Takes the loops that tilegpu-tma-lowering produced (in one `scf.for`:
-    `mbarrier_expect`, `tma_load`s, `mbarrier_wait`, `warpgroup_dot`) and,
-    for `num-stages` = S > 1, rebuilds them as a pipeline (the schedule
-    Triton uses on Hopper without warp specialization):
+    Takes every `scf.for` whose body holds async copies in the single-stage
+    form tilegpu-assign-async-copies makes (`tilegpu.tma_load` with its
+    `mbarrier_expect`, `tilegpu.async_copy` with its commit) and pipelines
+    it with MLIR's `scf::pipelineForLoop` (a modulo schedule of two stages,
+    epilogue not peeled, earlier stages predicated): with S = `num-stages`
+    (or the loop's `tl.range(num_stages=...)`),
 
-    - every shared tile and the mbarrier array get S buffers; iteration i
-      uses buffer i mod S and waits for phase (i / S) mod 2;
-    - a prologue issues the copies of iterations 0 … S-2 (each predicated on
-      the iteration existing);
-    - the loop body waits for iteration i's copies, issues its wgmma
-      asynchronously, waits until at most one wgmma group is pending (so the
-      one of iteration i-1 is done), synchronizes the CTA, and issues the
-      copies of iteration i+S-1 into the buffer iteration i-1 used;
-    - after the loop, a wait for all wgmma groups.
+    - every ring and mbarrier array it fills gets S buffers; iteration t
+      uses buffer t mod S and waits for mbarrier phase (t / S) mod 2;
+    - stage 0 is the copies (and the address arithmetic they need) of
+      iteration t + S - 1, issued after the point where every reader of
+      buffer (t - 1) mod S is done (a CTA barrier there), predicated on the
+      iteration existing; the prologue issues iterations 0 … S-2;
+    - stage 1 is everything else, in its order, on iteration t;
+    - the cp.async copies of one iteration are one group; the wait before
+      their first reader leaves S - 2 newer groups in flight;
+    - every `warpgroup_dot` runs asynchronously: a `warpgroup_wait` goes
+      before the first use of its result other than another dot's
+      accumulator, with the number of dots issued since as its depth (a
+      dot with a register A is retired within its iteration);
+    - after the loop, the results' dots and the copies are waited for.
 
-    The copies of future iterations recompute their block pointers from the
-    induction variable (tilegpu-prepare-tma made them depend on nothing else
-    carried by the loop). Results are identical to `num-stages=1`.
+    Any trip count, 0 and those below S included, runs every iteration's
+    copies once and waits for them once. A loop it cannot take keeps the
+    single-stage form and gets a remark saying why.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",
-           "Buffers per operand (1 keeps the single-stage form)">
+           "Buffers per ring (1 keeps the single-stage form)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "mlir::ModuleOp"> {
+  let summary = "Lay out the kernel's shared memory";
+  let description = [{
+    Gives every shared-memory user of a kernel its place in the dynamic
+    shared memory: rings (`tilegpu.local_alloc`, 1024-byte aligned for the
+    swizzle), mbarrier arrays (`tilegpu.mbarrier_alloc`, 8-byte aligned)
+    and the scratch of ops whose lowering goes through shared memory
+    (tilec/Dialect/TileGPU/IR/Scratch.h; 128-byte aligned). Each has a live
+    range over the kernel's ops in order — from its first to its last use,
+    widened to the whole of every loop it is used in; an op's scratch lives
+    while the op runs — and buffers whose ranges do not overlap share
+    memory (first fit, largest first). Writes the `offset` of the
+    allocations, `tilegpu.scratch_offset` on scratch users and the total
+    (`tilegpu.shared_memory`) on the kernel; convert-tilegpu-to-llvm reads
+    them and nothing else. Fails with a located error when the kernel needs
+    more than the 227 KB a Hopper CTA can have.
+  }];
 }
 
 #endif // TILEC_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD

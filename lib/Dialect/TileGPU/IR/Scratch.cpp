@@ -1,0 +1,84 @@
+//===- Scratch.cpp - per-op scratch shared memory -------------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/IR/Scratch.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+int64_t tilec::tilegpu::getScratchElementBytes(Type type) {
+  if (isa<tile::PointerType>(type))
+    return 8;
+  if (type.isIntOrFloat())
+    return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  return 8;
+}
+
+static int64_t tileBytes(Type type, int64_t extraElements = 0) {
+  auto tile = dyn_cast<RankedTensorType>(type);
+  if (!tile)
+    return (1 + extraElements) * getScratchElementBytes(type);
+  return (tile.getNumElements() + extraElements) *
+         getScratchElementBytes(tile.getElementType());
+}
+
+/// Whether a layout conversion between the two types stays in registers.
+static bool isRegisterOnly(RankedTensorType src, RankedTensorType dst) {
+  FailureOr<LinearLayout> from = toLinearLayout(src.getShape(), src.getEncoding());
+  FailureOr<LinearLayout> to = toLinearLayout(dst.getShape(), dst.getEncoding());
+  if (failed(from) || failed(to))
+    return false;
+  auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
+  return getRegisterMapping(*from, *to, identity).has_value();
+}
+
+int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+    return isRegisterOnly(convert.getSrc().getType(), convert.getType())
+               ? 0
+               : tileBytes(convert.getSrc().getType());
+  if (isa<tile::ReshapeOp, tile::TransOp>(op))
+    return tileBytes(op->getOperand(0).getType());
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    // One partial per warp along the reduced axis, per output element.
+    unsigned warps = lookupNumWarps(op).value_or(1);
+    int64_t bytes = 0;
+    for (Value result : reduce.getResults())
+      bytes = llvm::alignTo(bytes + warps * tileBytes(result.getType()), 8);
+    return bytes;
+  }
+  if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
+    if (op->getResult(0).use_empty())
+      return 0;
+    // Owners share the old values (one spare slot for the others).
+    return std::max<int64_t>(2 * tileBytes(tile::getElementTypeOrSelf(op->getResult(0).getType())),
+                             tileBytes(op->getResult(0).getType(), 1));
+  }
+  if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    RankedTensorType a = dot.getA().getType(), b = dot.getB().getType();
+    RankedTensorType c = dot.getC().getType();
+    unsigned rank = c.getRank();
+    int64_t batch = rank == 3 ? c.getDimSize(0) : 1;
+    int64_t m = c.getDimSize(rank - 2), n = c.getDimSize(rank - 1);
+    int64_t k = a.getDimSize(rank - 1);
+    if (isa<MMAEncodingAttr>(c.getEncoding())) {
+      // Rows padded by 8 elements (16 bytes), B transposed after A.
+      int64_t row = (k + 8) * 2;
+      return llvm::alignTo(m * row, 16) + n * row;
+    }
+    int64_t elt = getScratchElementBytes(a.getElementType());
+    (void)b;
+    return llvm::alignTo(batch * m * k * elt, 16) + batch * k * n * elt;
+  }
+  return 0;
+}

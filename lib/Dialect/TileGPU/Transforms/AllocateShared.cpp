@@ -1,0 +1,157 @@
+//===- AllocateShared.cpp - the kernel's shared-memory plan ---------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tilegpu-allocate-shared pass (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "tilec/Dialect/TileGPU/IR/Scratch.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPUALLOCATESHARED
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+#define DEBUG_TYPE "tilegpu-allocate-shared"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+namespace {
+
+/// The most dynamic shared memory a CTA can have on Hopper (227 KB).
+constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+
+struct Buffer {
+  Operation *owner;
+  int64_t size, alignment;
+  /// Live range in op numbers, inclusive.
+  int64_t first, last;
+  int64_t offset = -1;
+};
+
+class Allocator {
+public:
+  explicit Allocator(func::FuncOp func) : func(func) {}
+  LogicalResult run();
+
+private:
+  /// The range of op numbers `op` covers (with its nested ops).
+  std::pair<int64_t, int64_t> span(Operation *op) {
+    return {number.lookup(op), lastNested.lookup(op)};
+  }
+  /// A use's range: the whole of every loop around it.
+  std::pair<int64_t, int64_t> useRange(Operation *user) {
+    auto range = span(user);
+    for (Operation *p = user->getParentOp(); p && p != func; p = p->getParentOp())
+      if (isa<LoopLikeOpInterface>(p))
+        range = span(p);
+    return range;
+  }
+
+  func::FuncOp func;
+  DenseMap<Operation *, int64_t> number, lastNested;
+};
+
+LogicalResult Allocator::run() {
+  int64_t next = 0;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) { number[op] = next++; });
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    int64_t last = number[op];
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Operation &nested : block)
+          last = std::max(last, lastNested[&nested]);
+    lastNested[op] = last;
+  });
+
+  SmallVector<Buffer> buffers;
+  auto addAllocation = [&](Operation *op, int64_t size, int64_t alignment) {
+    Value result = op->getResult(0);
+    if (result.use_empty())
+      return;
+    int64_t first = INT64_MAX, last = -1;
+    for (Operation *user : result.getUsers()) {
+      auto [f, l] = useRange(user);
+      first = std::min(first, f);
+      last = std::max(last, l);
+    }
+    buffers.push_back({op, size, alignment, first, last});
+  };
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      addAllocation(op, alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes(),
+                    1024);
+    else if (auto bars = dyn_cast<MBarrierAllocOp>(op))
+      addAllocation(op, 8 * bars.getType().getCount(), 8);
+    else if (int64_t bytes = getScratchBytes(op); bytes > 0) {
+      auto [f, l] = span(op);
+      buffers.push_back({op, bytes, 128, f, l});
+    }
+  });
+
+  // Largest first, each at the lowest offset where it overlaps no buffer
+  // that is live at the same time.
+  SmallVector<Buffer *> order;
+  for (Buffer &b : buffers)
+    order.push_back(&b);
+  llvm::stable_sort(order, [](Buffer *a, Buffer *b) { return a->size > b->size; });
+  SmallVector<Buffer *> placed;
+  int64_t total = 0;
+  for (Buffer *buffer : order) {
+    SmallVector<std::pair<int64_t, int64_t>> taken;
+    for (Buffer *other : placed)
+      if (other->first <= buffer->last && buffer->first <= other->last)
+        taken.push_back({other->offset, other->offset + other->size});
+    llvm::sort(taken);
+    int64_t offset = 0;
+    for (auto [begin, end] : taken) {
+      if (llvm::alignTo(offset, buffer->alignment) + buffer->size <= begin)
+        break;
+      offset = std::max(offset, end);
+    }
+    buffer->offset = llvm::alignTo(offset, buffer->alignment);
+    total = std::max(total, buffer->offset + buffer->size);
+    placed.push_back(buffer);
+  }
+  if (total > kMaxSharedMemoryBytes)
+    return func.emitError() << "the kernel needs " << total
+                            << " bytes of shared memory, more than the "
+                            << kMaxSharedMemoryBytes
+                            << " a Hopper CTA can have (fewer stages "
+                               "(num_stages) or smaller blocks would fit)";
+
+  Builder b(func.getContext());
+  for (Buffer &buffer : buffers) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(buffer.owner))
+      alloc.setOffsetAttr(b.getI64IntegerAttr(buffer.offset));
+    else if (auto bars = dyn_cast<MBarrierAllocOp>(buffer.owner))
+      bars.setOffsetAttr(b.getI64IntegerAttr(buffer.offset));
+    else
+      buffer.owner->setAttr(kScratchOffsetAttrName, b.getI64IntegerAttr(buffer.offset));
+  }
+  func->setAttr(TileGPUDialect::getSharedMemoryAttrName(), b.getI64IntegerAttr(total));
+  return success();
+}
+
+struct TileGPUAllocateSharedPass
+    : tilegpu::impl::TileGPUAllocateSharedBase<TileGPUAllocateSharedPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (failed(Allocator(func).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,404 @@
+//===- AssignAsyncCopies.cpp - how wgmma operands reach shared memory -----===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tilegpu-assign-async-copies pass (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "tilec/Analysis/AccessWidth.h"
+#include "tilec/Analysis/AffineAccess.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPUASSIGNASYNCCOPIES
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+#define DEBUG_TYPE "tilegpu-assign-async-copies"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+namespace {
+
+/// An operand's ring and how it is filled.
+struct Ring {
+  Value smem;
+  bool transposed = false;
+};
+
+int64_t tileBytes(RankedTensorType type) {
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
+/// The tile type a ring holds: `type`'s shape (swapped when transposed),
+/// no encoding.
+RankedTensorType ringTile(RankedTensorType type, bool transposed) {
+  SmallVector<int64_t> shape(type.getShape());
+  if (transposed)
+    std::swap(shape[0], shape[1]);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+Value constI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+}
+
+/// The scf.for whose body directly holds `op`, if any.
+scf::ForOp getDirectLoop(Operation *op) {
+  return dyn_cast<scf::ForOp>(op->getParentOp());
+}
+
+/// True when `op` may run more than once per kernel (inside a loop).
+bool isInLoop(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (isa<LoopLikeOpInterface>(p))
+      return true;
+    if (isa<FunctionOpInterface>(p))
+      return false;
+  }
+  return false;
+}
+
+/// The iteration number of `forOp` modulo 2, at `b`'s insertion point.
+Value emitParity(OpBuilder &b, Location loc, scf::ForOp forOp) {
+  Value t = arith::SubIOp::create(b, loc, forOp.getInductionVar(),
+                                  forOp.getLowerBound());
+  t = arith::DivSIOp::create(b, loc, t, forOp.getStep());
+  Type i32 = b.getI32Type();
+  if (t.getType().isIndex())
+    t = arith::IndexCastOp::create(b, loc, i32, t);
+  else if (!t.getType().isInteger(32))
+    t = arith::TruncIOp::create(b, loc, i32, t);
+  return arith::AndIOp::create(b, loc, t, constI32(b, loc, 1));
+}
+
+class Assigner {
+public:
+  Assigner(func::FuncOp func, const ModuleAxisInfo &axisInfo, bool useTMA,
+           bool useCpAsync)
+      : func(func), axisInfo(axisInfo), affine(func), useTMA(useTMA),
+        useCpAsync(useCpAsync) {}
+
+  LogicalResult run();
+
+private:
+  bool canUseRegisterA(tile::DotOp dot);
+  FailureOr<Ring> getRing(tile::DotOp dot, Value operand, bool isA);
+  FailureOr<Ring> copyLoad(tile::LoadOp load, bool isA, std::string &whyNot);
+  LogicalResult emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring);
+  Ring emitCpAsync(tile::LoadOp load, unsigned vec, bool transposed);
+  Ring emitLocalStore(Value value, Operation *before, bool transposed);
+  Value allocRing(Location loc, RankedTensorType tile);
+
+  func::FuncOp func;
+  const ModuleAxisInfo &axisInfo;
+  AffineAccessAnalysis affine;
+  bool useTMA, useCpAsync;
+  llvm::MapVector<Value, Ring> rings;
+  SmallVector<tile::LoadOp> replacedLoads;
+};
+
+Value Assigner::allocRing(Location loc, RankedTensorType tile) {
+  OpBuilder b(func.getContext());
+  b.setInsertionPointToStart(&func.getBody().front());
+  return LocalAllocOp::create(b, loc, SharedMemoryType::get(func.getContext(), 1, tile),
+                              /*offset=*/IntegerAttr());
+}
+
+bool Assigner::canUseRegisterA(tile::DotOp dot) {
+  Value a = dot.getA();
+  if (a.getDefiningOp<tile::LoadOp>())
+    return false;
+  auto aEnc = dyn_cast<WarpgroupMMAEncodingAttr>(dot.getA().getType().getEncoding());
+  auto cEnc = cast<WarpgroupMMAEncodingAttr>(dot.getC().getType().getEncoding());
+  if (!aEnc || aEnc.getWarpsPerCTA() != cEnc.getWarpsPerCTA() ||
+      cEnc.getWarpsPerCTA()[1] != 1)
+    return false;
+  return dot.getA().getType().getElementTypeBitWidth() == 16 &&
+         dot.getA().getType().getDimSize(1) % 16 == 0;
+}
+
+/// Every user of `load` is a wgmma dot taking it as the same operand.
+static bool feedsOnlyWgmmaOperand(tile::LoadOp load, bool isA) {
+  Value v = load.getResult();
+  return !v.use_empty() && llvm::all_of(v.getUses(), [&](OpOperand &use) {
+    auto dot = dyn_cast<tile::DotOp>(use.getOwner());
+    return dot && isa<WarpgroupMMAEncodingAttr>(dot.getC().getType().getEncoding()) &&
+           use.getOperandNumber() == (isA ? 0u : 1u);
+  });
+}
+
+FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
+  if (auto it = rings.find(operand); it != rings.end())
+    return it->second;
+  auto type = cast<RankedTensorType>(operand.getType());
+  unsigned eltBytes = type.getElementTypeBitWidth() / 8;
+  // wgmma reads 8-bit and tf32 B K-major only (PTX ISA §9.7.15.5.1).
+  bool registerTransposed = !isA && eltBytes != 2;
+  Ring ring;
+  auto load = operand.getDefiningOp<tile::LoadOp>();
+  if (load && feedsOnlyWgmmaOperand(load, isA)) {
+    std::string whyNot;
+    FailureOr<Ring> copied = copyLoad(load, isA, whyNot);
+    if (succeeded(copied)) {
+      ring = *copied;
+    } else {
+      load.emitRemark() << "tl.load goes through registers into shared memory "
+                           "for tl.dot: "
+                        << whyNot;
+      ring = emitLocalStore(operand, load->getNextNode(), registerTransposed);
+    }
+  } else {
+    Operation *def = operand.getDefiningOp();
+    Operation *before = def && def->getBlock() != dot->getBlock() &&
+                                def->getParentRegion()->isAncestor(dot->getParentRegion())
+                            ? def->getNextNode()
+                            : dot.getOperation();
+    ring = emitLocalStore(operand, before, registerTransposed);
+  }
+  rings[operand] = ring;
+  return ring;
+}
+
+FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA,
+                                   std::string &whyNot) {
+  auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
+  auto resultType = cast<RankedTensorType>(load.getType());
+  unsigned eltBytes = resultType.getElementTypeBitWidth() / 8;
+  std::string whyNotTMA = "disabled (--disable-tma)";
+  if (useTMA) {
+    Operation *parent = load->getParentOp();
+    if (!isa<FunctionOpInterface, scf::ForOp>(parent)) {
+      whyNotTMA = "the load is inside a branch or a while loop (mbarrier "
+                  "phases count the iterations of a for loop)";
+    } else if (FailureOr<TMABox> box = affine.getTMABox(load, whyNotTMA);
+               succeeded(box)) {
+      if (isA && box->transposed)
+        whyNotTMA = "operand a is column-major (M contiguous)";
+      else if (!isA && !box->transposed && eltBytes != 2)
+        whyNotTMA = "operand b is row-major, but wgmma reads 8-bit and tf32 B "
+                    "only K-major (give B with stride 1 along K)";
+      else {
+        Ring ring;
+        // The fast path says nothing (tilec explain shows it).
+        if (succeeded(emitTMA(load, *box, ring)))
+          return ring;
+        whyNotTMA = "a coordinate could not be computed where the load is";
+      }
+    }
+  }
+  std::string whyNotCp = "disabled (--disable-cp-async)";
+  if (useCpAsync) {
+    AccessRun run = getAccessRun(axisInfo, load.getPtr(), load.getMask(), eltBytes);
+    bool isNaN = false;
+    Value other = load.getOther();
+    Attribute otherAttr;
+    bool otherZero = !other || (matchPattern(other, m_Constant(&otherAttr)) &&
+                                isa<SplatElementsAttr>(otherAttr) && [&] {
+                                  auto splat = cast<SplatElementsAttr>(otherAttr);
+                                  if (auto f = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>()))
+                                    return f.getValue().isPosZero();
+                                  auto i = dyn_cast<IntegerAttr>(splat.getSplatValue<Attribute>());
+                                  return i && i.getValue().isZero();
+                                }());
+    (void)isNaN;
+    unsigned bytes = run.vec * eltBytes;
+    // Single elements go anywhere; runs keep their dimension contiguous.
+    // wgmma reads A K-major, and 8-bit and tf32 B only K-major.
+    bool needsKMajorB = !isA && eltBytes != 2;
+    bool transposed = run.vec == 1 ? needsKMajorB : run.dim == 0;
+    if (ptrType.getRank() != 2)
+      whyNotCp = "the tile is not 2-d";
+    else if (!otherZero)
+      whyNotCp = "masked-off elements read a value other than 0";
+    else if (bytes < 4)
+      whyNotCp = "each thread's contiguous, aligned run is " +
+                 std::to_string(bytes) +
+                 " bytes (cp.async copies 4, 8 or 16; tile-axis-info could not "
+                 "prove more contiguity or alignment)";
+    else if (isA && transposed)
+      whyNotCp = "operand a is column-major (M contiguous)";
+    else if (needsKMajorB && !transposed)
+      whyNotCp = "operand b is row-major, but wgmma reads 8-bit and tf32 B "
+                 "only K-major";
+    else {
+      load.emitRemark() << "tl.load becomes cp.async copies of " << bytes
+                        << " bytes into shared memory; not TMA: " << whyNotTMA;
+      return emitCpAsync(load, run.vec, transposed);
+    }
+  }
+  whyNot = "not TMA: " + whyNotTMA + "; not cp.async: " + whyNotCp;
+  return failure();
+}
+
+LogicalResult Assigner::emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring) {
+  MLIRContext *ctx = func.getContext();
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  RankedTensorType tile = ringTile(type, box.transposed);
+  int64_t eltBytes = type.getElementTypeBitWidth() / 8;
+  auto shared = SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1), eltBytes);
+
+  // Coordinates first: they may fail to materialize.
+  OpBuilder b(load);
+  SmallVector<Value> coords;
+  for (const TMABox::Dim &dim : llvm::reverse(box.dims)) {
+    FailureOr<Value> coord = affine.materialize(b, loc, dim.coord);
+    if (failed(coord))
+      return failure();
+    coords.push_back(*coord);
+  }
+
+  auto term = [&](const AffineTerm &t) {
+    return TMATermAttr::get(ctx, t.factor,
+                            t.arg ? std::optional<unsigned>(*t.arg) : std::nullopt);
+  };
+  SmallVector<TMATermAttr> sizes, strides;
+  SmallVector<int64_t> boxDims;
+  for (const TMABox::Dim &dim : box.dims) {
+    sizes.push_back(term(dim.size));
+    strides.push_back(term(dim.stride));
+    boxDims.push_back(dim.tileDim < 0 ? 1 : 0);
+  }
+  boxDims[0] = shared.getBlockCols();
+  boxDims[1] = tile.getDimSize(0);
+  auto recipe = TMARecipeAttr::get(ctx, box.baseArg, box.element, sizes, strides,
+                                   boxDims, shared.swizzleBytes, box.nanFill,
+                                   box.nonNegativeArgs);
+  unsigned argIndex = func.getNumArguments();
+  if (failed(func.insertArgument(
+          argIndex, TMADescriptorType::get(ctx, tile, box.dims.size()),
+          b.getDictionaryAttr(b.getNamedAttr(kTMARecipeAttrName, recipe)), loc)))
+    return failure();
+  Value desc = func.getArgument(argIndex);
+
+  ring.smem = allocRing(loc, tile);
+  ring.transposed = box.transposed;
+  OpBuilder entry(ctx);
+  entry.setInsertionPointToStart(&func.getBody().front());
+  Value bars = MBarrierAllocOp::create(entry, loc, MBarriersType::get(ctx, 1),
+                                       /*offset=*/IntegerAttr());
+
+  Value zero = constI32(b, loc, 0);
+  scf::ForOp loop = getDirectLoop(load);
+  if (loop) {
+    OpBuilder outside(loop);
+    MBarrierInitOp::create(outside, loc, bars);
+    outside.setInsertionPointAfter(loop);
+    MBarrierInvalOp::create(outside, loc, bars);
+    // The previous iteration's readers of the buffer are done.
+    BarrierOp::create(b, loc);
+  } else {
+    MBarrierInitOp::create(b, loc, bars);
+  }
+  MBarrierExpectOp::create(b, loc, bars, zero, b.getI32IntegerAttr(tileBytes(tile)),
+                           /*pred=*/Value());
+  TMALoadOp::create(b, loc, desc, coords, ring.smem, zero, bars, zero,
+                    /*pred=*/Value());
+  Value phase = loop ? emitParity(b, loc, loop) : zero;
+  MBarrierWaitOp::create(b, loc, bars, zero, phase);
+  if (!loop)
+    MBarrierInvalOp::create(b, loc, bars);
+  replacedLoads.push_back(load);
+  return success();
+}
+
+Ring Assigner::emitCpAsync(tile::LoadOp load, unsigned vec, bool transposed) {
+  Location loc = load.getLoc();
+  Ring ring;
+  ring.transposed = transposed;
+  ring.smem = allocRing(loc, ringTile(cast<RankedTensorType>(load.getType()), transposed));
+  OpBuilder b(load);
+  if (isInLoop(load))
+    BarrierOp::create(b, loc);
+  Value zero = constI32(b, loc, 0);
+  AsyncCopyOp::create(b, loc, load.getPtr(), load.getMask(), ring.smem, zero,
+                      /*pred=*/Value(), vec, transposed);
+  AsyncCommitGroupOp::create(b, loc);
+  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+  FenceAsyncSharedOp::create(b, loc);
+  BarrierOp::create(b, loc);
+  replacedLoads.push_back(load);
+  return ring;
+}
+
+Ring Assigner::emitLocalStore(Value value, Operation *before, bool transposed) {
+  Location loc = value.getLoc();
+  Ring ring;
+  ring.transposed = transposed;
+  ring.smem = allocRing(loc, ringTile(cast<RankedTensorType>(value.getType()), transposed));
+  OpBuilder b(before);
+  if (isInLoop(before))
+    BarrierOp::create(b, loc);
+  LocalStoreOp::create(b, loc, value, ring.smem, constI32(b, loc, 0), transposed);
+  FenceAsyncSharedOp::create(b, loc);
+  BarrierOp::create(b, loc);
+  return ring;
+}
+
+LogicalResult Assigner::run() {
+  SmallVector<tile::DotOp> dots;
+  func.walk([&](tile::DotOp dot) {
+    if (isa<WarpgroupMMAEncodingAttr>(dot.getC().getType().getEncoding()))
+      dots.push_back(dot);
+  });
+  for (tile::DotOp dot : dots) {
+    bool registerA = canUseRegisterA(dot);
+    Ring a;
+    if (!registerA) {
+      FailureOr<Ring> ring = getRing(dot, dot.getA(), /*isA=*/true);
+      if (failed(ring))
+        return failure();
+      a = *ring;
+    }
+    FailureOr<Ring> b = getRing(dot, dot.getB(), /*isA=*/false);
+    if (failed(b))
+      return failure();
+    OpBuilder builder(dot);
+    Location loc = dot.getLoc();
+    Value zero = constI32(builder, loc, 0);
+    auto wgmma = WarpgroupDotOp::create(
+        builder, loc, dot.getType(), registerA ? dot.getA() : a.smem,
+        registerA ? Value() : zero, b->smem, zero, dot.getC(),
+        /*isAsync=*/false, /*bTransposed=*/b->transposed);
+    dot.getResult().replaceAllUsesWith(wgmma.getResult());
+    dot.erase();
+  }
+  for (tile::LoadOp load : replacedLoads)
+    if (load->use_empty())
+      load.erase();
+  return success();
+}
+
+struct TileGPUAssignAsyncCopiesPass
+    : tilegpu::impl::TileGPUAssignAsyncCopiesBase<TileGPUAssignAsyncCopiesPass> {
+  using TileGPUAssignAsyncCopiesBase::TileGPUAssignAsyncCopiesBase;
+
+  void runOnOperation() override {
+    ModuleAxisInfo axisInfo(getOperation());
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      Assigner assigner(func, axisInfo, useTMA, useCpAsync);
+      if (failed(assigner.run())) {
+        func.emitError("tilegpu-assign-async-copies failed on this kernel");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace

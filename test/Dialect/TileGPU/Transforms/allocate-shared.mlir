@@ -1,0 +1,64 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics -tilegpu-allocate-shared | FileCheck %s
+
+// Two loops, each with its own rings and mbarriers (attention's causal
+// case): the second loop's rings reuse the first loop's memory; the
+// reduction after both (its scratch: one f32 partial per warp and row)
+// reuses it too; the kernel needs 40 KB and the first loop's barriers.
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#slice = #tilegpu.slice<{dim = 1, parent = #wgmma}>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @two_loops
+// CHECK-SAME:    tilegpu.shared_memory = 40976 : i64
+// CHECK-DAG:     tilegpu.local_alloc {offset = 0 : i64} : <2 x tensor<128x64xf16>>
+// CHECK-DAG:     tilegpu.local_alloc {offset = 32768 : i64} : <2 x tensor<64x32xf16>>
+// CHECK-DAG:     tilegpu.local_alloc {offset = 0 : i64} : <2 x tensor<64x128xf16>>
+// CHECK-DAG:     tilegpu.mbarrier_alloc {offset = 40960 : i64} : <2>
+// The second loop's barriers take the place of the first loop's B ring.
+// CHECK-DAG:     tilegpu.mbarrier_alloc {offset = 32768 : i64} : <2>
+// CHECK:         tile.reduce
+// CHECK-SAME:    tilegpu.scratch_offset = 0 : i64
+func.func @two_loops(%n: i32, %acc0: tensor<128x128xf32, #wgmma>, %ta: tensor<128x64xf16, #blocked>,
+                     %tb: tensor<64x32xf16, #blocked>, %tc: tensor<64x128xf16, #blocked>) -> tensor<128xf32, #slice>
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tilegpu.local_alloc : !tilegpu.smem<2 x tensor<128x64xf16>>
+  %b = tilegpu.local_alloc : !tilegpu.smem<2 x tensor<64x32xf16>>
+  %c = tilegpu.local_alloc : !tilegpu.smem<2 x tensor<64x128xf16>>
+  %bars1 = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<2>
+  %bars2 = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<2>
+  tilegpu.mbarrier_init %bars1 : !tilegpu.mbarriers<2>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    tilegpu.mbarrier_wait %bars1[%c0], %c0 : !tilegpu.mbarriers<2>
+    tilegpu.local_store %ta, %a[%c0] : tensor<128x64xf16, #blocked>, !tilegpu.smem<2 x tensor<128x64xf16>>
+    tilegpu.local_store %tb, %b[%c0] : tensor<64x32xf16, #blocked>, !tilegpu.smem<2 x tensor<64x32xf16>>
+  }
+  tilegpu.mbarrier_inval %bars1 : !tilegpu.mbarriers<2>
+  tilegpu.mbarrier_init %bars2 : !tilegpu.mbarriers<2>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    tilegpu.mbarrier_wait %bars2[%c0], %c0 : !tilegpu.mbarriers<2>
+    tilegpu.local_store %tc, %c[%c0] : tensor<64x128xf16, #blocked>, !tilegpu.smem<2 x tensor<64x128xf16>>
+  }
+  tilegpu.mbarrier_inval %bars2 : !tilegpu.mbarriers<2>
+  %sum = "tile.reduce"(%acc0) <{axis = 1 : i32}> ({
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    tile.reduce.return %s : f32
+  }) : (tensor<128x128xf32, #wgmma>) -> tensor<128xf32, #slice>
+  return %sum : tensor<128xf32, #slice>
+}
+
+// -----
+
+// More than a Hopper CTA's 227 KB: a located error.
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// expected-error @below {{the kernel needs 262144 bytes of shared memory, more than the 232448 a Hopper CTA can have}}
+func.func @too_big(%t: tensor<256x128xf16, #blocked>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.local_alloc : !tilegpu.smem<4 x tensor<256x128xf16>>
+  tilegpu.local_store %t, %a[%c0] : tensor<256x128xf16, #blocked>, !tilegpu.smem<4 x tensor<256x128xf16>>
+  return
+}
