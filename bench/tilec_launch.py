@@ -128,6 +128,8 @@ class _TmaDescriptor:
         if self.element not in _TMA_DTYPE:
             raise ValueError(f"{self.where}: unknown element type {self.element!r}")
         self.elem_bytes = _SIZES[self.element]
+        self.non_negative = [self._value(by_name, v, f"non_negative[{i}]")
+                             for i, v in enumerate(recipe.get("non_negative", []))]
         self.dims = []
         for i, dim in enumerate(recipe["dims"]):
             self.dims.append((self._value(by_name, dim["size"], f"dims[{i}].size"),
@@ -151,9 +153,14 @@ class _TmaDescriptor:
         self.bytes = _aligned_bytes(_TENSOR_MAP_BYTES, _TENSOR_MAP_ALIGN)
 
     def _value(self, by_name, spec, label):
-        """(label, literal) or (name, None) for a scalar read at launch."""
+        """(label, literal, 1) or (name, None, factor) for a scalar read at
+        launch (a term is a number, a name or {"arg": name, "factor": f})."""
         if isinstance(spec, int) and not isinstance(spec, bool):
-            return (label, spec)
+            return (label, spec, 1)
+        if isinstance(spec, dict):
+            name, value, _ = self._value(by_name, spec["arg"], label)
+            factor = int(spec["factor"])
+            return (name, None if value is None else value * factor, factor)
         param = by_name.get(spec)
         if param is None or param["kind"] == "pointer":
             raise ValueError(f"{self.where}: {label} names {spec!r}, not an integer scalar or constexpr")
@@ -162,10 +169,10 @@ class _TmaDescriptor:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"{self.where}: {label} names constexpr {spec!r} = {value!r}, "
                                  "which is not an integer")
-            return (spec, value)
+            return (spec, value, 1)
         if param["type"] not in _INTEGER:
             raise ValueError(f"{self.where}: {label} names {spec!r}, a {param['type']} scalar")
-        return (spec, None)
+        return (spec, None, 1)
 
     def resolve(self, values):
         """(base address, sizes, byte strides of dims 1..) for this launch,
@@ -174,10 +181,18 @@ class _TmaDescriptor:
         address = values[self.base]
         if address % 16:
             raise ValueError(f"{self.where}: base {self.base} = {address:#x} is not 16-byte aligned{_RULE}")
+        for name, value, factor in self.non_negative:
+            value = int(values[name]) * factor if value is None else value
+            if value < 0:
+                raise ValueError(f"{self.where}: {name} = {value} is negative, but the kernel's "
+                                 "TMA copies were placed assuming it is not")
         sizes, strides = [], []
-        for i, ((size_name, size), (stride_name, stride)) in enumerate(self.dims):
-            size = int(values[size_name]) if size is None else size
-            stride = int(values[stride_name]) if stride is None else stride
+        empty = False
+        for i, ((size_name, size, size_factor), (stride_name, stride, stride_factor)) in enumerate(self.dims):
+            size = int(values[size_name]) * size_factor if size is None else size
+            stride = int(values[stride_name]) * stride_factor if stride is None else stride
+            if size == 0:  # an empty dimension: nothing is copied (as TensorMap.cpp)
+                size, empty = 1, True
             if not 1 <= size <= 1 << 32:
                 raise ValueError(f"{self.where}: {size_name} = {size} is not a dimension size "
                                  f"from 1 to 2^32{_RULE}")
@@ -198,6 +213,8 @@ class _TmaDescriptor:
                                      f"is not a multiple of 16 bytes{_RULE}")
                 strides.append(nbytes)
             sizes.append(size)
+        if empty and address == 0:
+            address = 16
         return address, tuple(sizes), tuple(strides)
 
     def get(self, values):

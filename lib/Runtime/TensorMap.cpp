@@ -221,15 +221,20 @@ Expected<TensorMapRequest> resolveTensorMap(const KernelMetadata &md,
                         " is not 16-byte aligned" + kRequirement);
 
   std::size_t elementBytes = scalarTypeSize(recipe.element);
+  bool empty = false;
   for (unsigned i = 0; i < request.rank; ++i) {
     const TmaDimension &dim = recipe.dims[i];
     std::string where = "dims[" + std::to_string(i) + "]";
     std::int64_t size = 0, stride = 0;
     std::string problem = resolve(dim.size, size);
     // An empty dimension (K = 0): the loops over it issue no copies, and a
-    // descriptor cannot describe it; encode one element.
-    if (problem.empty() && size == 0)
+    // descriptor cannot describe it; encode one element (of a tensor that
+    // may have no memory: a null base is replaced by an aligned address
+    // nothing reads, below).
+    if (problem.empty() && size == 0) {
       size = 1;
+      empty = true;
+    }
     if (problem.empty())
       problem = checkTmaSize(
           dim.size.parameter.empty() ? where + ".size" : dim.size.parameter,
@@ -250,6 +255,8 @@ Expected<TensorMapRequest> resolveTensorMap(const KernelMetadata &md,
     request.boxDim[i] = recipe.box[i];
     request.elementStrides[i] = 1;
   }
+  if (empty && request.globalAddress == 0)
+    request.globalAddress = kTmaAlignBytes;
   request.swizzleBytes = recipe.swizzleBytes;
   request.nanFill = recipe.nanFill;
   return request;

@@ -87,6 +87,12 @@ void addMatmulEpilogueCases(std::vector<CaseSpec> &cases) {
                                  false));
   cases.push_back(matmulEpilogue("matmul_epilogue_edges", 1000, 1040, 1008, 3,
                                  true));
+  // Trip counts 0, 1 and 2 of a 3-stage pipeline: K = 0 is the epilogue
+  // alone (relu of the bias), K = 64 and 128 fewer iterations than stages.
+  cases.push_back(matmulEpilogue("matmul_epilogue_k0", 200, 144, 0, 3, false));
+  cases.push_back(matmulEpilogue("matmul_epilogue_k64", 200, 144, 64, 3, false));
+  cases.push_back(matmulEpilogue("matmul_epilogue_k128", 200, 144, 128, 3,
+                                 false));
 }
 
 } // namespace tilec::e2e

@@ -84,6 +84,10 @@ void addMatmulGroupedCases(std::vector<CaseSpec> &cases) {
                                 128, 64, 8, true, 8, false));
   cases.push_back(matmulGrouped("matmul_grouped_1024", 1024, 1024, 1024, 128,
                                 256, 64, 8, false, 8, true));
+  // One K step (a 3-stage pipeline with one iteration); rows and columns
+  // past M and N wrap (% M) in the source and read zeros through TMA.
+  cases.push_back(matmulGrouped("matmul_grouped_k64", 200, 144, 64, 128, 128,
+                                64, 8, true, 8, false));
 }
 
 } // namespace tilec::e2e
