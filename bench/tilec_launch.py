@@ -158,9 +158,18 @@ class _TmaDescriptor:
         if isinstance(spec, int) and not isinstance(spec, bool):
             return (label, spec, 1)
         if isinstance(spec, dict):
-            name, value, _ = self._value(by_name, spec["arg"], label)
-            factor = int(spec["factor"])
-            return (name, None if value is None else value * factor, factor)
+            # {"args": [names], "factor": f}: f times their product; the
+            # known (constexpr) part folds into the factor.
+            factor, names = int(spec["factor"]), []
+            for name in spec["args"]:
+                n, value, f = self._value(by_name, name, label)
+                if value is None:
+                    names.append(n)
+                else:
+                    factor *= value
+            if not names:
+                return (label, factor, 1)
+            return ("*".join(names), None, factor)
         param = by_name.get(spec)
         if param is None or param["kind"] == "pointer":
             raise ValueError(f"{self.where}: {label} names {spec!r}, not an integer scalar or constexpr")
@@ -174,6 +183,13 @@ class _TmaDescriptor:
             raise ValueError(f"{self.where}: {label} names {spec!r}, a {param['type']} scalar")
         return (spec, None, 1)
 
+    @staticmethod
+    def _product(values, names):
+        result = 1
+        for name in names.split("*"):
+            result *= int(values[name])
+        return result
+
     def resolve(self, values):
         """(base address, sizes, byte strides of dims 1..) for this launch,
         checked against the tensor copy's rules; `values` maps each source
@@ -182,15 +198,15 @@ class _TmaDescriptor:
         if address % 16:
             raise ValueError(f"{self.where}: base {self.base} = {address:#x} is not 16-byte aligned{_RULE}")
         for name, value, factor in self.non_negative:
-            value = int(values[name]) * factor if value is None else value
+            value = self._product(values, name) * factor if value is None else value
             if value < 0:
                 raise ValueError(f"{self.where}: {name} = {value} is negative, but the kernel's "
                                  "TMA copies were placed assuming it is not")
         sizes, strides = [], []
         empty = False
         for i, ((size_name, size, size_factor), (stride_name, stride, stride_factor)) in enumerate(self.dims):
-            size = int(values[size_name]) * size_factor if size is None else size
-            stride = int(values[stride_name]) * stride_factor if stride is None else stride
+            size = self._product(values, size_name) * size_factor if size is None else size
+            stride = self._product(values, stride_name) * stride_factor if stride is None else stride
             if size == 0:  # an empty dimension: nothing is copied (as TensorMap.cpp)
                 size, empty = 1, True
             if not 1 <= size <= 1 << 32:

@@ -32,7 +32,8 @@ status=0
 # Every mbarrier wait of the compiled kernels gives up (prints where, traps)
 # instead of hanging the GPU on a pipeline bug.
 spin=--tilec-option=--mbarrier-spin-limit=4194304
-memcheck_cases='small|matmul_ragged|matmul_tma'
+memcheck_cases='small|matmul_ragged|matmul_tma|_k0|_k64|_k128|matmul_grouped_wgmma|matmul_epilogue_pipelined'
+racecheck_cases='matmul_tma_small|matmul_epilogue_pipelined|_k64|attention_small|attention_desc_small|matmul_grouped_wgmma'
 # API errors are not reported: the runtime checks every CUresult itself and
 # deliberately probes one parameter past the end (cuFuncGetParamInfo) to
 # check the entry's parameter count against the metadata.
@@ -46,6 +47,15 @@ if command -v compute-sanitizer >/dev/null; then
   rc=$?
   tail -n 3 "$out/memcheck.log"
   [ $rc -eq 0 ] || { echo "memcheck: exit $rc (see memcheck.log)"; status=1; }
+  # Shared-memory races between the threads of the pipelined kernels
+  # (the CTA barriers around the rings, the mbarrier waits).
+  echo "== racecheck (small cases)"
+  timeout 240 compute-sanitizer --tool racecheck --report-api-errors no --error-exitcode 9 \
+    "$work/bin/tilec-e2e" --no-compile --artifacts "$work/memcheck" \
+    --filter "$racecheck_cases" > "$out/racecheck.log" 2>&1
+  rc=$?
+  grep -E "RACECHECK SUMMARY|ERROR SUMMARY|hazard" "$out/racecheck.log" | tail -n 3
+  [ $rc -eq 0 ] || { echo "racecheck: exit $rc (see racecheck.log)"; status=1; }
 fi
 
 echo "== language run checks (test/gpu-run/*.sh: tilec run --backend gpu)"
@@ -68,6 +78,13 @@ tar czf "$final/logs.tgz" -C "$work" logs artifacts 2>/dev/null
 
 # The e2e run above checked the pipelined kernels with bounded spins (debug);
 # the benchmark times release builds, as a user runs them.
+if [ "${HOPPER_BENCH:-0}" = 1 ]; then
+  echo "== Hopper async-path benchmark (bench/hopper_async.py)"
+  timeout ${HOPPER_BENCH_TIMEOUT:-300} python3 "$root/bench/hopper_async.py" --tilec "$work/bin/tilec" \
+    ${HOPPER_ARGS:-} --json "$final/hopper.json" > "$final/hopper.log" 2>&1 || status=1
+  sed -n '/^| GEMM kernel/,$p' "$final/hopper.log"
+  grep -iE "error|Traceback" "$final/hopper.log" | head -5
+fi
 if [ "${SKIP_GEMM:-0}" = 1 ]; then
   echo "GEMM benchmark skipped (SKIP_GEMM=1)"
   exit $status

@@ -632,16 +632,21 @@ bool AffineAccessAnalysis::isNonNegative(const AffinePoly &poly,
 std::optional<AffineTerm>
 AffineAccessAnalysis::getHostTerm(const AffinePoly &poly) {
   if (auto c = poly.getConstantValue())
-    return AffineTerm{*c, std::nullopt};
+    return AffineTerm{*c, {}};
   if (poly.getTerms().size() != 1)
     return std::nullopt;
   const auto &[m, c] = *poly.getTerms().begin();
-  if (m.size() != 1 || m[0].kind != AffineFactor::Kind::Atom)
-    return std::nullopt;
-  BlockArgument arg = asKernelArgument(func, m[0].atom);
-  if (!arg)
-    return std::nullopt;
-  return AffineTerm{c, arg.getArgNumber()};
+  AffineTerm term{c, {}};
+  for (const AffineFactor &f : m) {
+    BlockArgument arg = f.kind == AffineFactor::Kind::Atom
+                            ? asKernelArgument(func, f.atom)
+                            : BlockArgument();
+    if (!arg)
+      return std::nullopt;
+    term.args.push_back(arg.getArgNumber());
+  }
+  llvm::sort(term.args);
+  return term;
 }
 
 //===----------------------------------------------------------------------===//
@@ -837,7 +842,7 @@ AffineAccessAnalysis::splitOffset(const AffinePoly &offset, std::string &whyNot)
   }
   if (rest.hasIndex())
     return fail("the offset is not linear in the tile's indices");
-  auto isUnit = [](const AffineTerm &t) { return !t.arg && t.factor == 1; };
+  auto isUnit = [](const AffineTerm &t) { return t.isConstant() && t.factor == 1; };
   shape.inner = isUnit(shape.strides[1]) ? 1 : isUnit(shape.strides[0]) ? 0 : -1;
 
   // The scalar part: coordinates along the tile's dimensions (a dimension
@@ -859,17 +864,42 @@ AffineAccessAnalysis::splitOffset(const AffinePoly &offset, std::string &whyNot)
       return r;
     };
     bool placed = false;
+    // 1. A dimension whose argument stride divides the monomial.
     for (int d : order) {
       const AffineTerm &s = shape.strides[d];
-      if (!s.arg || c % s.factor != 0)
+      if (s.isConstant() || c % s.factor != 0)
         continue;
-      Value arg = funcOp.getArgument(*s.arg);
-      if (!llvm::is_contained(m, AffineFactor::getAtom(arg)))
+      AffineMonomial rest(m);
+      bool divides = true;
+      for (unsigned a : s.args) {
+        auto it = llvm::find(rest, AffineFactor::getAtom(funcOp.getArgument(a)));
+        if (it == rest.end()) {
+          divides = false;
+          break;
+        }
+        rest.erase(it);
+      }
+      if (!divides)
         continue;
-      shape.coords[d] = shape.coords[d] + product(c / s.factor, arg);
+      AffinePoly coord = AffinePoly::constant(c / s.factor);
+      for (const AffineFactor &f : rest)
+        coord = coord * AffinePoly::factor(f);
+      shape.coords[d] = shape.coords[d] + coord;
       placed = true;
       break;
     }
+    // 2. A constant stride other than 1 that divides it (a row length
+    // known at compile time: the descriptor tutorial's HEAD_DIM).
+    for (int d : order) {
+      if (placed)
+        break;
+      const AffineTerm &s = shape.strides[d];
+      if (!s.isConstant() || s.factor == 1 || c % s.factor != 0)
+        continue;
+      shape.coords[d] = shape.coords[d] + product(c / s.factor, Value());
+      placed = true;
+    }
+    // 3. An outer dimension of the tensor, strided by a kernel argument.
     for (const AffineFactor &f : m) {
       if (placed)
         break;
@@ -884,13 +914,9 @@ AffineAccessAnalysis::splitOffset(const AffinePoly &offset, std::string &whyNot)
         shape.extra.push_back({arg, coord});
       placed = true;
     }
-    for (int d : order) {
-      if (placed)
-        break;
-      const AffineTerm &s = shape.strides[d];
-      if (s.arg || c % s.factor != 0)
-        continue;
-      shape.coords[d] = shape.coords[d] + product(c / s.factor, Value());
+    // 4. The contiguous dimension takes the rest.
+    if (!placed && shape.inner >= 0) {
+      shape.coords[shape.inner] = shape.coords[shape.inner] + product(c, Value());
       placed = true;
     }
     if (!placed)
@@ -979,8 +1005,7 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
     std::optional<AffineTerm> size = getHostTerm(limit);
     if (!size || size->factor < 1)
       return fail("a mask bound is not a kernel argument or a positive constant");
-    if (sizes[bound.dim] && (sizes[bound.dim]->factor != size->factor ||
-                             sizes[bound.dim]->arg != size->arg))
+    if (sizes[bound.dim] && !(*sizes[bound.dim] == *size))
       return fail("two different mask bounds on one index");
     sizes[bound.dim] = size;
   }
@@ -995,8 +1020,7 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
         succeeded(modulus) ? getHostTerm(*modulus) : std::nullopt;
     if (!size || size->factor < 1)
       return fail("a wrapped index whose modulus is not a kernel argument");
-    if (sizes[wrap.dim] && (sizes[wrap.dim]->factor != size->factor ||
-                            sizes[wrap.dim]->arg != size->arg))
+    if (sizes[wrap.dim] && !(*sizes[wrap.dim] == *size))
       return fail("a wrapped index that the mask also bounds differently");
     if (!wrappedRowsAreMaskedOff(load, wrap))
       return fail("a wrapped index (x % M) whose rows past M reach memory "
@@ -1013,17 +1037,19 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
 
   // Alignment: 16-byte strides (other than the contiguous one).
   auto strideBytesOk = [&](const AffineTerm &t) {
-    int64_t div = t.arg ? divisibility(*t.arg) : 1;
-    return (t.factor * div * eltBytes) % 16 == 0;
+    int64_t div = t.factor * eltBytes;
+    for (unsigned a : t.args)
+      div *= divisibility(a);
+    return div % 16 == 0;
   };
   if (!strideBytesOk(strides[outer]))
     return fail("a stride is not known to be a multiple of 16 bytes (give it "
                 "as i32:16)");
   for (auto &[arg, coord] : extra)
-    if (!strideBytesOk(AffineTerm{1, arg}))
+    if (!strideBytesOk(AffineTerm{1, {arg}}))
       return fail("an outer stride is not known to be a multiple of 16 bytes");
 
-  AffineTerm unbounded{tilegpu::kTMAUnboundedSize, std::nullopt};
+  AffineTerm unbounded{tilegpu::kTMAUnboundedSize, {}};
   for (int d : {inner, outer}) {
     TMABox::Dim dim;
     dim.size = sizes[d] ? *sizes[d] : unbounded;
@@ -1035,7 +1061,7 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
   for (auto &[arg, coord] : extra) {
     TMABox::Dim dim;
     dim.size = unbounded;
-    dim.stride = AffineTerm{1, arg};
+    dim.stride = AffineTerm{1, {arg}};
     dim.coord = coord;
     box.dims.push_back(dim);
   }

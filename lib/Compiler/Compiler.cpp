@@ -127,17 +127,22 @@ buildTMAParameters(const KernelInterface &kernel,
             std::to_string(arg) + " of " + std::to_string(runtime.size()));
       return runtime[arg]->name;
     };
-    // A term is a number, a parameter's name, or {"arg": name, "factor": f}.
+    // A term is a number, a parameter's name, or {"args": [names],
+    // "factor": f} (f times their product).
     auto term = [&](tilegpu::TMATermAttr t) -> llvm::Expected<llvm::json::Value> {
-      if (!t.getArg())
+      if (t.isConstant())
         return llvm::json::Value(t.getFactor());
-      auto n = name(*t.getArg());
-      if (!n)
-        return n.takeError();
-      if (t.getFactor() == 1)
-        return llvm::json::Value(*n);
-      return llvm::json::Value(
-          llvm::json::Object{{"arg", *n}, {"factor", t.getFactor()}});
+      llvm::json::Array names;
+      for (unsigned arg : t.getArgs()) {
+        auto n = name(arg);
+        if (!n)
+          return n.takeError();
+        names.push_back(*n);
+      }
+      if (t.getFactor() == 1 && names.size() == 1)
+        return std::move(names[0]);
+      return llvm::json::Value(llvm::json::Object{{"args", std::move(names)},
+                                                  {"factor", t.getFactor()}});
     };
     auto base = name(recipe.getBase());
     if (!base)

@@ -233,24 +233,34 @@ const ParameterInfo *findParameter(const KernelMetadata &md,
   return nullptr;
 }
 
-/// Reads a recipe integer: a literal, or the name of a scalar or constexpr
-/// integer parameter. `label` names the field in messages ("dims[1].stride").
+/// Reads a recipe integer: a literal, the name of a scalar or constexpr
+/// integer parameter, or {"args": [names], "factor": f}, f times their
+/// product. `label` names the field in messages ("dims[1].stride").
 Status parseRecipeValue(const KernelMetadata &md, const json &value,
                         const std::string &where, const std::string &label,
                         RecipeValue &out) {
   if (value.is_object()) {
-    // {"arg": name, "factor": f}: f times the parameter's value.
-    auto arg = value.find("arg");
+    auto args = value.find("args");
     auto factor = value.find("factor");
-    if (arg == value.end() || factor == value.end() || value.size() != 2 ||
-        !factor->is_number_integer() || factor->get<std::int64_t>() < 1)
+    if (args == value.end() || factor == value.end() || value.size() != 2 ||
+        !args->is_array() || args->empty() || !factor->is_number_integer() ||
+        factor->get<std::int64_t>() < 1)
       return metadataError(where + ": " + label +
-                           " must be {\"arg\": name, \"factor\": positive "
+                           " must be {\"args\": [names], \"factor\": positive "
                            "integer}, got " + value.dump());
-    TILEC_RETURN_IF_ERROR(parseRecipeValue(md, *arg, where, label, out));
-    out.factor = factor->get<std::int64_t>();
-    if (out.known())
-      out.value *= out.factor;
+    out = RecipeValue();
+    out.value = factor->get<std::int64_t>();
+    for (const json &name : *args) {
+      RecipeValue one;
+      TILEC_RETURN_IF_ERROR(parseRecipeValue(md, name, where, label, one));
+      if (!name.is_string())
+        return metadataError(where + ": " + label + " names " + name.dump() +
+                             "; 'args' are parameter names");
+      out.value *= one.value;
+      out.arguments.insert(out.arguments.end(), one.arguments.begin(),
+                           one.arguments.end());
+      out.parameter += (out.parameter.empty() ? "" : "*") + one.parameter;
+    }
     return Status::success();
   }
   if (value.is_number_integer()) {
@@ -266,7 +276,7 @@ Status parseRecipeValue(const KernelMetadata &md, const json &value,
   if (!value.is_string())
     return metadataError(where + ": " + label +
                          " must be an integer, a parameter name or "
-                         "{\"arg\": name, \"factor\": f}, got " +
+                         "{\"args\": [names], \"factor\": f}, got " +
                          value.dump());
   std::string name = value.get<std::string>();
   int argument = -1;
@@ -286,7 +296,8 @@ Status parseRecipeValue(const KernelMetadata &md, const json &value,
                            "', a scalar of type " +
                            scalarTypeName(param->type) +
                            "; it must be an integer (i8 to i64, u8 to u64)");
-    out.argument = argument;
+    out.value = 1;
+    out.arguments = {argument};
     return Status::success();
   case ParameterInfo::Kind::Constexpr: {
     std::optional<std::int64_t> number =

@@ -7,6 +7,7 @@
 #include "DriverApi.h"
 
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -160,30 +161,29 @@ Expected<TensorMapRequest> resolveTensorMap(const KernelMetadata &md,
                     "the kernel takes " + std::to_string(params.size()) +
                         " arguments, got " + std::to_string(args.size()));
 
-  // A value of the recipe: known since parsing, or a scalar argument.
+  // A value of the recipe: known since parsing, or its known part times
+  // the scalar arguments it multiplies in.
   auto resolve = [&](const RecipeValue &value,
                      std::int64_t &out) -> std::string {
-    if (value.known()) {
-      out = value.value;
-      return "";
+    out = value.value;
+    for (int argument : value.arguments) {
+      std::size_t index = static_cast<std::size_t>(argument);
+      if (index >= args.size() ||
+          args[index].kind() != KernelArg::Kind::Scalar)
+        return "argument " + std::to_string(index + 1) + " for '" +
+               value.parameter + "' is not a scalar";
+      std::string text;
+      std::optional<std::int64_t> number =
+          integerValue(*params[index], args[index], text);
+      if (!number)
+        return params[index]->name + " = " + text + " is out of range" +
+               kRequirement;
+      if (*number != 0 &&
+          (out > std::numeric_limits<std::int64_t>::max() / std::abs(*number) ||
+           out < std::numeric_limits<std::int64_t>::min() / std::abs(*number)))
+        return value.parameter + " is out of range" + kRequirement;
+      out *= *number;
     }
-    std::size_t index = static_cast<std::size_t>(value.argument);
-    if (index >= args.size() ||
-        args[index].kind() != KernelArg::Kind::Scalar)
-      return "argument " + std::to_string(index + 1) + " for '" +
-             value.parameter + "' is not a scalar";
-    std::string text;
-    std::optional<std::int64_t> number =
-        integerValue(*params[index], args[index], text);
-    if (!number)
-      return value.parameter + " = " + text + " is out of range" +
-             kRequirement;
-    if (value.factor != 1 &&
-        (*number > std::numeric_limits<std::int64_t>::max() / value.factor ||
-         *number < std::numeric_limits<std::int64_t>::min() / value.factor))
-      return value.parameter + " = " + std::to_string(*number) + " times " +
-             std::to_string(value.factor) + " is out of range" + kRequirement;
-    out = *number * value.factor;
     return "";
   };
   for (const RecipeValue &value : recipe.nonNegative) {

@@ -10,8 +10,8 @@
 // by-value 64-byte-aligned parameters carrying their recipes.
 
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
-#recipeA = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, arg = 0>, <1, arg = 0>], strides = [<1>, <64>], box = [64, 128], swizzle = 128, nanFill = false>
-#recipeB = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, arg = 0>, <1, arg = 0>], strides = [<1>, <128>], box = [64, 64], swizzle = 128, nanFill = false>
+#recipeA = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, args = [0]>, <1, args = [0]>], strides = [<1>, <64>], box = [64, 128], swizzle = 128, nanFill = false>
+#recipeB = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, args = [0]>, <1, args = [0]>], strides = [<1>, <128>], box = [64, 64], swizzle = 128, nanFill = false>
 
 // CHECK: llvm.mlir.global external @tilec_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @matmul(
@@ -138,7 +138,7 @@ module {
 // CHECK:           nvvm.cp.async.bulk.commit.group
 // CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK:         nvvm.barrier0
-#recipe = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, arg = 1>, <1, arg = 1>, <2147483647>, <2147483647>], strides = [<1>, <128>, <1, arg = 1>, <1, arg = 1>], box = [64, 64, 1, 1], swizzle = 128, nanFill = false>
+#recipe = #tilegpu.tma_recipe<base = 0, element = f16, sizes = [<1, args = [1]>, <1, args = [1]>, <2147483647>, <2147483647>], strides = [<1>, <128>, <1, args = [1]>, <1, args = [1]>], box = [64, 64, 1, 1], swizzle = 128, nanFill = false>
 module {
   func.func @store(%base: !tile.ptr<f16>, %n: i32, %z: i32, %h: i32, %row: i32,
                    %desc: !tilegpu.tma_desc<tensor<64x128xf16>, 4> {tilegpu.tma_recipe = #recipe})

@@ -120,12 +120,16 @@ private:
   std::map<AffineMonomial, int64_t> terms;
 };
 
-/// A size or stride of a TMA descriptor: `factor` times kernel argument
-/// `arg` (its position among the function's arguments), or the constant
-/// `factor`.
+/// A size or stride of a TMA descriptor: `factor` times the product of the
+/// kernel arguments `args` (their positions among the function's
+/// arguments, sorted; none: the constant `factor`).
 struct AffineTerm {
   int64_t factor = 0;
-  std::optional<unsigned> arg;
+  llvm::SmallVector<unsigned, 2> args;
+  bool isConstant() const { return args.empty(); }
+  bool operator==(const AffineTerm &other) const {
+    return factor == other.factor && args == other.args;
+  }
 };
 
 /// A load that is a TMA box of a tensor (see the file comment).

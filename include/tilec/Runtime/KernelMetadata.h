@@ -47,20 +47,20 @@ struct ParameterInfo {
 };
 
 /// An integer a recipe takes from the launch: a literal in the metadata, or
-/// `factor` times the value of a `scalar` or `constexpr` source parameter
-/// named there (JSON: a number, a name, or `{"arg": name, "factor": f}`).
+/// a factor times the product of `scalar` or `constexpr` source parameters
+/// named there (JSON: a number, a name, or `{"args": [names], "factor": f}`).
 struct RecipeValue {
-  /// The parameter's name; empty for a literal.
+  /// The parameters' names joined by '*' ("Z*H*N_CTX"); empty for a literal.
   std::string parameter;
-  /// The literal, or the constexpr's value (both known when parsed).
+  /// The literal, or the known part of the product (the factor times the
+  /// constexprs' values).
   std::int64_t value = 0;
-  /// For a scalar parameter: its index among the launch arguments
-  /// (`KernelMetadata::launchParameters()`); -1 when `value` is known.
-  int argument = -1;
-  /// The parameter's value is multiplied by this (1 for a plain name).
-  std::int64_t factor = 1;
+  /// The scalar parameters multiplied in: their indices among the launch
+  /// arguments (`KernelMetadata::launchParameters()`); none when `value`
+  /// is the whole value.
+  std::vector<int> arguments;
 
-  bool known() const { return argument < 0; }
+  bool known() const { return arguments.empty(); }
 };
 
 /// One dimension of a TMA descriptor's tensor.

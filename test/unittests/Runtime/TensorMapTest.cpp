@@ -118,14 +118,14 @@ TEST(TmaRecipeTest, ParsesTheDocumentedRecipe) {
   ASSERT_EQ(tma.dims.size(), 2u);
   // K is launch argument 6 (index 5); its value comes at launch.
   EXPECT_EQ(tma.dims[0].size.parameter, "K");
-  EXPECT_EQ(tma.dims[0].size.argument, 5);
+  EXPECT_EQ(tma.dims[0].size.arguments, std::vector<int>{5});
   EXPECT_FALSE(tma.dims[0].size.known());
   EXPECT_TRUE(tma.dims[0].stride.known());
   EXPECT_EQ(tma.dims[0].stride.parameter, "");
   EXPECT_EQ(tma.dims[0].stride.value, 1);
-  EXPECT_EQ(tma.dims[1].size.argument, 3);
+  EXPECT_EQ(tma.dims[1].size.arguments, std::vector<int>{3});
   EXPECT_EQ(tma.dims[1].stride.parameter, "stride_am");
-  EXPECT_EQ(tma.dims[1].stride.argument, 6);
+  EXPECT_EQ(tma.dims[1].stride.arguments, std::vector<int>{6});
   EXPECT_EQ(tma.box, (std::vector<std::uint32_t>{64, 128}));
   EXPECT_EQ(tma.swizzleBytes, 128u);
   EXPECT_FALSE(tma.nanFill);
@@ -137,7 +137,7 @@ TEST(TmaRecipeTest, ParsesTheDocumentedRecipe) {
   EXPECT_TRUE(b.dims[0].stride.known());
   EXPECT_EQ(b.dims[0].stride.parameter, "stride_bn");
   EXPECT_EQ(b.dims[0].stride.value, 1);
-  EXPECT_EQ(b.dims[1].stride.argument, 7);
+  EXPECT_EQ(b.dims[1].stride.arguments, std::vector<int>{7});
   EXPECT_FALSE(b.nanFill); // "oob_fill" defaults to "zero".
 }
 
@@ -224,10 +224,10 @@ TEST(TmaRecipeTest, Dims) {
                            "is not an integer");
   EXPECT_EQ(recipeError(R"("size": "K")", R"("size": 1.5)"),
             kRecipeWhere + "dims[0].size must be an integer, a parameter "
-                           "name or {\"arg\": name, \"factor\": f}, got 1.5");
-  EXPECT_EQ(recipeError(R"("size": "K")", R"("size": {"arg": "K", "factor": 0})"),
-            kRecipeWhere + "dims[0].size must be {\"arg\": name, \"factor\": "
-                           "positive integer}, got {\"arg\":\"K\",\"factor\":0}");
+                           "name or {\"args\": [names], \"factor\": f}, got 1.5");
+  EXPECT_EQ(recipeError(R"("size": "K")", R"("size": {"args": ["K"], "factor": 0})"),
+            kRecipeWhere + "dims[0].size must be {\"args\": [names], \"factor\": "
+                           "positive integer}, got {\"args\":[\"K\"],\"factor\":0}");
   EXPECT_EQ(recipeError(R"("size": "K")", R"("size": 0)"),
             kRecipeWhere + "dims[0].size = 0 is not a dimension size from 1 "
                            "to 2^32" +
@@ -413,19 +413,19 @@ TEST(TmaResolveTest, EmptyDimensionIsOneElement) {
   EXPECT_EQ(a->globalDim[1], 512u);
 }
 
-// A size given as a factor times a parameter, and a parameter the
+// A size given as a factor times a product of parameters, and a parameter the
 // coordinates assumed non-negative (checked at launch).
 TEST(TmaResolveTest, FactorsAndNonNegativeArguments) {
   const char *recipe =
       R"({"kind": "tma_descriptor", "base": "a_ptr", "element": "fp16",
           "dims": [{"size": "K", "stride": 1},
-                   {"size": {"arg": "M", "factor": 2}, "stride": "stride_am"}],
+                   {"size": {"args": ["M", "N"], "factor": 2}, "stride": "stride_am"}],
           "box": [64, 128], "swizzle": 128, "non_negative": ["M"]})";
   KernelMetadata md = mustParse(matmulJson(hiddenEntry("a_ptr.tma0", recipe)));
   Expected<TensorMapRequest> a =
-      resolveTensorMap(md, md.hiddenParameters[0], matmulArgs(512));
+      resolveTensorMap(md, md.hiddenParameters[0], matmulArgs(512, 256));
   ASSERT_TRUE(a) << a.status().message();
-  EXPECT_EQ(a->globalDim[1], 1024u);
+  EXPECT_EQ(a->globalDim[1], 2u * 512 * 256);
   EXPECT_EQ(resolveError(md, 0, matmulArgs(-3)),
             kTmaA + "M = -3 is negative, but the kernel's TMA copies were "
                     "placed assuming it is not (a block coordinate is "

@@ -50,11 +50,20 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
   if (isa<tile::ReshapeOp, tile::TransOp>(op))
     return tileBytes(op->getOperand(0).getType());
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    // One partial per warp along the reduced axis, per output element.
-    unsigned warps = lookupNumWarps(op).value_or(1);
+    // One partial per warp along the reduced axis, per output element
+    // (none when no warp splits the axis).
+    auto src = cast<RankedTensorType>(reduce.getSrcs().front().getType());
+    FailureOr<LinearLayout> layout = toLinearLayout(src.getShape(), src.getEncoding());
+    int64_t partials = lookupNumWarps(op).value_or(1);
+    if (succeeded(layout)) {
+      unsigned bits = 0;
+      for (const Coord &basis : layout->getBases(HwDim::Warp))
+        bits += basis[reduce.getAxis()] != 0;
+      partials = bits ? int64_t(1) << bits : 0;
+    }
     int64_t bytes = 0;
     for (Value result : reduce.getResults())
-      bytes = llvm::alignTo(bytes + warps * tileBytes(result.getType()), 8);
+      bytes = llvm::alignTo(bytes + partials * tileBytes(result.getType()), 8);
     return bytes;
   }
   if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {

@@ -108,9 +108,10 @@ LogicalResult TileGPUDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitOpError() << "TMA descriptor argument " << argIndex
                              << ": block and recipe element types differ";
   for (TMATermAttr term : llvm::concat<const TMATermAttr>(recipe.getSizes(), recipe.getStrides()))
-    if (term.getArg() && *term.getArg() >= argIndex)
-      return op->emitOpError() << "TMA recipe of argument " << argIndex
-                               << " reads argument " << *term.getArg()
+    for (unsigned arg : term.getArgs())
+      if (arg >= argIndex)
+        return op->emitOpError() << "TMA recipe of argument " << argIndex
+                               << " reads argument " << arg
                                << ", which is not a kernel parameter before it";
   if (recipe.getBase() >= argIndex)
     return op->emitOpError() << "TMA recipe of argument " << argIndex

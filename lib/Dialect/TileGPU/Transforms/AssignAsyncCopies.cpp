@@ -99,7 +99,10 @@ public:
 private:
   bool canUseRegisterA(tile::DotOp dot);
   FailureOr<Ring> getRing(tile::DotOp dot, Value operand, bool isA);
-  FailureOr<Ring> copyLoad(tile::LoadOp load, bool isA, std::string &whyNot);
+  /// Copies `load` (the operand itself, or transposed when `viaTrans`) into
+  /// a ring asynchronously, or fails and says why.
+  FailureOr<Ring> copyLoad(tile::LoadOp load, bool isA, bool viaTrans,
+                           std::string &whyNot);
   LogicalResult emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring);
   Ring emitCpAsync(tile::LoadOp load, unsigned vec, bool transposed);
   Ring emitLocalStore(Value value, Operation *before, bool transposed);
@@ -133,14 +136,29 @@ bool Assigner::canUseRegisterA(tile::DotOp dot) {
          dot.getA().getType().getDimSize(1) % 16 == 0;
 }
 
-/// Every user of `load` is a wgmma dot taking it as the same operand.
-static bool feedsOnlyWgmmaOperand(tile::LoadOp load, bool isA) {
-  Value v = load.getResult();
+/// Every user of `v` is a wgmma dot taking it as the same operand.
+static bool feedsOnlyWgmmaOperand(Value v, bool isA) {
   return !v.use_empty() && llvm::all_of(v.getUses(), [&](OpOperand &use) {
     auto dot = dyn_cast<tile::DotOp>(use.getOwner());
     return dot && isa<WarpgroupMMAEncodingAttr>(dot.getC().getType().getEncoding()) &&
            use.getOperandNumber() == (isA ? 0u : 1u);
   });
+}
+
+/// The load an operand is, directly or through a 2-d transpose
+/// (`tl.dot(q, k.T)`), when that load feeds nothing else.
+static std::pair<tile::LoadOp, bool> getOperandLoad(Value operand, bool isA) {
+  if (!feedsOnlyWgmmaOperand(operand, isA))
+    return {};
+  if (auto load = operand.getDefiningOp<tile::LoadOp>())
+    return {load, false};
+  auto trans = operand.getDefiningOp<tile::TransOp>();
+  if (!trans || trans.getType().getRank() != 2)
+    return {};
+  auto load = trans.getSrc().getDefiningOp<tile::LoadOp>();
+  if (!load || !load.getResult().hasOneUse())
+    return {};
+  return {load, true};
 }
 
 FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
@@ -151,17 +169,18 @@ FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
   // wgmma reads 8-bit and tf32 B K-major only (PTX ISA §9.7.15.5.1).
   bool registerTransposed = !isA && eltBytes != 2;
   Ring ring;
-  auto load = operand.getDefiningOp<tile::LoadOp>();
-  if (load && feedsOnlyWgmmaOperand(load, isA)) {
+  auto [load, viaTrans] = getOperandLoad(operand, isA);
+  if (load) {
     std::string whyNot;
-    FailureOr<Ring> copied = copyLoad(load, isA, whyNot);
+    FailureOr<Ring> copied = copyLoad(load, isA, viaTrans, whyNot);
     if (succeeded(copied)) {
       ring = *copied;
     } else {
       load.emitRemark() << "tl.load goes through registers into shared memory "
                            "for tl.dot: "
                         << whyNot;
-      ring = emitLocalStore(operand, load->getNextNode(), registerTransposed);
+      Operation *def = operand.getDefiningOp();
+      ring = emitLocalStore(operand, def->getNextNode(), registerTransposed);
     }
   } else {
     Operation *def = operand.getDefiningOp();
@@ -175,11 +194,25 @@ FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
   return ring;
 }
 
-FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA,
+FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA, bool viaTrans,
                                    std::string &whyNot) {
   auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
   auto resultType = cast<RankedTensorType>(load.getType());
   unsigned eltBytes = resultType.getElementTypeBitWidth() / 8;
+  // The ring holds the loaded tile, or it transposed; the operand is the
+  // tile, or it transposed (`viaTrans`). wgmma reads A K-major (the ring
+  // holds A itself), and 8-bit and tf32 B only K-major (the ring holds B
+  // transposed: bTransposed).
+  bool needsKMajorB = !isA && eltBytes != 2;
+  auto orientationProblem = [&](bool ringTransposed) -> std::string {
+    bool operandTransposed = ringTransposed != viaTrans;
+    if (isA && operandTransposed)
+      return "operand a is column-major (M contiguous)";
+    if (needsKMajorB && !operandTransposed)
+      return "operand b is row-major, but wgmma reads 8-bit and tf32 B only "
+             "K-major (give B with stride 1 along K)";
+    return "";
+  };
   std::string whyNotTMA = "disabled (--disable-tma)";
   if (useTMA) {
     Operation *parent = load->getParentOp();
@@ -188,16 +221,16 @@ FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA,
                   "phases count the iterations of a for loop)";
     } else if (FailureOr<TMABox> box = affine.getTMABox(load, whyNotTMA);
                succeeded(box)) {
-      if (isA && box->transposed)
-        whyNotTMA = "operand a is column-major (M contiguous)";
-      else if (!isA && !box->transposed && eltBytes != 2)
-        whyNotTMA = "operand b is row-major, but wgmma reads 8-bit and tf32 B "
-                    "only K-major (give B with stride 1 along K)";
+      std::string problem = orientationProblem(box->transposed);
+      if (!problem.empty())
+        whyNotTMA = problem;
       else {
         Ring ring;
         // The fast path says nothing (tilec explain shows it).
-        if (succeeded(emitTMA(load, *box, ring)))
+        if (succeeded(emitTMA(load, *box, ring))) {
+          ring.transposed = box->transposed != viaTrans;
           return ring;
+        }
         whyNotTMA = "a coordinate could not be computed where the load is";
       }
     }
@@ -218,10 +251,9 @@ FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA,
                                 }());
     (void)isNaN;
     unsigned bytes = run.vec * eltBytes;
-    // Single elements go anywhere; runs keep their dimension contiguous.
-    // wgmma reads A K-major, and 8-bit and tf32 B only K-major.
-    bool needsKMajorB = !isA && eltBytes != 2;
-    bool transposed = run.vec == 1 ? needsKMajorB : run.dim == 0;
+    // Single elements go anywhere (the ring in the operand's orientation);
+    // runs keep their dimension contiguous.
+    bool transposed = run.vec == 1 ? needsKMajorB != viaTrans : run.dim == 0;
     if (ptrType.getRank() != 2)
       whyNotCp = "the tile is not 2-d";
     else if (!otherZero)
@@ -231,15 +263,14 @@ FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA,
                  std::to_string(bytes) +
                  " bytes (cp.async copies 4, 8 or 16; tile-axis-info could not "
                  "prove more contiguity or alignment)";
-    else if (isA && transposed)
-      whyNotCp = "operand a is column-major (M contiguous)";
-    else if (needsKMajorB && !transposed)
-      whyNotCp = "operand b is row-major, but wgmma reads 8-bit and tf32 B "
-                 "only K-major";
+    else if (std::string problem = orientationProblem(transposed); !problem.empty())
+      whyNotCp = problem;
     else {
       load.emitRemark() << "tl.load becomes cp.async copies of " << bytes
                         << " bytes into shared memory; not TMA: " << whyNotTMA;
-      return emitCpAsync(load, run.vec, transposed);
+      Ring ring = emitCpAsync(load, run.vec, transposed);
+      ring.transposed = transposed != viaTrans;
+      return ring;
     }
   }
   whyNot = "not TMA: " + whyNotTMA + "; not cp.async: " + whyNotCp;
@@ -265,8 +296,7 @@ LogicalResult Assigner::emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring
   }
 
   auto term = [&](const AffineTerm &t) {
-    return TMATermAttr::get(ctx, t.factor,
-                            t.arg ? std::optional<unsigned>(*t.arg) : std::nullopt);
+    return TMATermAttr::get(ctx, t.factor, t.args);
   };
   SmallVector<TMATermAttr> sizes, strides;
   SmallVector<int64_t> boxDims;
@@ -379,9 +409,14 @@ LogicalResult Assigner::run() {
     dot.getResult().replaceAllUsesWith(wgmma.getResult());
     dot.erase();
   }
-  for (tile::LoadOp load : replacedLoads)
+  for (tile::LoadOp load : replacedLoads) {
+    // A transpose between the load and the dots goes first.
+    for (Operation *user : llvm::make_early_inc_range(load->getUsers()))
+      if (isa<tile::TransOp>(user) && user->use_empty())
+        user->erase();
     if (load->use_empty())
       load.erase();
+  }
   return success();
 }
 

@@ -18,6 +18,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/Scratch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,6 +27,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -563,6 +565,38 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   return true;
 }
 
+/// The most dynamic shared memory a Hopper CTA can have (227 KB).
+constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+
+/// The stages that fit: `wanted`, or fewer (at least 2) when the rings this
+/// loop multiplies, with every other ring of the kernel beside them, would
+/// not fit a CTA's shared memory.
+int64_t fitStages(scf::ForOp forOp, int64_t wanted) {
+  auto func = forOp->getParentOfType<FunctionOpInterface>();
+  int64_t fixed = 0, perStage = 0;
+  SetVector<Value> own;
+  for (Operation &op : forOp.getBody()->getOperations())
+    if (auto load = dyn_cast<TMALoadOp>(&op))
+      own.insert(load.getDst());
+    else if (auto copy = dyn_cast<AsyncCopyOp>(&op))
+      own.insert(copy.getDst());
+  func->walk([&](LocalAllocOp alloc) {
+    int64_t bytes = alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes();
+    if (own.contains(alloc.getResult()))
+      perStage += alloc.getType().getBufferBytes();
+    else
+      fixed += bytes;
+  });
+  // The scratch of the loop's ops is live beside its rings.
+  int64_t scratch = 0;
+  forOp->walk([&](Operation *op) { scratch = std::max(scratch, getScratchBytes(op)); });
+  fixed += scratch;
+  int64_t stages = wanted;
+  while (stages > 2 && fixed + stages * perStage > kMaxSharedMemoryBytes)
+    --stages;
+  return stages;
+}
+
 struct TileGPUPipelinePass
     : tilegpu::impl::TileGPUPipelineBase<TileGPUPipelinePass> {
   using TileGPUPipelineBase::TileGPUPipelineBase;
@@ -587,6 +621,12 @@ struct TileGPUPipelinePass
         continue;
       std::string whyNot;
       Location loc = forOp.getLoc();
+      if (int64_t fit = fitStages(forOp, stages); fit < stages) {
+        emitRemark(loc) << "loop software-pipelined with " << fit
+                        << " stages, not " << stages << ": the buffers of "
+                        << stages << " would not fit in shared memory";
+        stages = fit;
+      }
       FailureOr<bool> done = pipelineLoop(rewriter, forOp, stages, whyNot);
       if (failed(done))
         return signalPassFailure();

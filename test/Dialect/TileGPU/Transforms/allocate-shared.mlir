@@ -3,10 +3,11 @@
 // Two loops, each with its own rings and mbarriers (attention's causal
 // case): the second loop's rings reuse the first loop's memory; the
 // reduction after both (its scratch: one f32 partial per warp and row)
-// reuses it too; the kernel needs 40 KB and the first loop's barriers.
+// reuses it too (the warps split the reduced rows); the kernel needs
+// 40 KB and the first loop's barriers.
 
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
-#slice = #tilegpu.slice<{dim = 1, parent = #wgmma}>
+#slice = #tilegpu.slice<{dim = 0, parent = #wgmma}>
 #blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 
 // CHECK-LABEL: func.func @two_loops
@@ -17,7 +18,7 @@
 // CHECK-DAG:     tilegpu.mbarrier_alloc {offset = 40960 : i64} : <2>
 // The second loop's barriers take the place of the first loop's B ring.
 // CHECK-DAG:     tilegpu.mbarrier_alloc {offset = 32768 : i64} : <2>
-// CHECK:         tile.reduce
+// CHECK:         tile.reduce %{{.*}} {axis = 0 : i32,
 // CHECK-SAME:    tilegpu.scratch_offset = 0 : i64
 func.func @two_loops(%n: i32, %acc0: tensor<128x128xf32, #wgmma>, %ta: tensor<128x64xf16, #blocked>,
                      %tb: tensor<64x32xf16, #blocked>, %tc: tensor<64x128xf16, #blocked>) -> tensor<128xf32, #slice>
@@ -42,7 +43,7 @@ func.func @two_loops(%n: i32, %acc0: tensor<128x128xf32, #wgmma>, %ta: tensor<12
     tilegpu.local_store %tc, %c[%c0] : tensor<64x128xf16, #blocked>, !tilegpu.smem<2 x tensor<64x128xf16>>
   }
   tilegpu.mbarrier_inval %bars2 : !tilegpu.mbarriers<2>
-  %sum = "tile.reduce"(%acc0) <{axis = 1 : i32}> ({
+  %sum = "tile.reduce"(%acc0) <{axis = 0 : i32}> ({
   ^bb0(%x: f32, %y: f32):
     %s = arith.addf %x, %y : f32
     tile.reduce.return %s : f32

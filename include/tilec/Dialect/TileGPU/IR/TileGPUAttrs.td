@@ -162,21 +162,23 @@ def TileGPU_MMAEncodingAttr : TileGPU_Attr<"MMAEncoding", "mma"> {
 def TileGPU_TMATermAttr : TileGPU_Attr<"TMATerm", "tma_term"> {
   let summary = "a size or stride of a TMA descriptor, as the host computes it";
   let description = [{
-    `factor`, times the value of kernel argument `arg` when it is given
-    (its index among the kernel's runtime parameters, i.e. the function's
-    arguments before the descriptors). The runtime evaluates the term from
-    the launch arguments when it builds the descriptor. Sizes are element
-    counts, strides element strides.
+    `factor` times the product of the values of the kernel arguments
+    `args` (their indices among the kernel's runtime parameters, i.e. the
+    function's arguments before the descriptors); without `args`, the
+    constant `factor`. The runtime evaluates the term from the launch
+    arguments when it builds the descriptor. Sizes are element counts,
+    strides element strides.
 
     Examples: `#tilegpu.tma_term<64>` (the constant 64),
-    `#tilegpu.tma_term<1, arg = 7>` (the value of argument 7); inside a
-    recipe the prefix is left out (`<1, arg = 7>`).
+    `#tilegpu.tma_term<1, args = [7]>` (the value of argument 7),
+    `#tilegpu.tma_term<1, args = [2, 3, 8]>` (the descriptor tutorial's
+    `Z * H * N_CTX`); inside a recipe the prefix is left out.
   }];
   let parameters = (ins "int64_t":$factor,
-                        OptionalParameter<"std::optional<unsigned>">:$arg);
-  let assemblyFormat = "`<` $factor (`,` `arg` `=` $arg^)? `>`";
+                        OptionalArrayRefParameter<"unsigned">:$args);
+  let assemblyFormat = "`<` $factor (`,` `args` `=` `[` $args^ `]`)? `>`";
   let extraClassDeclaration = [{
-    bool isConstant() const { return !getArg().has_value(); }
+    bool isConstant() const { return getArgs().empty(); }
   }];
 }
 
@@ -206,7 +208,7 @@ def TileGPU_TMARecipeAttr : TileGPU_Attr<"TMARecipe", "tma_recipe"> {
 
     ```mlir
     #tilegpu.tma_recipe<base = 0, element = f16,
-        sizes = [<1, arg = 5>, <1, arg = 3>], strides = [<1>, <1, arg = 6>],
+        sizes = [<1, args = [5]>, <1, args = [3]>], strides = [<1>, <1, args = [6]>],
         box = [64, 128], swizzle = 128, nanFill = false, nonNegative = [3]>
     ```
   }];

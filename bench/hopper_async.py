@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""The Hopper async path on the H200 (issue 11's benchmark table): tilec
+against cuBLAS / scaled_dot_product_attention and Triton 3.6 running the
+same source with the same specialization, in one run.
+
+GEMM (fp32 accumulation, 128x256x64 blocks, 8 warps, 3 stages, grouped
+program order GROUP_SIZE_M = 8, for tilec and Triton alike):
+  - Triton's tutorial 03 kernel as it is (examples/matmul_grouped.tile:
+    pointer arithmetic, rows and columns wrapping with % M and % N, the K
+    mask), fp16 4096^3 and 8192^3, and bf16 4095x4097x4099 (no TMA or
+    cp.async possible: odd rows are 2-byte aligned);
+  - the block-pointer kernel (examples/matmul.tile), fp16 and bf16 8192^3.
+Triton compiles the same file (test/e2e/triton_compile.py rewrites tilec's
+spellings; the tutorial's @triton.autotune decorator is dropped so both run
+the one configuration). Integer arguments are specialized as Triton's JIT
+does (:16 when divisible by 16, 1 as a constant).
+
+Attention (tutorial 06 forward, Z=4 H=16, N_CTX 1024/4096/8192, HEAD_DIM 64
+and 128, causal and not): the block-pointer kernel (examples/attention.tile)
+in fp16 and in bf16 (P cast to V's type instead of fp16: the one line
+changed, for both compilers), the descriptor kernel
+(examples/attention_descriptor.tile, descriptors made in the kernel) in
+fp16; 128 x 64 blocks for HEAD_DIM 64, 128 x 128 for 128, 8 warps, 3
+stages (2 where 3 do not fit, for both); against SDPA with the flash and
+the cuDNN backend forced. Outputs are checked against SDPA-flash's (2e-2
+absolute, rel-L2 5e-3); GEMMs against float64.
+
+Every output is poisoned (NaN) before the checked launch; inputs are fresh
+uniform random numbers. Times: triton.testing.do_bench medians.
+
+    python3 bench/hopper_async.py --tilec path/to/tilec [--json out.json]
+        [--sections gemm,attention] [--quick]
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import torch
+import triton
+import triton.testing
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
+from tilec_launch import TilecKernel  # noqa: E402
+import triton_compile  # noqa: E402
+
+DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
+RTOL = {"fp16": 2e-3, "bf16": 1e-2}
+TMP = tempfile.mkdtemp(prefix="hopper-")
+
+
+def entry(value):
+    return "i32:16" if value % 16 == 0 else ("1" if value == 1 else "i32")
+
+
+def bench(fn):
+    return triton.testing.do_bench(fn, warmup=25, rep=100)
+
+
+def drop_autotune(source):
+    """The source without its @triton.autotune(...) decorator."""
+    start = source.find("@triton.autotune(")
+    if start < 0:
+        return source
+    depth, i = 0, source.index("(", start)
+    while True:
+        depth += {"(": 1, ")": -1}.get(source[i], 0)
+        i += 1
+        if depth == 0:
+            break
+    return source[:start] + source[i:].lstrip("\n")
+
+
+def variant(path, replacements=(), tag=""):
+    """A copy of an example with textual replacements (for both compilers)."""
+    with open(path) as f:
+        source = f.read()
+    for old, new in replacements:
+        if old not in source:
+            raise ValueError(f"{old!r} not in {path}")
+        source = source.replace(old, new)
+    out = os.path.join(TMP, tag + os.path.basename(path))
+    with open(out, "w") as f:
+        f.write(source)
+    return out
+
+
+def triton_kernel(path, name):
+    with open(path) as f:
+        source = drop_autotune(f.read())
+    out = os.path.join(TMP, os.path.basename(path) + ".triton.py")
+    with open(out, "w") as f:
+        f.write(triton_compile.rewrite_module(source))
+    return getattr(triton_compile.load_module(out), name)
+
+
+def tilec_kernel(tilec, path, kernel, sig, warps, stages, tag):
+    out = os.path.join(TMP, tag + ".cubin")
+    cmd = [tilec, path, "--kernel", kernel, "--signature", sig, "--num-warps",
+           str(warps), "--num-stages", str(stages), "-o", out]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(run.stderr[-600:])
+    return TilecKernel(out[:-len(".cubin")] + ".json"), run.stderr
+
+
+def check(out, ref, rtol, atol):
+    o = out.double()
+    err = (o - ref).abs()
+    ok = bool(torch.isfinite(o).all()) and bool((err <= atol + rtol * ref.abs()).all())
+    rel_l2 = float(torch.linalg.norm(o - ref) / torch.linalg.norm(ref))
+    return ok and rel_l2 < max(rtol, 5e-3), float(err.max()), rel_l2
+
+
+def timed(launch, out, ref, rtol, atol):
+    """(ok, max err, rel L2, ms) of a launch, output poisoned first."""
+    out.fill_(float("nan"))
+    launch()
+    torch.cuda.synchronize()
+    ok, err, rel_l2 = check(out, ref, rtol, atol)
+    return ok, err, rel_l2, bench(launch)
+
+
+GEMM_CFG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8)
+
+
+def gemm_rows(args):
+    rows = []
+    tutorial = os.path.join(ROOT, "examples", "matmul_grouped.tile")
+    blockptr = os.path.join(ROOT, "examples", "matmul.tile")
+    tri_tutorial = triton_kernel(tutorial, "matmul_kernel")
+    tri_blockptr = triton_kernel(blockptr, "matmul_kernel")
+    cases = [("tutorial 03 (pointers)", "fp16", 4096, 4096, 4096),
+             ("tutorial 03 (pointers)", "fp16", 8192, 8192, 8192),
+             ("tutorial 03 (pointers)", "bf16", 4095, 4097, 4099),
+             ("block pointers, grouped", "fp16", 8192, 8192, 8192),
+             ("block pointers, grouped", "bf16", 8192, 8192, 8192)]
+    if args.quick:
+        cases = cases[:1] + cases[2:4]
+    c = GEMM_CFG
+    for name, dtype, m, n, k in cases:
+        tdt = DTYPES[dtype]
+        a = torch.empty(m, k, device="cuda", dtype=tdt).uniform_(-1, 1)
+        b = torch.empty(k, n, device="cuda", dtype=tdt).uniform_(-1, 1)
+        ref = a.double() @ b.double()
+        row = dict(kernel=name, dtype=dtype, shape=f"{m}x{n}x{k}")
+        grid = (triton.cdiv(m, c["BLOCK_SIZE_M"]) * triton.cdiv(n, c["BLOCK_SIZE_N"]),)
+        pointers = name.startswith("tutorial")
+        out_dtype = torch.float16 if pointers else torch.float32
+        out = torch.empty(m, n, device="cuda", dtype=out_dtype)
+        rtol = max(RTOL[dtype], 1e-3 if pointers else 0)
+        atol = rtol * math.sqrt(k / 3.0)
+        try:
+            if pointers:
+                sig = (f"*{dtype}:16, *{dtype}:16, *fp16:16, {entry(m)}, {entry(n)}, {entry(k)}, "
+                       f"{entry(k)}, 1, {entry(n)}, 1, {entry(n)}, 1, 128, 256, 64, 8, ''")
+                kern, log = tilec_kernel(args.tilec, tutorial, "matmul_kernel", sig, 8, 3,
+                                         f"t03_{dtype}_{m}")
+                launch = lambda: kern(grid, a, b, out, m, n, k, k, n, n)
+            else:
+                sig = (f"*{dtype}:16, *{dtype}:16, *fp32:16, {entry(m)}, {entry(n)}, {entry(k)}, "
+                       f"{entry(k)}, 1, {entry(n)}, 1, {entry(n)}, 1, 128, 256, 64, 8")
+                kern, log = tilec_kernel(args.tilec, blockptr, "matmul_kernel", sig, 8, 3,
+                                         f"bp_{dtype}_{m}")
+                launch = lambda: kern(grid, a, b, out, m, n, k, k, n, n)
+            ok, err, rel, ms = timed(launch, out, ref, rtol, atol)
+            row.update(tilec_ok=ok, max_err=err, rel_l2=rel, tilec_ms=ms,
+                       registers=kern.meta["ptxas"]["registers"],
+                       remarks=[l for l in log.splitlines() if "remark" in l][:3])
+        except Exception as e:
+            row["tilec_error"] = str(e)[-600:]
+        try:
+            if pointers:
+                tri = lambda: tri_tutorial[grid](a, b, out, m, n, k, a.stride(0), a.stride(1),
+                                                 b.stride(0), b.stride(1), out.stride(0),
+                                                 out.stride(1), ACTIVATION="", num_warps=8,
+                                                 num_stages=3, **c)
+            else:
+                tri = lambda: tri_blockptr[grid](a, b, out, m, n, k, a.stride(0), a.stride(1),
+                                                 b.stride(0), b.stride(1), out.stride(0),
+                                                 out.stride(1), BLOCK_M=128, BLOCK_N=256,
+                                                 BLOCK_K=64, GROUP_SIZE_M=8, num_warps=8,
+                                                 num_stages=3)
+            ok, _, _, ms = timed(tri, out, ref, rtol, atol)
+            row.update(triton_ok=ok, triton_ms=ms)
+        except Exception as e:
+            row["triton_error"] = str(e)[-400:]
+        row["cublas_ms"] = bench(lambda: torch.matmul(a, b))
+        flops = 2.0 * m * n * k
+        for key in ("tilec", "triton", "cublas"):
+            if f"{key}_ms" in row:
+                row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        del a, b, ref, out
+        torch.cuda.empty_cache()
+    return rows
+
+
+def sdpa(backend, q, k, v, causal, scale):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    kind = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}[backend]
+    with sdpa_kernel([kind]):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                                scale=scale)
+
+
+def attention_rows(args):
+    rows = []
+    Z, H = 4, 16
+    block = os.path.join(ROOT, "examples", "attention.tile")
+    block_bf16 = variant(block, [("p = p.to(tl.float16)", "p = p.to(v.dtype)")], "bf16_")
+    desc = os.path.join(ROOT, "examples", "attention_descriptor.tile")
+    kernels = {("block", "fp16"): block, ("block", "bf16"): block_bf16,
+               ("descriptor", "fp16"): desc}
+    tri = {key: triton_kernel(path, "_attn_fwd") for key, path in kernels.items()}
+    triton.set_allocator(lambda size, align, stream:
+                         torch.empty(size, dtype=torch.int8, device="cuda"))
+    sm_scale = 0.5
+    n_ctxs = [1024, 4096] if args.quick else [1024, 4096, 8192]
+    for (version, dtype), path in kernels.items():
+        tdt = DTYPES[dtype]
+        for d in (64, 128):
+            bm, bn = 128, (64 if d == 64 else 128)
+            for causal in (False, True):
+                stage = 3 if causal else 1
+                for n_ctx in n_ctxs:
+                    q, k, v = (torch.empty(Z, H, n_ctx, d, device="cuda", dtype=tdt).normal_()
+                               for _ in range(3))
+                    o = torch.empty_like(q)
+                    lse = torch.empty(Z * H, n_ctx, device="cuda", dtype=torch.float32)
+                    ref = sdpa("flash", q, k, v, causal, sm_scale).double()
+                    grid = (triton.cdiv(n_ctx, bm), Z * H, 1)
+                    row = dict(kernel=version, dtype=dtype, N_CTX=n_ctx, HEAD_DIM=d,
+                               causal=causal, blocks=f"{bm}x{bn}")
+                    flops = 4.0 * Z * H * n_ctx * n_ctx * d * (0.5 if causal else 1.0)
+                    if version == "block":
+                        st = lambda n: ", ".join([entry(H * n_ctx * d), entry(n_ctx * d), entry(d), "1"])
+                        sig = (f"*{dtype}:16, *{dtype}:16, *{dtype}:16, fp32, *fp32:16, *{dtype}:16, "
+                               + ", ".join([st(0)] * 4) +
+                               f", {entry(Z)}, {entry(H)}, {entry(n_ctx)}, {d}, {bm}, {bn}, {stage}")
+                        s4 = [H * n_ctx * d, n_ctx * d, d]
+                        run_args = [q, k, v, sm_scale, lse, o] + s4 * 4 + [Z, H, n_ctx]
+                        tri_args = ([q, k, v, sm_scale, lse, o] + [x for t in (q, k, v, o) for x in t.stride()]
+                                    + [Z, H, n_ctx])
+                        tri_kw = dict(HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage)
+                    else:
+                        sig = (f"fp32, *fp32:16, {entry(Z)}, {entry(H)}, *fp16:16, *fp16:16, *fp16:16, "
+                               f"*fp16:16, {entry(n_ctx)}, {d}, {bm}, {bn}, 0, {stage}, 0, 1")
+                        run_args = [sm_scale, lse, Z, H, q, k, v, o, n_ctx]
+                        tri_args = run_args
+                        tri_kw = dict(HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, FP8_OUTPUT=False,
+                                      STAGE=stage, warp_specialize=False, IS_HOPPER=True)
+                    try:
+                        kern, log = tilec_kernel(args.tilec, path, "_attn_fwd", sig, 8, 3,
+                                                 f"attn_{version}_{dtype}_{d}_{int(causal)}_{n_ctx}")
+                        ok, err, rel, ms = timed(lambda: kern(grid, *run_args), o, ref, 0, 2e-2)
+                        row.update(tilec_ok=ok, max_err=err, rel_l2=rel, tilec_ms=ms,
+                                   registers=kern.meta["ptxas"]["registers"],
+                                   remarks=[l for l in log.splitlines() if "remark" in l][:2])
+                    except Exception as e:
+                        row["tilec_error"] = str(e)[-600:]
+                    for stages in (3, 2):
+                        try:
+                            launch = lambda: tri[(version, dtype)][grid](*tri_args, **tri_kw, num_warps=8,
+                                                                         num_stages=stages)
+                            ok, _, _, ms = timed(launch, o, ref, 0, 2e-2)
+                            row.update(triton_ok=ok, triton_ms=ms, triton_stages=stages)
+                            break
+                        except Exception as e:
+                            row["triton_error"] = str(e)[-300:]
+                    for backend in ("flash", "cudnn"):
+                        try:
+                            row[f"sdpa_{backend}_ms"] = bench(
+                                lambda: sdpa(backend, q, k, v, causal, sm_scale))
+                        except Exception as e:
+                            row[f"sdpa_{backend}_error"] = str(e)[-200:]
+                    for key in ("tilec", "triton", "sdpa_flash", "sdpa_cudnn"):
+                        if f"{key}_ms" in row:
+                            row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+                    del q, k, v, o, ref
+                    torch.cuda.empty_cache()
+    return rows
+
+
+def fmt(v):
+    return f"{v:.1f}" if v else "-"
+
+
+def ratio(x, y):
+    return f"{x / y:.2f}" if x and y else "-"
+
+
+def status(r):
+    return "PASS" if r.get("tilec_ok") else ("FAIL" if "tilec_ms" in r else "ERROR")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tilec", required=True)
+    parser.add_argument("--json")
+    parser.add_argument("--sections", default="gemm,attention")
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    triton_compile.install_tilec_alias()
+    sections = args.sections.split(",")
+    gemm = gemm_rows(args) if "gemm" in sections else []
+    attention = attention_rows(args) if "attention" in sections else []
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"gemm": gemm, "attention": attention}, f, indent=1)
+    print()
+    if gemm:
+        print("| GEMM kernel | dtype | M x N x K | pass | regs | tilec TFLOP/s | cuBLAS | Triton "
+              "| tilec/cuBLAS | tilec/Triton |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for r in gemm:
+            t, c, tr = r.get("tilec_tflops"), r.get("cublas_tflops"), r.get("triton_tflops")
+            print(f"| {r['kernel']} | {r['dtype']} | {r['shape']} | {status(r)} | "
+                  f"{r.get('registers', '-')} | {fmt(t)} | {fmt(c)} | "
+                  f"{fmt(tr) if r.get('triton_ok', True) else 'WRONG'} | {ratio(t, c)} | {ratio(t, tr)} |")
+    if attention:
+        print()
+        print("| attention | dtype | N_CTX | D | causal | pass | regs | tilec TFLOP/s | Triton | "
+              "SDPA flash | SDPA cuDNN | tilec/Triton | tilec/flash | tilec/cuDNN |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for r in attention:
+            t, tr = r.get("tilec_tflops"), r.get("triton_tflops")
+            fl, cd = r.get("sdpa_flash_tflops"), r.get("sdpa_cudnn_tflops")
+            print(f"| {r['kernel']} | {r['dtype']} | {r['N_CTX']} | {r['HEAD_DIM']} | "
+                  f"{'yes' if r['causal'] else 'no'} | {status(r)} | {r.get('registers', '-')} | "
+                  f"{fmt(t)} | {fmt(tr)} | {fmt(fl)} | {fmt(cd)} | {ratio(t, tr)} | "
+                  f"{ratio(t, fl)} | {ratio(t, cd)} |")
+    failed = any(not r.get("tilec_ok") for r in gemm + attention)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
