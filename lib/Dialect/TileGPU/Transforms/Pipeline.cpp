@@ -569,8 +569,8 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
 constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
 
 /// The stages that fit: `wanted`, or fewer (at least 2) when the rings this
-/// loop multiplies, with every other ring of the kernel beside them, would
-/// not fit a CTA's shared memory.
+/// loop multiplies, with the other rings it reads and its ops' scratch,
+/// would not fit a CTA's shared memory.
 int64_t fitStages(scf::ForOp forOp, int64_t wanted) {
   auto func = forOp->getParentOfType<FunctionOpInterface>();
   int64_t fixed = 0, perStage = 0;
@@ -580,11 +580,14 @@ int64_t fitStages(scf::ForOp forOp, int64_t wanted) {
       own.insert(load.getDst());
     else if (auto copy = dyn_cast<AsyncCopyOp>(&op))
       own.insert(copy.getDst());
+  // Other rings count when the loop reads them (attention's Q); those of
+  // other loops share memory with these (tilegpu-allocate-shared).
   func->walk([&](LocalAllocOp alloc) {
     int64_t bytes = alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes();
     if (own.contains(alloc.getResult()))
       perStage += alloc.getType().getBufferBytes();
-    else
+    else if (llvm::any_of(alloc->getUsers(),
+                          [&](Operation *user) { return forOp->isAncestor(user); }))
       fixed += bytes;
   });
   // The scratch of the loop's ops is live beside its rings.

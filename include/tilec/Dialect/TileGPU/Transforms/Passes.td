@@ -81,8 +81,11 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     - after the loop, the results' dots and the copies are waited for.
 
     Any trip count, 0 and those below S included, runs every iteration's
-    copies once and waits for them once. A loop it cannot take keeps the
-    single-stage form and gets a remark saying why.
+    copies once and waits for them once. When S buffers of the loop's rings,
+    beside the other rings it reads and its ops' scratch, would not fit the
+    227 KB of a CTA's shared memory, fewer stages (at least 2) are taken and
+    a remark says so. A loop it cannot take keeps the single-stage form and
+    gets a remark saying why.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",
