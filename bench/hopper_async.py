@@ -23,7 +23,7 @@ changed, for both compilers), the descriptor kernel
 fp16; 128 x 64 blocks for HEAD_DIM 64, 128 x 128 for 128, 8 warps, 3
 stages (2 where 3 do not fit, for both); against SDPA with the flash and
 the cuDNN backend forced. Outputs are checked against SDPA-flash's (2e-2
-absolute, rel-L2 5e-3); GEMMs against float64.
+absolute, rel-L2 5e-3; bf16 8e-2 and 2e-2); GEMMs against float64.
 
 Every output is poisoned (NaN) before the checked launch; inputs are fresh
 uniform random numbers. Times: triton.testing.do_bench medians.
@@ -112,20 +112,20 @@ def tilec_kernel(tilec, path, kernel, sig, warps, stages, tag):
     return TilecKernel(out[:-len(".cubin")] + ".json"), run.stderr
 
 
-def check(out, ref, rtol, atol):
+def check(out, ref, rtol, atol, l2):
     o = out.double()
     err = (o - ref).abs()
     ok = bool(torch.isfinite(o).all()) and bool((err <= atol + rtol * ref.abs()).all())
     rel_l2 = float(torch.linalg.norm(o - ref) / torch.linalg.norm(ref))
-    return ok and rel_l2 < max(rtol, 5e-3), float(err.max()), rel_l2
+    return ok and rel_l2 < l2, float(err.max()), rel_l2
 
 
-def timed(launch, out, ref, rtol, atol):
+def timed(launch, out, ref, rtol, atol, l2=5e-3):
     """(ok, max err, rel L2, ms) of a launch, output poisoned first."""
     out.fill_(float("nan"))
     launch()
     torch.cuda.synchronize()
-    ok, err, rel_l2 = check(out, ref, rtol, atol)
+    ok, err, rel_l2 = check(out, ref, rtol, atol, l2)
     return ok, err, rel_l2, bench(launch)
 
 
@@ -238,6 +238,8 @@ def attention_rows(args):
                     o = torch.empty_like(q)
                     lse = torch.empty(Z * H, n_ctx, device="cuda", dtype=torch.float32)
                     ref = sdpa("flash", q, k, v, causal, sm_scale).double()
+                    # bf16 keeps 8 bits: P and Out round 8x coarser than fp16.
+                    atol, l2 = (2e-2, 5e-3) if dtype == "fp16" else (8e-2, 2e-2)
                     grid = (triton.cdiv(n_ctx, bm), Z * H, 1)
                     row = dict(kernel=version, dtype=dtype, N_CTX=n_ctx, HEAD_DIM=d,
                                causal=causal, blocks=f"{bm}x{bn}")
@@ -262,7 +264,7 @@ def attention_rows(args):
                     try:
                         kern, log = tilec_kernel(args.tilec, path, "_attn_fwd", sig, 8, 3,
                                                  f"attn_{version}_{dtype}_{d}_{int(causal)}_{n_ctx}")
-                        ok, err, rel, ms = timed(lambda: kern(grid, *run_args), o, ref, 0, 2e-2)
+                        ok, err, rel, ms = timed(lambda: kern(grid, *run_args), o, ref, 0, atol, l2)
                         row.update(tilec_ok=ok, max_err=err, rel_l2=rel, tilec_ms=ms,
                                    registers=kern.meta["ptxas"]["registers"],
                                    remarks=[l for l in log.splitlines() if "remark" in l][:2])
@@ -272,7 +274,7 @@ def attention_rows(args):
                         try:
                             launch = lambda: tri[(version, dtype)][grid](*tri_args, **tri_kw, num_warps=8,
                                                                          num_stages=stages)
-                            ok, _, _, ms = timed(launch, o, ref, 0, 2e-2)
+                            ok, _, _, ms = timed(launch, o, ref, 0, atol, l2)
                             row.update(triton_ok=ok, triton_ms=ms, triton_stages=stages)
                             break
                         except Exception as e:
