@@ -108,6 +108,7 @@ std::vector<CaseSpec> allCases() {
   addLayerNormCases(cases);
   addMatmulGroupedCases(cases);
   addAttentionCases(cases);
+  addAttentionBackwardCases(cases);
   addOpsCases(cases);
   return cases;
 }

@@ -160,6 +160,7 @@ void addQuantizeFp8Cases(std::vector<CaseSpec> &cases);
 void addLayerNormCases(std::vector<CaseSpec> &cases);
 void addMatmulGroupedCases(std::vector<CaseSpec> &cases);
 void addAttentionCases(std::vector<CaseSpec> &cases);
+void addAttentionBackwardCases(std::vector<CaseSpec> &cases);
 void addOpsCases(std::vector<CaseSpec> &cases);
 void addWeightedSumCases(std::vector<CaseSpec> &cases);
 void addPuzzleElementwiseCases(std::vector<CaseSpec> &cases);

@@ -102,6 +102,19 @@ def make(case):
         causal = family == "attention_causal"
         return lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal,
                                                       scale=0.3)
+    if family == "attention_bwd_preprocess":
+        shape = (s["Z"], s["H"], s["N_CTX"], s["HEAD_DIM"])
+        o = rand(*shape, dtype=torch.float16)
+        do = rand(*shape, dtype=torch.float16)
+        return lambda: (o.float() * do.float()).sum(-1)
+    if family == "attention_bwd":
+        # The backward of causal SDPA (its default backend): the same
+        # gradients, with its own preprocess inside.
+        shape = (s["Z"], s["H"], s["N_CTX"], s["HEAD_DIM"])
+        q, k, v = (rand(*shape, dtype=torch.float16).requires_grad_() for _ in range(3))
+        o = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.5)
+        do = rand(*shape, dtype=torch.float16)
+        return lambda: torch.autograd.grad(o, (q, k, v), do, retain_graph=True)
     if family == "descriptor_scale":
         x = rand(s["M"], s["N"])
         out = torch.empty(s["M"], s["N"], device="cuda", dtype=torch.float16)

@@ -1,0 +1,238 @@
+//===- AttentionBackwardCases.cpp - examples/attention_backward.tile -----===//
+//
+// Triton's tutorial 06 fused attention backward, unchanged: the
+// preprocess (Delta = rowsum(Out * dO)) and `_attn_bwd` (dQ, dK, dV of
+// causal attention from Q, K pre-scaled by sm_scale / ln 2, V, dO, the
+// forward's base-2 logsumexp M and Delta), checked against the gradients
+// computed in float64 from the math.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Case.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilec::e2e {
+
+using runtime::ScalarType;
+
+namespace {
+
+/// Float64 causal attention of one problem, in the backward kernel's terms:
+/// logits Q Ks^T in base 2 (Ks = K * sm_scale / ln 2, what the kernel is
+/// given), P = 2^(logits - M) row-wise, Out = P V.
+struct CausalAttention {
+  std::int64_t bh, nCtx, d;
+  std::vector<double> q, ks, v, dO;
+  std::vector<double> p;     ///< bh x nCtx x nCtx, 0 above the diagonal.
+  std::vector<double> lse2;  ///< bh x nCtx: M, the base-2 logsumexp.
+  std::vector<double> delta; ///< bh x nCtx: rowsum(Out * dO).
+
+  void run() {
+    p.assign(bh * nCtx * nCtx, 0.0);
+    lse2.assign(bh * nCtx, 0.0);
+    delta.assign(bh * nCtx, 0.0);
+    for (std::int64_t b = 0; b < bh; ++b) {
+      const std::size_t t = b * nCtx * d;
+      for (std::int64_t i = 0; i < nCtx; ++i) {
+        double *row = &p[(b * nCtx + i) * nCtx];
+        double max = -INFINITY;
+        for (std::int64_t j = 0; j <= i; ++j) {
+          double s = 0;
+          for (std::int64_t l = 0; l < d; ++l)
+            s += q[t + i * d + l] * ks[t + j * d + l];
+          row[j] = s;
+          max = std::max(max, s);
+        }
+        double sum = 0;
+        for (std::int64_t j = 0; j <= i; ++j)
+          sum += std::exp2(row[j] - max);
+        double m = max + std::log2(sum);
+        lse2[b * nCtx + i] = m;
+        for (std::int64_t j = 0; j <= i; ++j)
+          row[j] = std::exp2(row[j] - m);
+        double dsum = 0;
+        for (std::int64_t l = 0; l < d; ++l) {
+          double out = 0;
+          for (std::int64_t j = 0; j <= i; ++j)
+            out += row[j] * v[t + j * d + l];
+          dsum += out * dO[t + i * d + l];
+        }
+        delta[b * nCtx + i] = dsum;
+      }
+    }
+  }
+};
+
+} // namespace
+
+/// Delta[bh, i] = sum_d Out[bh, i, d] * dO[bh, i, d] (preprocess kernel).
+static CaseSpec attentionBwdPreprocess(const std::string &name, std::int64_t z,
+                                       std::int64_t h, std::int64_t nCtx,
+                                       std::int64_t d, std::int64_t blockM) {
+  CaseSpec c;
+  c.name = name;
+  c.family = "attention_bwd_preprocess";
+  c.file = "attention_backward.tile";
+  c.kernel = "_attn_bwd_preprocess";
+  // (O, DO, Delta, Z, H, N_CTX, BLOCK_M, HEAD_DIM)
+  c.signature = "*fp16:16, *fp16:16, *fp32:16, " + i32Entry(z) + ", " +
+                i32Entry(h) + ", " + i32Entry(nCtx) + ", " +
+                std::to_string(blockM) + ", " + std::to_string(d);
+  c.numWarps = 4;
+  c.dtype = "fp16->fp32";
+  c.sizes = {{"Z", z}, {"H", h}, {"N_CTX", nCtx}, {"HEAD_DIM", d}};
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    std::vector<std::int64_t> shape = {z, h, nCtx, d};
+    p.input("O", ScalarType::FP16, shape, rng, -1, 1);
+    p.input("DO", ScalarType::FP16, shape, rng, -1, 1);
+    // fp32 sums of exact fp16 products: rounding only.
+    p.output("Delta", ScalarType::FP32, {z * h, nCtx},
+             {kRtolFp32, kRtolFp32 * dotScale(d)});
+    p.i32(z);
+    p.i32(h);
+    p.i32(nCtx);
+    p.grid = {static_cast<unsigned>(nCtx / blockM),
+              static_cast<unsigned>(z * h), 1};
+    p.bytesMoved = 2.0 * 2 * z * h * nCtx * d + 4.0 * z * h * nCtx;
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    std::vector<double> o = p.tensor("O").toDoubles();
+    std::vector<double> dO = p.tensor("DO").toDoubles();
+    std::vector<double> &delta = expected["Delta"];
+    delta.assign(z * h * nCtx, 0.0);
+    for (std::int64_t r = 0; r < z * h * nCtx; ++r)
+      for (std::int64_t l = 0; l < d; ++l)
+        delta[r] += o[r * d + l] * dO[r * d + l];
+  };
+  return c;
+}
+
+/// dQ, dK, dV of causal attention (`_attn_bwd`); M and Delta are computed
+/// in float64 from the inputs and passed as fp32, as the forward pass and
+/// the preprocess would.
+static CaseSpec attentionBwd(const std::string &name, std::int64_t z,
+                             std::int64_t h, std::int64_t nCtx, std::int64_t d,
+                             std::int64_t blockM1, std::int64_t blockN1,
+                             std::int64_t blockM2, std::int64_t blockN2,
+                             std::int64_t sliceFactor, int warps, int stages,
+                             bool large) {
+  const double smScale = 0.5;
+  CaseSpec c;
+  c.name = name;
+  c.family = "attention_bwd";
+  c.file = "attention_backward.tile";
+  c.kernel = "_attn_bwd";
+  // (Q, K, V, sm_scale, DO, DQ, DK, DV, M, D, stride_z, stride_h,
+  //  stride_tok, stride_d, H, N_CTX, BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2,
+  //  BLK_SLICE_FACTOR, HEAD_DIM): contiguous tensors, stride_d the literal 1.
+  c.signature = "*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp16:16, "
+                "*fp16:16, *fp16:16, *fp32:16, *fp32:16, " +
+                i32Entry(h * nCtx * d) + ", " + i32Entry(nCtx * d) + ", " +
+                i32Entry(d) + ", 1, " + i32Entry(h) + ", " + i32Entry(nCtx) +
+                ", " + std::to_string(blockM1) + ", " + std::to_string(blockN1) +
+                ", " + std::to_string(blockM2) + ", " + std::to_string(blockN2) +
+                ", " + std::to_string(sliceFactor) + ", " + std::to_string(d);
+  c.numWarps = warps;
+  c.numStages = stages;
+  c.dtype = "fp16";
+  c.sizes = {{"Z", z}, {"H", h}, {"N_CTX", nCtx}, {"HEAD_DIM", d}};
+  c.large = large;
+  // Gradients are sums over up to N_CTX terms of P (<= 1) times O(1)
+  // values; P and dS are rounded to fp16 before their dots (as in the
+  // tutorial) and the results to fp16: 2^-11 relative each.
+  const Tolerance tol = {kRtolFp16, kRtolFp16};
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    std::vector<std::int64_t> shape = {z, h, nCtx, d};
+    HostTensor &q = p.input("Q", ScalarType::FP16, shape, rng, -1, 1);
+    HostTensor &ks = p.input("K", ScalarType::FP16, shape, rng, -1, 1);
+    HostTensor &v = p.input("V", ScalarType::FP16, shape, rng, -1, 1);
+    p.scalar(runtime::KernelArg::scalar(static_cast<float>(smScale)));
+    HostTensor &dO = p.input("DO", ScalarType::FP16, shape, rng, -1, 1);
+    p.output("DQ", ScalarType::FP16, shape, tol);
+    p.output("DK", ScalarType::FP16, shape, tol);
+    p.output("DV", ScalarType::FP16, shape, tol);
+    HostTensor &m = p.input("M", ScalarType::FP32, {z * h, nCtx}, rng, 0, 1);
+    HostTensor &delta = p.input("D", ScalarType::FP32, {z * h, nCtx}, rng, 0, 1);
+    CausalAttention a{z * h, nCtx, d, q.toDoubles(), ks.toDoubles(),
+                      v.toDoubles(), dO.toDoubles(), {}, {}, {}};
+    a.run();
+    for (std::size_t i = 0; i < a.lse2.size(); ++i) {
+      m.set(i, a.lse2[i]);
+      delta.set(i, a.delta[i]);
+    }
+    p.i32(h * nCtx * d);
+    p.i32(nCtx * d);
+    p.i32(d);
+    p.i32(h);
+    p.i32(nCtx);
+    p.grid = {static_cast<unsigned>(nCtx / blockN1), 1,
+              static_cast<unsigned>(z * h)};
+    // The tutorial's count: 2.5 forward matmuls' worth, causal half.
+    p.flops = 2.5 * 4.0 * double(z * h) * nCtx * nCtx * d * 0.5;
+    p.bytesMoved = 2.0 * 7 * z * h * nCtx * d + 8.0 * z * h * nCtx;
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    CausalAttention a{z * h,
+                      nCtx,
+                      d,
+                      p.tensor("Q").toDoubles(),
+                      p.tensor("K").toDoubles(),
+                      p.tensor("V").toDoubles(),
+                      p.tensor("DO").toDoubles(),
+                      {},
+                      {},
+                      {}};
+    a.run();
+    std::vector<double> &dq = expected["DQ"];
+    std::vector<double> &dk = expected["DK"];
+    std::vector<double> &dv = expected["DV"];
+    dq.assign(a.q.size(), 0.0);
+    dk.assign(a.q.size(), 0.0);
+    dv.assign(a.q.size(), 0.0);
+    std::vector<double> ds(nCtx);
+    for (std::int64_t b = 0; b < z * h; ++b) {
+      const std::size_t t = b * nCtx * d;
+      for (std::int64_t i = 0; i < nCtx; ++i) {
+        const double *row = &a.p[(b * nCtx + i) * nCtx];
+        // dS[i, j] = P[i, j] * (dO[i] . V[j] - Delta[i]).
+        for (std::int64_t j = 0; j <= i; ++j) {
+          double dp = 0;
+          for (std::int64_t l = 0; l < d; ++l)
+            dp += a.dO[t + i * d + l] * a.v[t + j * d + l];
+          ds[j] = row[j] * (dp - a.delta[b * nCtx + i]);
+        }
+        for (std::int64_t j = 0; j <= i; ++j)
+          for (std::int64_t l = 0; l < d; ++l) {
+            dv[t + j * d + l] += row[j] * a.dO[t + i * d + l];
+            // With K = Ks * ln 2 / sm_scale: dQ = dS K sm_scale = dS Ks ln 2,
+            // dK = dS^T Q sm_scale.
+            dq[t + i * d + l] += ds[j] * a.ks[t + j * d + l] * std::log(2.0);
+            dk[t + j * d + l] += ds[j] * a.q[t + i * d + l] * smScale;
+          }
+      }
+    }
+  };
+  return c;
+}
+
+void addAttentionBackwardCases(std::vector<CaseSpec> &cases) {
+  cases.push_back(attentionBwdPreprocess("attention_bwd_preprocess_small", 2, 3,
+                                         256, 64, 128));
+  // Small blocks, one slice (the masked steps are full blocks).
+  cases.push_back(attentionBwd("attention_bwd_small", 1, 2, 64, 32, 16, 32, 32,
+                               16, 1, 4, 0, false));
+  // The tutorial's configuration: 32 / 128 / 128 / 32 blocks, the diagonal
+  // in half-size steps, 4 warps, 5 stages.
+  cases.push_back(attentionBwd("attention_bwd_tutorial", 1, 2, 256, 64, 32, 128,
+                               128, 32, 2, 4, 5, false));
+  cases.push_back(attentionBwd("attention_bwd_1024", 4, 8, 1024, 64, 32, 128,
+                               128, 32, 2, 4, 5, true));
+}
+
+} // namespace tilec::e2e
