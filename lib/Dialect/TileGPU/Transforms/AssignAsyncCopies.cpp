@@ -112,7 +112,13 @@ private:
   const ModuleAxisInfo &axisInfo;
   AffineAccessAnalysis affine;
   bool useTMA, useCpAsync;
+  /// By operand; `transposed`: the ring holds the operand transposed.
   llvm::MapVector<Value, Ring> rings;
+  /// By copied load; `transposed`: the ring holds the loaded tile
+  /// transposed.
+  llvm::DenseMap<Value, Ring> loadRings;
+  /// Loads that could not be copied (said once).
+  llvm::DenseSet<Value> registerLoads;
   SmallVector<tile::LoadOp> replacedLoads;
 };
 
@@ -136,29 +142,55 @@ bool Assigner::canUseRegisterA(tile::DotOp dot) {
          dot.getA().getType().getDimSize(1) % 16 == 0;
 }
 
+/// `use` is a wgmma dot's A (`isA`) or B operand.
+static bool isWgmmaOperandUse(OpOperand &use, bool isA) {
+  auto dot = dyn_cast<tile::DotOp>(use.getOwner());
+  return dot && isa<WarpgroupMMAEncodingAttr>(dot.getC().getType().getEncoding()) &&
+         use.getOperandNumber() == (isA ? 0u : 1u);
+}
+
 /// Every user of `v` is a wgmma dot taking it as the same operand.
 static bool feedsOnlyWgmmaOperand(Value v, bool isA) {
   return !v.use_empty() && llvm::all_of(v.getUses(), [&](OpOperand &use) {
-    auto dot = dyn_cast<tile::DotOp>(use.getOwner());
-    return dot && isa<WarpgroupMMAEncodingAttr>(dot.getC().getType().getEncoding()) &&
-           use.getOperandNumber() == (isA ? 0u : 1u);
+    return isWgmmaOperandUse(use, isA);
   });
 }
 
 /// The load an operand is, directly or through a 2-d transpose
-/// (`tl.dot(q, k.T)`), when that load feeds nothing else.
+/// (`tl.dot(q, k.T)`; the bool), when every use of that load is the same
+/// wgmma operand, directly or through 2-d transposes that feed nothing
+/// else. One ring then serves every use: the backward of attention reads
+/// qT as `tl.dot(k, qT)` and `tl.dot(dsT, tl.trans(qT))`. Uses in both
+/// orientations need an operand wgmma reads either way: B of 16-bit types
+/// (A only K-major, 8-bit and tf32 B only K-major: PTX ISA §9.7.15.5.1).
 static std::pair<tile::LoadOp, bool> getOperandLoad(Value operand, bool isA) {
-  if (!feedsOnlyWgmmaOperand(operand, isA))
+  auto load = operand.getDefiningOp<tile::LoadOp>();
+  bool viaTrans = false;
+  if (!load) {
+    auto trans = operand.getDefiningOp<tile::TransOp>();
+    if (!trans || trans.getType().getRank() != 2)
+      return {};
+    load = trans.getSrc().getDefiningOp<tile::LoadOp>();
+    if (!load)
+      return {};
+    viaTrans = true;
+  }
+  bool direct = false, transposed = false;
+  for (OpOperand &use : load->getUses()) {
+    if (isWgmmaOperandUse(use, isA)) {
+      direct = true;
+      continue;
+    }
+    auto trans = dyn_cast<tile::TransOp>(use.getOwner());
+    if (!trans || trans.getType().getRank() != 2 ||
+        !feedsOnlyWgmmaOperand(trans.getResult(), isA))
+      return {};
+    transposed = true;
+  }
+  if (direct && transposed &&
+      (isA || cast<RankedTensorType>(load.getType()).getElementTypeBitWidth() != 16))
     return {};
-  if (auto load = operand.getDefiningOp<tile::LoadOp>())
-    return {load, false};
-  auto trans = operand.getDefiningOp<tile::TransOp>();
-  if (!trans || trans.getType().getRank() != 2)
-    return {};
-  auto load = trans.getSrc().getDefiningOp<tile::LoadOp>();
-  if (!load || !load.getResult().hasOneUse())
-    return {};
-  return {load, true};
+  return {load, viaTrans};
 }
 
 FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
@@ -171,14 +203,25 @@ FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
   Ring ring;
   auto [load, viaTrans] = getOperandLoad(operand, isA);
   if (load) {
+    // Another use of the load already has its ring: the same buffer, read
+    // in this use's orientation.
+    if (auto it = loadRings.find(load.getResult()); it != loadRings.end()) {
+      ring = {it->second.smem, it->second.transposed != viaTrans};
+      rings[operand] = ring;
+      return ring;
+    }
     std::string whyNot;
-    FailureOr<Ring> copied = copyLoad(load, isA, viaTrans, whyNot);
+    FailureOr<Ring> copied = failure();
+    if (!registerLoads.contains(load.getResult()))
+      copied = copyLoad(load, isA, viaTrans, whyNot);
     if (succeeded(copied)) {
       ring = *copied;
+      loadRings[load.getResult()] = {ring.smem, ring.transposed != viaTrans};
     } else {
-      load.emitRemark() << "tl.load goes through registers into shared memory "
-                           "for tl.dot: "
-                        << whyNot;
+      if (registerLoads.insert(load.getResult()).second)
+        load.emitRemark() << "tl.load goes through registers into shared "
+                             "memory for tl.dot: "
+                          << whyNot;
       Operation *def = operand.getDefiningOp();
       ring = emitLocalStore(operand, def->getNextNode(), registerTransposed);
     }

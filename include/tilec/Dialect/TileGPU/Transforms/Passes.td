@@ -33,7 +33,12 @@ def TileGPUAssignAsyncCopies : Pass<"tilegpu-assign-async-copies", "mlir::Module
     - **registers** (`tilegpu.local_store`): anything else, the value
       computed or loaded into registers and stored swizzled.
 
-    The loads are replaced only when every user is such a dot. The result
+    The loads are replaced only when every user is such a dot, directly or
+    through a 2-d `tile.trans` (`tl.dot(q, k.T)`). One load read as B both
+    ways (attention backward's `tl.dot(k, qT)` and
+    `tl.dot(dsT, tl.trans(qT))`) gets one ring, read K-major by one dot and
+    N-major by the other; 16-bit B only, the one operand wgmma reads in
+    both orientations. The result
     is the single-stage form: in a loop, a CTA barrier (the previous
     iteration's readers are done), the copy, its wait, the dot; mbarriers
     are initialized before their loop and invalidated after it;
