@@ -25,6 +25,13 @@ stages (2 where 3 do not fit, for both); against SDPA with the flash and
 the cuDNN backend forced. Outputs are checked against SDPA-flash's (2e-2
 absolute, rel-L2 5e-3; bf16 8e-2 and 2e-2); GEMMs against float64.
 
+Attention backward (tutorial 06's _attn_bwd_preprocess and _attn_bwd,
+examples/attention_backward.tile, causal, fp16, Z=4 H=16): both kernels
+per launch for tilec and Triton (32/128/128/32 blocks, 4 warps, 5 stages,
+the tutorial's), against causal SDPA's backward with the flash and the
+cuDNN backend forced; dQ, dK, dV checked against SDPA-flash's (rel-L2 <
+1e-2 each); FLOPs counted as the tutorial does (2.5 forward passes).
+
 Every output is poisoned (NaN) before the checked launch; inputs are fresh
 uniform random numbers. Times: triton.testing.do_bench medians.
 
@@ -295,6 +302,111 @@ def attention_rows(args):
     return rows
 
 
+def attention_bwd_rows(args):
+    """Tutorial 06's backward (examples/attention_backward.tile, causal):
+    the preprocess and _attn_bwd, for tilec and Triton on the same source
+    (the tutorial's 32/128/128/32 blocks, 4 warps, 5 stages), against
+    causal SDPA's backward with each backend forced. Gradients are checked
+    against SDPA-flash's (rel-L2 < 1e-2 each)."""
+    rows = []
+    Z, H, sm_scale = 4, 16, 0.5
+    rcp_ln2 = 1.4426950408889634
+    path = os.path.join(ROOT, "examples", "attention_backward.tile")
+    tri_pre = triton_kernel(path, "_attn_bwd_preprocess")
+    tri_bwd = triton_kernel(path, "_attn_bwd")
+    n_ctxs = [1024, 4096] if args.quick else [1024, 4096, 8192]
+    for d in (64, 128):
+        for n_ctx in n_ctxs:
+            row = dict(kernel="backward", dtype="fp16", N_CTX=n_ctx, HEAD_DIM=d, causal=True,
+                       blocks="32/128/128/32")
+            shape = (Z, H, n_ctx, d)
+            q, k, v = (torch.empty(shape, device="cuda", dtype=torch.float16).normal_(0, 0.5)
+                       .requires_grad_() for _ in range(3))
+            do = torch.randn(shape, device="cuda", dtype=torch.float16)
+            outs = {}
+            for backend in ("flash", "cudnn"):
+                try:
+                    outs[backend] = sdpa(backend, q, k, v, True, sm_scale)
+                except Exception as e:
+                    row[f"sdpa_{backend}_error"] = str(e)[-200:]
+            o = outs["flash"].detach()
+            ref = [g.double() for g in torch.autograd.grad(outs["flash"], (q, k, v), do,
+                                                           retain_graph=True)]
+            with torch.no_grad():
+                s = torch.matmul(q.float(), k.float().transpose(2, 3)) * sm_scale
+                s.masked_fill_(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool)
+                               .triu(1), float("-inf"))
+                lse = (torch.logsumexp(s, -1) * rcp_ln2).reshape(Z * H, n_ctx).contiguous()
+                del s
+                arg_k = (k * (sm_scale * rcp_ln2)).detach()
+                qd, vd = q.detach(), v.detach()
+            delta = torch.empty(Z * H, n_ctx, device="cuda", dtype=torch.float32)
+            grads = [torch.empty_like(qd) for _ in range(3)]
+            pre_grid, grid = (n_ctx // 128, Z * H, 1), (n_ctx // 128, 1, Z * H)
+
+            def check_grads():
+                errs = [float(torch.linalg.norm(g.double() - r) / torch.linalg.norm(r))
+                        for g, r in zip(grads, ref)]
+                return all(e < 1e-2 for e in errs), max(errs)
+
+            def timed_pair(launch):
+                for g in grads:
+                    g.fill_(float("nan"))
+                launch()
+                torch.cuda.synchronize()
+                ok, err = check_grads()
+                return ok, err, bench(launch)
+
+            flops = 2.5 * 4.0 * Z * H * n_ctx * n_ctx * d * 0.5
+            try:
+                sig_pre = (f"*fp16:16, *fp16:16, *fp32:16, {entry(Z)}, {entry(H)}, "
+                           f"{entry(n_ctx)}, 128, {d}")
+                sig = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp16:16, *fp16:16, "
+                       f"*fp16:16, *fp32:16, *fp32:16, {entry(H * n_ctx * d)}, {entry(n_ctx * d)}, "
+                       f"{entry(d)}, 1, {entry(H)}, {entry(n_ctx)}, 32, 128, 128, 32, 2, {d}")
+                pre, _ = tilec_kernel(args.tilec, path, "_attn_bwd_preprocess", sig_pre, 4, 3,
+                                      f"bwdpre_{d}_{n_ctx}")
+                bwd, log = tilec_kernel(args.tilec, path, "_attn_bwd", sig, 4, 5,
+                                        f"bwd_{d}_{n_ctx}")
+
+                def launch():
+                    pre(pre_grid, o, do, delta, Z, H, n_ctx)
+                    bwd(grid, qd, arg_k, vd, sm_scale, do, *grads, lse, delta,
+                        H * n_ctx * d, n_ctx * d, d, H, n_ctx)
+                ok, err, ms = timed_pair(launch)
+                row.update(tilec_ok=ok, rel_l2=err, tilec_ms=ms,
+                           registers=bwd.meta["ptxas"]["registers"],
+                           spills=bwd.meta["ptxas"].get("spill_stores"),
+                           remarks=[l for l in log.splitlines() if "remark" in l][:2])
+            except Exception as e:
+                row["tilec_error"] = str(e)[-600:]
+            try:
+                def tri_launch():
+                    tri_pre[pre_grid](o, do, delta, Z, H, n_ctx, BLOCK_M=128, HEAD_DIM=d)
+                    tri_bwd[grid](qd, arg_k, vd, sm_scale, do, *grads, lse, delta,
+                                  *qd.stride(), H, n_ctx, BLOCK_M1=32, BLOCK_N1=128,
+                                  BLOCK_M2=128, BLOCK_N2=32, BLK_SLICE_FACTOR=2, HEAD_DIM=d,
+                                  num_warps=4, num_stages=5)
+                ok, _, ms = timed_pair(tri_launch)
+                row.update(triton_ok=ok, triton_ms=ms)
+            except Exception as e:
+                row["triton_error"] = str(e)[-300:]
+            for backend, out in outs.items():
+                try:
+                    row[f"sdpa_{backend}_ms"] = bench(
+                        lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True))
+                except Exception as e:
+                    row[f"sdpa_{backend}_error"] = str(e)[-200:]
+            for key in ("tilec", "triton", "sdpa_flash", "sdpa_cudnn"):
+                if f"{key}_ms" in row:
+                    row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            del q, k, v, do, outs, o, ref, grads, lse, arg_k, qd, vd, delta
+            torch.cuda.empty_cache()
+    return rows
+
+
 def fmt(v):
     return f"{v:.1f}" if v else "-"
 
@@ -311,7 +423,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tilec", required=True)
     parser.add_argument("--json")
-    parser.add_argument("--sections", default="gemm,attention")
+    parser.add_argument("--sections", default="gemm,attention,attention_bwd")
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
@@ -319,6 +431,7 @@ def main():
     sections = args.sections.split(",")
     gemm = gemm_rows(args) if "gemm" in sections else []
     attention = attention_rows(args) if "attention" in sections else []
+    attention += attention_bwd_rows(args) if "attention_bwd" in sections else []
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"gemm": gemm, "attention": attention}, f, indent=1)

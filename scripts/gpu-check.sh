@@ -32,8 +32,8 @@ status=0
 # Every mbarrier wait of the compiled kernels gives up (prints where, traps)
 # instead of hanging the GPU on a pipeline bug.
 spin=--tilec-option=--mbarrier-spin-limit=4194304
-memcheck_cases='small|matmul_ragged|matmul_tma|_k0|_k64|_k128|matmul_grouped_wgmma|matmul_epilogue_pipelined'
-racecheck_cases='matmul_tma_small|matmul_epilogue_pipelined|_k64|attention_small|attention_desc_small|matmul_grouped_wgmma'
+memcheck_cases='small|attention_bwd_tutorial|matmul_ragged|matmul_tma|_k0|_k64|_k128|matmul_grouped_wgmma|matmul_epilogue_pipelined'
+racecheck_cases='matmul_tma_small|attention_bwd_tutorial|matmul_epilogue_pipelined|_k64|attention_small|attention_desc_small|matmul_grouped_wgmma'
 # API errors are not reported: the runtime checks every CUresult itself and
 # deliberately probes one parameter past the end (cuFuncGetParamInfo) to
 # check the entry's parameter count against the metadata.
@@ -82,7 +82,7 @@ if [ "${HOPPER_BENCH:-0}" = 1 ]; then
   echo "== Hopper async-path benchmark (bench/hopper_async.py)"
   timeout ${HOPPER_BENCH_TIMEOUT:-300} python3 "$root/bench/hopper_async.py" --tilec "$work/bin/tilec" \
     ${HOPPER_ARGS:-} --json "$final/hopper.json" > "$final/hopper.log" 2>&1 || status=1
-  sed -n '/^| GEMM kernel/,$p' "$final/hopper.log"
+  awk '/^\| (GEMM kernel|attention) \|/ {p = 1} p' "$final/hopper.log"
   grep -iE "error|Traceback" "$final/hopper.log" | head -5
 fi
 if [ "${SKIP_GEMM:-0}" = 1 ]; then
