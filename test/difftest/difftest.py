@@ -3,13 +3,16 @@
 (tilegen.py) run on tilec's CPU backend, its GPU backend and Triton, each
 checked against the program's float64 / exact-integer reference.
 
-  difftest.py run [--backends cpu,gpu,triton] [--seed S] [--count N]
+  difftest.py run [--backends cpu,gpu,triton,ptx] [--seed S] [--count N]
                   [--jobs J] [--tilec PATH] [--work DIR] [--reduce]
                   [--save-dir DIR] [--json FILE] [--time-limit S]
   difftest.py show SEED            print one program and its command line
   difftest.py replay CASE.json...  re-run saved (reduced) cases; exit 1 on
                                    any failure (the regression tests)
   difftest.py reduce SEED --backends B   reduce one failing program
+
+Backend ptx only compiles for the GPU (PTX, and a cubin when ptxas is
+there): the GPU lowering checked on a machine without a GPU.
 
 A program fails on a backend when tilec (or Triton) rejects or crashes on
 it, times out, writes outside what it stores, or gives an element outside
@@ -137,7 +140,7 @@ def write_program(p, d):
         raw.tofile(os.path.join(d, name + ".bin"))
 
 
-def run_tilec(p, tilec, d, backend, timeout):
+def run_tilec(p, tilec, d, backend, timeout, wrap=None):
     """(status, message): status ok | wrong | error | crash | timeout."""
     write_program(p, d)
     cmd = tilec_command(p, tilec, d, backend)
@@ -147,6 +150,8 @@ def run_tilec(p, tilec, d, backend, timeout):
                 os.remove(os.path.join(d, name + ".out"))
             except FileNotFoundError:
                 pass
+    if wrap:
+        cmd = wrap.split() + cmd
     try:
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=timeout)
@@ -154,6 +159,8 @@ def run_tilec(p, tilec, d, backend, timeout):
         return "timeout", "no result after %d s" % timeout
     err = r.stderr.decode(errors="replace").strip()
     if r.returncode < 0 or r.returncode > 1:
+        if wrap:   # a sanitizer reports on stdout
+            err = r.stdout.decode(errors="replace").strip() + "\n" + err
         return "crash", "exit %d: %s" % (r.returncode, err[-600:])
     if r.returncode != 0:
         return "error", first_error(err)
@@ -187,7 +194,7 @@ def run_triton(p, d, timeout=None):
         TORCH_DT = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
                     "i8": torch.int8, "i16": torch.int16, "i32": torch.int32,
                     "i64": torch.int64, "u8": torch.uint8,
-                    "u32": getattr(torch, "uint32", None), "i1": torch.int8}
+                    "u32": getattr(torch, "uint32", None), "i1": torch.bool}
     write_program(p, d)
     path = os.path.join(d, "kernel_triton.py")
     with open(path, "w") as f:
@@ -205,13 +212,18 @@ def run_triton(p, d, timeout=None):
         tdt = TORCH_DT.get(dt)
         if tdt is None:
             return "skip", "no torch dtype for " + dt
-        if dt == "bf16":
-            t = torch.from_numpy(raw.view(np.int16).copy()).view(torch.bfloat16)
-        elif dt == "u32":
-            t = torch.from_numpy(raw.view(np.int32).copy()).view(torch.uint32)
-        else:
-            t = torch.from_numpy(raw.copy())
-        t = t.cuda()
+        try:
+            if dt == "bf16":
+                t = torch.from_numpy(raw.view(np.int16).copy()).view(torch.bfloat16)
+            elif dt == "u32":
+                t = torch.from_numpy(raw.view(np.int32).copy()).view(torch.uint32)
+            elif dt == "i1":
+                t = torch.from_numpy(raw != 0)
+            else:
+                t = torch.from_numpy(raw.copy())
+            t = t.cuda()
+        except Exception as e:  # noqa: BLE001
+            return "skip", "torch cannot hold %s: %s" % (dt, e)
         tensors[name] = t
         args.append(t)
     sa = p.scalar_args()
@@ -235,18 +247,43 @@ def run_triton(p, d, timeout=None):
                 t = t.view(torch.int16)
             if dt == "u32":
                 t = t.view(torch.int32)
+            if dt == "i1":
+                outs[name] = t.numpy().astype(np.int8)
+                continue
             outs[name] = t.numpy().view(raw.dtype)
     msg = compare(p, outs)
     return ("wrong", msg) if msg else ("ok", "")
 
 
+def run_ptx(p, tilec, d, timeout):
+    """Compile only, for the GPU (PTX and, with ptxas, a cubin): on a
+    machine without a GPU this still checks the GPU lowering."""
+    write_program(p, d)
+    cmd = [tilec, os.path.join(d, "kernel.tile"), "--kernel", "kernel",
+           "--signature", p.signature(), "--num-warps", str(p.num_warps),
+           "-o", os.path.join(d, "kernel.cubin")]
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", "no result after %d s" % timeout
+    err = r.stderr.decode(errors="replace").strip()
+    if r.returncode < 0 or r.returncode > 1:
+        return "crash", "exit %d: %s" % (r.returncode, err[-600:])
+    if r.returncode != 0:
+        return "error", first_error(err)
+    return "ok", ""
+
+
 def run_backend(p, backend, opts, d):
+    if backend == "ptx":
+        return run_ptx(p, opts["tilec"], d, opts["timeout"])
     if backend == "triton":
         try:
             return run_triton(p, d)
         except Exception as e:  # noqa: BLE001
             return "error", "triton harness: %s" % e
-    return run_tilec(p, opts["tilec"], d, backend, opts["timeout"])
+    return run_tilec(p, opts["tilec"], d, backend, opts["timeout"], opts.get("wrap"))
 
 
 # ---------------------------------------------------------------------------
@@ -262,6 +299,9 @@ def check_seed(seed, backends, opts):
         return {"seed": seed, "gen_error": traceback.format_exc()[-500:]}
     res = {"seed": seed, "results": {}, "ops": len(p.live())}
     for b in backends:
+        if b == "triton" and opts.get("triton_count") is not None and \
+                seed >= opts["seed0"] + opts["triton_count"]:
+            continue
         st, msg = run_backend(p, b, opts, d)
         res["results"][b] = [st, msg]
     res["time"] = time.time() - t0
@@ -278,7 +318,8 @@ def batch(args):
     backends = args.backends.split(",")
     work = args.work or tempfile.mkdtemp(prefix="difftest-")
     os.makedirs(work, exist_ok=True)
-    opts = {"tilec": args.tilec, "timeout": args.timeout, "work": work, "keep": args.keep}
+    opts = {"tilec": args.tilec, "timeout": args.timeout, "work": work, "keep": args.keep,
+            "wrap": args.wrap, "triton_count": args.triton_count, "seed0": args.seed}
     seeds = list(range(args.seed, args.seed + args.count))
     results = []
     start = time.time()
@@ -309,7 +350,7 @@ def batch(args):
         import reduce as red
         for r in results:
             for b, (st, msg) in r.get("results", {}).items():
-                if st in ("ok", "skip"):
+                if st in ("ok", "skip", "timeout") or len(reduced) >= args.max_reduce:
                     continue
                 p = tilegen.generate(r["seed"])
                 q, kmsg = red.reduce_program(p, b, (st, msg), opts, log=sys.stderr)
@@ -357,14 +398,21 @@ def report(results, backends, elapsed, reduced):
     for b in backends:
         c = {}
         for r in results:
-            st = r.get("results", {}).get(b, ["gen"])[0]
+            if b not in r.get("results", {}):
+                continue
+            st = r["results"][b][0]
             c[st] = c.get(st, 0) + 1
         summary[b] = c
         lines.append("%-8s %6d %6d %6d %6d %6d %6d %6d" % (
-            b, tried, c.get("ok", 0), c.get("wrong", 0), c.get("error", 0),
+            b, sum(c.values()), c.get("ok", 0), c.get("wrong", 0), c.get("error", 0),
             c.get("crash", 0), c.get("timeout", 0), c.get("skip", 0)))
     dis = sum(1 for r in results if any(st not in ("ok", "skip") for st, _ in r.get("results", {}).values()))
     ops = sum(r.get("ops", 0) for r in results)
+    tonly = sum(1 for r in results if r.get("results", {}).get("triton", ["ok"])[0] not in ("ok", "skip")
+                and all(st == "ok" for b, (st, _) in r["results"].items() if b != "triton")
+                and len(r["results"]) > 1)
+    if "triton" in backends and len(backends) > 1:
+        lines.append("triton alone disagrees (tilec's backends agree with the reference): %d" % tonly)
     lines.append("programs tried %d (%d live ops), disagreements %d, reduced %d, "
                  "generator errors %d, %.1f s" % (tried, ops, dis, len(reduced), len(gen_errors), elapsed))
     for rd in reduced:
@@ -422,7 +470,12 @@ def main():
     q.add_argument("--save-dir")
     q.add_argument("--json")
     q.add_argument("--keep", action="store_true")
-    q.add_argument("--time-limit", type=float, default=0)
+    q.add_argument("--time-limit", type=float, default=0,
+                   help="stop starting programs after this many seconds")
+    q.add_argument("--triton-count", type=int,
+                   help="run the triton backend on the first N seeds only")
+    q.add_argument("--max-reduce", type=int, default=10)
+    q.add_argument("--wrap", help="prefix of every tilec command (e.g. compute-sanitizer)")
     q = sub.add_parser("show")
     common(q)
     q.add_argument("seed", type=int)
