@@ -465,6 +465,18 @@ class Program:
             return (v,) + zero_err(v)
         if k == "un":
             return self._unary(at["op"], dt, args[0], check)
+        if k == "bin" and at.get("cdt"):
+            # mixed dtypes: both operands converted to Triton's computation
+            # type first (computation_type_impl)
+            cdt = at["cdt"]
+            a, b = args
+            if len(self.nodes[n.args[1]].shape) == 0 and len(self.nodes[n.args[0]].shape) > 0:
+                b = tuple(x.reshape((-1, 1, 1)) for x in b)
+            a = self._cast(self.nodes[n.args[0]].dtype, cdt, a, False, check) \
+                if self.nodes[n.args[0]].dtype != cdt else a
+            b = self._cast(self.nodes[n.args[1]].dtype, cdt, b, False, check) \
+                if self.nodes[n.args[1]].dtype != cdt else b
+            return self._binary(at["op"], cdt, dt, a, b, check)
         if k == "bin":
             a = args[0]
             if len(args) > 1:
@@ -1069,6 +1081,8 @@ class Generator:
             i = self.try_add(Node("bin", sdt, p.nodes[y].shape, [y, s], op=op))
             return self._keep(i)
         if choice < 0.30:
+            if dt != "i1" and r.random() < 0.35:
+                return self.mixed_binary(x)
             # binary op with another value of the same dtype
             y = self.pick_dt(dt)
             if dt == "i1":
@@ -1221,6 +1235,29 @@ class Generator:
             return self._keep(i)
         return False
 
+    def mixed_binary(self, x):
+        """x op y with y of another dtype: Triton's promotion."""
+        p, r = self.p, self.r
+        nx = p.nodes[x]
+        y = self.pick(lambda n: n.dtype not in ("i1", nx.dtype))
+        if y is None:
+            return False
+        a, b = nx.dtype, p.nodes[y].dtype
+        if is_float(a) or is_float(b):
+            op = r.choice(["+", "-", "*", "/", "maximum", "minimum", "<", ">=", "=="])
+        else:
+            op = r.choice(["+", "-", "*", "&", "|", "^", "maximum", "minimum", "//", "%",
+                           "<", ">", "!="])
+        cdt = computation_type(a, b, op in ("/", "//", "%"))
+        if cdt is None:
+            return False
+        odt = "i1" if op in ("<", ">", "<=", ">=", "==", "!=") else cdt
+        if op == "/" and is_int(cdt):
+            return False
+        i = self.try_add(Node("bin", odt, bshape(nx.shape, p.nodes[y].shape), [x, y],
+                              op=op, cdt=cdt))
+        return self._keep(i)
+
     def _keep(self, i):
         if i is None:
             return False
@@ -1266,6 +1303,35 @@ class Generator:
                 if bools and r.random() < 0.5:
                     args.append(r.choice(bools))
                 p.stores.append({"kind": "atomic", "arr": arr, "op": op, "rows": rows, "args": args})
+
+
+def integer_promote(a, b):
+    """Triton's integer_promote_impl (C's usual arithmetic conversions)."""
+    ra, rb = BITS[a], BITS[b]
+    sa, sb = is_signed(a), is_signed(b)
+    if sa == sb:
+        return a if ra > rb else b
+    if not sa:
+        return a if ra >= rb else b
+    return b if rb >= ra else a
+
+
+def computation_type(a, b, div_or_mod):
+    """Triton's computation_type_impl for two tiles; None where Triton
+    refuses (// and % of integers of different signedness)."""
+    if "fp64" in (a, b):
+        return "fp64"
+    if "fp32" in (a, b):
+        return "fp32"
+    if "fp16" in (a, b):
+        return "fp32" if div_or_mod else "fp16"
+    if a == "bf16" and b == "bf16":
+        return "fp32" if div_or_mod else "bf16"
+    if "bf16" in (a, b):
+        return "fp32"
+    if div_or_mod and is_signed(a) != is_signed(b):
+        return None
+    return integer_promote(a, b)
 
 
 def poison(dt, n):
