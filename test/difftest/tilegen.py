@@ -307,7 +307,8 @@ class Program:
             return ["%s = tl.%s(%s)" % (t, op, a[0])]
         if k == "bin":
             op = at["op"]
-            rhs = a[1] if len(a) > 1 else fmt_const(at["c"], n.args and self.nodes[n.args[0]].dtype)
+            rhs = a[1] if len(a) > 1 else fmt_const(
+                at["c"], at.get("cdt") or self.nodes[n.args[0]].dtype)
             if op in ("maximum", "minimum"):
                 return ["%s = tl.%s(%s, %s)" % (t, op, a[0], rhs)]
             return ["%s = %s %s %s" % (t, a[0], op, rhs)]
@@ -469,13 +470,17 @@ class Program:
             # mixed dtypes: both operands converted to Triton's computation
             # type first (computation_type_impl)
             cdt = at["cdt"]
-            a, b = args
-            if len(self.nodes[n.args[1]].shape) == 0 and len(self.nodes[n.args[0]].shape) > 0:
-                b = tuple(x.reshape((-1, 1, 1)) for x in b)
+            a = args[0]
+            if len(args) == 1:   # a Python float with an integer tile
+                b = (np.float64(at["c"]), np.float64(0), np.bool_(False))
+            else:
+                b = args[1]
+                if len(self.nodes[n.args[1]].shape) == 0 and len(self.nodes[n.args[0]].shape) > 0:
+                    b = tuple(x.reshape((-1, 1, 1)) for x in b)
+                b = self._cast(self.nodes[n.args[1]].dtype, cdt, b, False, check) \
+                    if self.nodes[n.args[1]].dtype != cdt else b
             a = self._cast(self.nodes[n.args[0]].dtype, cdt, a, False, check) \
                 if self.nodes[n.args[0]].dtype != cdt else a
-            b = self._cast(self.nodes[n.args[1]].dtype, cdt, b, False, check) \
-                if self.nodes[n.args[1]].dtype != cdt else b
             return self._binary(at["op"], cdt, dt, a, b, check)
         if k == "bin":
             a = args[0]
@@ -1074,6 +1079,17 @@ class Generator:
             s = self.try_add(Node("scalar", sdt, (), name=name))
             if s is None:
                 return False
+            if r.random() < 0.5:
+                # a tile of another dtype with the scalar argument: a scalar
+                # argument is a tensor for Triton, no weak typing
+                y = self.pick(lambda n: n.dtype not in ("i1", sdt))
+                if y is None:
+                    return False
+                cdt = computation_type(p.nodes[y].dtype, sdt, False)
+                op = r.choice(["+", "-", "*", "maximum", "minimum", "<", "=="])
+                odt = "i1" if op in ("<", "==") else cdt
+                i = self.try_add(Node("bin", odt, p.nodes[y].shape, [y, s], op=op, cdt=cdt))
+                return self._keep(i)
             y = self.pick_dt(sdt)
             if y is None:
                 return False
@@ -1098,6 +1114,13 @@ class Generator:
             # binary op with a constant
             if dt == "i1":
                 return False
+            if is_int(dt) and r.random() < 0.2:
+                # a Python float with an integer tile: fp32 (float is a
+                # higher kind than int, so the constant takes part)
+                op = r.choice(["+", "-", "*", "/"])
+                c = r.choice([0.5, 2.0, -1.25, 3.0])
+                i = self.try_add(Node("bin", "fp32", nx.shape, [x], op=op, c=c, cdt="fp32"))
+                return self._keep(i)
             if is_float(dt):
                 op = r.choice(["+", "-", "*", "/"])
                 c = r.choice([0.5, 2.0, -1.25, 3.0, 0.75, 1.5])
