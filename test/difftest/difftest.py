@@ -348,12 +348,18 @@ def batch(args):
     reduced = []
     if args.reduce:
         import reduce as red
+        rdeadline = time.time() + args.reduce_time
         for r in results:
             for b, (st, msg) in r.get("results", {}).items():
-                if st in ("ok", "skip", "timeout") or len(reduced) >= args.max_reduce:
+                if st in ("ok", "skip", "timeout"):
                     continue
                 p = tilegen.generate(r["seed"])
-                q, kmsg = red.reduce_program(p, b, (st, msg), opts, log=sys.stderr)
+                if len(reduced) >= args.max_reduce or time.time() > rdeadline:
+                    # kept whole, for a later reduction
+                    save_case(p, args.save_dir, "s%d-%s-unreduced" % (r["seed"], b), b, st, msg)
+                    continue
+                q, kmsg = red.reduce_program(p, b, (st, msg), opts, log=sys.stderr,
+                                             deadline=rdeadline)
                 path = save_case(q, args.save_dir, "s%d-%s" % (r["seed"], b), b, st, kmsg)
                 reduced.append({"seed": r["seed"], "backend": b, "case": path,
                                 "ops": len(q.live()), "status": st, "message": kmsg})
@@ -475,6 +481,8 @@ def main():
     q.add_argument("--triton-count", type=int,
                    help="run the triton backend on the first N seeds only")
     q.add_argument("--max-reduce", type=int, default=10)
+    q.add_argument("--reduce-time", type=float, default=600,
+                   help="seconds for all reductions; later failures are saved unreduced")
     q.add_argument("--wrap", help="prefix of every tilec command (e.g. compute-sanitizer)")
     q = sub.add_parser("show")
     common(q)

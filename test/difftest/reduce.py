@@ -12,6 +12,7 @@ changes.
 
 import copy
 import os
+import time
 import re
 
 import tilegen
@@ -70,13 +71,13 @@ def replace_uses(p, i, j):
     return prune(q)
 
 
-def reduce_program(p, backend, failure, opts, log=None, max_tests=400):
+def reduce_program(p, backend, failure, opts, log=None, max_tests=400, deadline=None):
     import difftest
     work = os.path.join(opts["work"], "reduce-%s" % backend)
     tests = [0]
 
     def interesting(q):
-        if tests[0] >= max_tests:
+        if tests[0] >= max_tests or (deadline and time.time() > deadline):
             return False
         try:
             q.expected()
@@ -91,7 +92,8 @@ def reduce_program(p, backend, failure, opts, log=None, max_tests=400):
         cur = copy.deepcopy(p)
     changed = True
     rounds = 0
-    while changed and rounds < 4 and tests[0] < max_tests:
+    while changed and rounds < 4 and tests[0] < max_tests and \
+            not (deadline and time.time() > deadline):
         changed = False
         rounds += 1
         # 1) stores
