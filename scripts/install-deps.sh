@@ -11,7 +11,7 @@ packages=(
   cmake ninja-build g++ ccache python3 git
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
-  clang-22 libclang-rt-22-dev
+  clang-22 libclang-rt-22-dev python3-numpy
 )
 missing=()
 for p in "${packages[@]}"; do
