@@ -517,8 +517,9 @@ void DumpReport::finish(bool succeeded) {
     return;
   llvm::json::Value index = buildIndex(succeeded);
   writeFile("index.json", llvm::formatv("{0:1}\n", index).str());
-  std::string source;
-  if (auto buffer = llvm::MemoryBuffer::getFile(kernel.sourcePath))
-    source = (*buffer)->getBuffer().str();
+  std::string source = options.dumpSourceText;
+  if (source.empty())
+    if (auto buffer = llvm::MemoryBuffer::getFile(kernel.sourcePath))
+      source = (*buffer)->getBuffer().str();
   writeFile("index.html", renderDumpReportHTML(index, source, layouts));
 }

@@ -103,6 +103,9 @@ struct CompileOptions {
   /// When set, only passes whose argument this regular expression matches
   /// get dump and diff files (`--dump-ir-filter`); all are in the index.
   std::string dumpFilter;
+  /// The kernel's source text for the report's source view (empty: read
+  /// from the kernel's source path).
+  std::string dumpSourceText;
   bool printIRAfterAll = false;
   /// Pass arguments (e.g. `convert-tile-to-tilegpu`) to print after/before.
   std::vector<std::string> printIRAfter, printIRBefore;
