@@ -150,8 +150,19 @@ static const char *const kScript = R"js(
     (diagsByLine[n] || []).forEach(function (d) {
       detail.appendChild(el('div', {'class': 'diag ' + d.severity}, [diagText(d)]));
     });
+    var previous = null, previousStage = null;
     stagesOf(n).forEach(function (s) {
       var entry = s.source_ops[n];
+      // A stage whose ops of this line print as the stage before's: one line.
+      var key = JSON.stringify(entry.ops.map(function (op) { return op[1]; })) + entry.count;
+      if (key === previous) {
+        detail.appendChild(el('div', {'class': 'stage-ops same', 'data-stage': s.index}, [
+          el('h4', {}, [pad(s.index) + ' ' + s.name + ': the same ' + entry.count + ' op(s) as ' +
+                        pad(previousStage.index) + ' (', link(s.dump, s.dump), ')'])]));
+        return;
+      }
+      previous = key;
+      previousStage = s;
       var ul = el('ul');
       entry.ops.forEach(function (op) {
         ul.appendChild(el('li', {'class': 'op'}, [link(s.dump, s.dump + ':' + op[0]), ' ', el('code', {}, [op[1]])]));
