@@ -6,6 +6,8 @@
 
 #include "tilec/Compiler/Explain.h"
 
+#include "tilec/Analysis/AccessWidth.h"
+#include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
@@ -136,6 +138,19 @@ KernelExplanation tilec::explainKernel(ModuleOp module,
     else if (isa<tile::LoadOp>(op))
       addLoad(op, "registers");
   });
+  // What the global-load lowering vectorizes by (AccessWidth.h).
+  ModuleAxisInfo axisInfo(module);
+  auto accessText = [&](tile::LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    unsigned eltBytes = std::max<unsigned>(1, type.getElementTypeBitWidth() / 8);
+    AccessRun run = getAccessRun(axisInfo, load.getPtr(), load.getMask(), eltBytes);
+    unsigned bytes = run.vec * eltBytes;
+    std::string text = llvm::formatv("{0}-byte accesses per thread", bytes).str();
+    if (bytes < 16)
+      text += " (16 when tile-axis-info proves the addresses contiguous and "
+              "16-byte aligned, the mask constant over the run)";
+    return text;
+  };
   for (auto &[k, load] : loads) {
     ExplainEntry e = ex.entry(load.loc);
     std::string copies =
@@ -175,15 +190,29 @@ KernelExplanation tilec::explainKernel(ModuleOp module,
     } else {
       std::string remark = ex.takeRemark(load.loc, "tl.load goes through registers");
       if (!remark.empty()) {
-        e.decision = "registers, then stored to shared memory for tl.dot "
+        e.decision = "registers (" + accessText(cast<tile::LoadOp>(load.first)) +
+                     "), then stored to shared memory for tl.dot "
                      "(tilegpu.local_store; no overlap with the dots)" + copies;
         e.why = after(remark, "for tl.dot: ");
       } else {
         auto type = cast<RankedTensorType>(load.first->getResult(0).getType());
-        e.decision = "registers (ld.global by the threads holding the elements, " +
-                     tileText(type) + ")" + copies;
-        e.why = "not a tl.dot operand on wgmma: only those are copied "
-                "asynchronously into shared memory";
+        e.decision = "registers (ld.global of " + tileText(type) + ", " +
+                     accessText(cast<tile::LoadOp>(load.first)) + ")" + copies;
+        // Read by a dot that is not on wgmma (through layout conversions)?
+        bool feedsDot = false;
+        SmallVector<Value> work = {load.first->getResult(0)};
+        for (unsigned i = 0; i < work.size() && i < 16; ++i)
+          for (Operation *user : work[i].getUsers()) {
+            if (isa<tile::DotOp>(user))
+              feedsDot = true;
+            else if (isa<tilegpu::ConvertLayoutOp, tile::TransOp>(user))
+              work.push_back(user->getResult(0));
+          }
+        e.why = feedsDot ? "its tl.dot is not on wgmma (mma.sync and FMA read "
+                           "registers); only wgmma operands are copied "
+                           "asynchronously into shared memory"
+                         : "not a tl.dot operand: only wgmma operands are "
+                           "copied asynchronously into shared memory";
       }
     }
     out.loads.push_back(std::move(e));
