@@ -244,8 +244,11 @@ void DumpReport::endPass(mlir::Pass *pass, mlir::ModuleOp module, bool failed) {
     stage.diff = writeFile(
         llvm::formatv("{0:2}-{1}.diff", stage.index, stage.name).str(), diff);
   }
+  // The next diff's "before" file: this dump, or for a pass that changed
+  // nothing the last dump (the same text).
+  if (!stage.dump.empty() || stage.changed)
+    lastName = file;
   lastText = std::move(text);
-  lastName = file;
   lastOps = stage.opsAfter;
   stages.push_back(std::move(stage));
   currentStage = -1;
