@@ -6,6 +6,7 @@
 
 #include "DumpReport.h"
 
+#include "tilec/Compiler/Explain.h"
 #include "tilec/Compiler/UnifiedDiff.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutPicture.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
@@ -307,6 +308,9 @@ void DumpReport::recordDiagnostic(mlir::Diagnostic &diagnostic) {
     d.column = loc->getColumn();
   }
   d.stage = currentStage;
+  if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark ||
+      diagnostic.getSeverity() == mlir::DiagnosticSeverity::Warning)
+    remarks.push_back({diagnostic.getLocation(), d.message});
   diagnostics.push_back(std::move(d));
 }
 
@@ -314,6 +318,20 @@ void DumpReport::addLayouts(mlir::ModuleOp module) {
   if (!enabled() || layoutsTaken)
     return;
   layoutsTaken = true;
+  // What `tilec explain` says about this IR (registers and spills are added
+  // from the result at the end).
+  bool tileLevel = false;
+  module->walk([&](mlir::Operation *op) {
+    llvm::StringRef dialect = op->getName().getDialectNamespace();
+    tileLevel |= dialect == "tile" || dialect == "tilegpu";
+  });
+  if (tileLevel) {
+    std::vector<ExplainRemark> said;
+    for (auto &[loc, message] : remarks)
+      said.push_back({loc, message});
+    decisions = explanationToJSON(
+        explainKernel(module, said, /*result=*/nullptr, sourceText()));
+  }
   std::vector<tilegpu::LayoutPictureRequest> found =
       tilegpu::collectLayoutPictures(module);
   std::error_code ec = llvm::sys::fs::create_directories(dir + "/layouts");
@@ -512,7 +530,16 @@ llvm::json::Value DumpReport::buildIndex(bool succeeded) const {
                                              {"source_lines", std::move(lines)}});
   }
   index["layouts"] = std::move(layoutArray);
+  index["decisions"] = decisions;
   return index;
+}
+
+std::string DumpReport::sourceText() const {
+  if (!options.dumpSourceText.empty())
+    return options.dumpSourceText;
+  if (auto buffer = llvm::MemoryBuffer::getFile(kernel.sourcePath))
+    return (*buffer)->getBuffer().str();
+  return "";
 }
 
 void DumpReport::finish(bool succeeded) {
@@ -520,9 +547,5 @@ void DumpReport::finish(bool succeeded) {
     return;
   llvm::json::Value index = buildIndex(succeeded);
   writeFile("index.json", llvm::formatv("{0:1}\n", index).str());
-  std::string source = options.dumpSourceText;
-  if (source.empty())
-    if (auto buffer = llvm::MemoryBuffer::getFile(kernel.sourcePath))
-      source = (*buffer)->getBuffer().str();
-  writeFile("index.html", renderDumpReportHTML(index, source, layouts));
+  writeFile("index.html", renderDumpReportHTML(index, sourceText(), layouts));
 }

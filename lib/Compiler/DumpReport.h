@@ -114,7 +114,7 @@ public:
   }
   /// Layout pictures of the distinct layouts of `module` (the first call
   /// only: the last tilegpu IR), written to layouts/ and embedded in the
-  /// HTML.
+  /// HTML; and `tilec explain`'s decisions on it.
   struct Layout {
     std::string name, description, svg, file;
     std::vector<unsigned> sourceLines;
@@ -136,6 +136,8 @@ private:
   std::string writeFile(llvm::StringRef file, llvm::StringRef contents);
   void recordModule(DumpStage &stage, mlir::ModuleOp module);
   bool matchesSource(llvm::StringRef file) const;
+  /// The kernel's source text (options.dumpSourceText, else its file).
+  std::string sourceText() const;
 
   std::string dir;
   bool dumpAll = false;
@@ -148,6 +150,10 @@ private:
   std::vector<DumpStage> stages;
   std::vector<DumpDiagnostic> diagnostics;
   std::vector<Layout> layouts;
+  /// The remarks and warnings so far, for tilec explain's decisions.
+  std::vector<std::pair<mlir::Location, std::string>> remarks;
+  /// explainKernel on the last tilegpu IR (explanationToJSON), or null.
+  llvm::json::Value decisions = nullptr;
   /// The text and op counts of the last stage of the passes.
   std::string lastText, lastName;
   std::map<std::string, int64_t> lastOps;

@@ -28,6 +28,8 @@ tr.unchanged { color: #999; }
 tr.failed { background: #fdd; }
 td.num { text-align: right; }
 .summary span { margin-right: 1.5em; }
+.decision { color: #2b6b1f; }
+tr.decision { cursor: pointer; }
 .diag.remark { color: #05529b; } .diag.warning { color: #9a5b00; } .diag.error { color: #b00; }
 #source-view { display: flex; gap: 1em; align-items: flex-start; }
 #source-lines { flex: 1 1 50%; max-height: 80vh; overflow: auto; border: 1px solid #ccc; }
@@ -118,6 +120,27 @@ static const char *const kScript = R"js(
   });
   if (!data.diagnostics.length) dlist.appendChild(el('li', {}, ['none']));
 
+  // Decisions (what `tilec explain` prints), by source line.
+  var decisionsByLine = {};
+  var dec = data.decisions;
+  var dtbody = document.querySelector('#decision-table tbody');
+  if (dec) {
+    [['load', dec.loads], ['dot', dec.dots], ['loop', dec.loops]].forEach(function (kv) {
+      kv[1].forEach(function (e) {
+        e.kind = kv[0];
+        (decisionsByLine[e.line] = decisionsByLine[e.line] || []).push(e);
+        var tr = el('tr', {'class': 'decision', 'data-line': e.line}, [
+          el('td', {}, [kv[0]]), el('td', {}, [e.location]), el('td', {'class': 'mono'}, [e.source]),
+          el('td', {}, [e.decision]), el('td', {}, [e.why])]);
+        tr.addEventListener('click', function () { select(e.line, true); });
+        dtbody.appendChild(tr);
+      });
+    });
+  } else {
+    dtbody.appendChild(el('tr', {}, [el('td', {}, ['none (the compilation did not reach the tilegpu stage)'])]));
+  }
+  function decisionText(e) { return e.kind + ': ' + e.decision + (e.why ? ' \u2014 why: ' + e.why : ''); }
+
   // Source view.
   var lines = (data.source_text || '').split('\n');
   var ptx = data.ptx || {file: '', lines: {}};
@@ -137,6 +160,9 @@ static const char *const kScript = R"js(
     (diagsByLine[n] || []).forEach(function (d) {
       srcBox.appendChild(el('div', {'class': 'inline-diag diag ' + d.severity, 'data-line': n}, [diagText(d)]));
     });
+    (decisionsByLine[n] || []).forEach(function (e) {
+      srcBox.appendChild(el('div', {'class': 'inline-diag decision', 'data-line': n}, [decisionText(e)]));
+    });
   });
 
   var detail = document.getElementById('detail');
@@ -149,6 +175,9 @@ static const char *const kScript = R"js(
     detail.appendChild(el('h3', {}, ['Line ' + n + ': ' + (lines[n - 1] || '').trim()]));
     (diagsByLine[n] || []).forEach(function (d) {
       detail.appendChild(el('div', {'class': 'diag ' + d.severity}, [diagText(d)]));
+    });
+    (decisionsByLine[n] || []).forEach(function (e) {
+      detail.appendChild(el('div', {'class': 'decision'}, [decisionText(e)]));
     });
     var previous = null, previousStage = null;
     stagesOf(n).forEach(function (s) {
@@ -207,7 +236,7 @@ static const char *const kScript = R"js(
     var m = /(?:^|&)line=(\d+)/.exec(h);
     if (m) select(parseInt(m[1], 10), true);
     if (/(?:^|&)view=layouts/.test(h))
-      ['summary', 'stages-section', 'diagnostics', 'source'].forEach(function (id) {
+      ['summary', 'stages-section', 'diagnostics', 'decisions', 'source'].forEach(function (id) {
         document.getElementById(id).style.display = 'none';
       });
   }
@@ -279,6 +308,10 @@ std::string tilec::renderDumpReportHTML(const llvm::json::Value &index,
         "<tbody></tbody></table></section>\n"
      << "<section id=\"diagnostics\"><h2>Remarks, warnings and errors</h2>"
         "<ul id=\"diagnostic-list\"></ul></section>\n"
+     << "<section id=\"decisions\"><h2>Decisions (as <code>tilec explain</code> "
+        "prints them)</h2><table id=\"decision-table\"><thead><tr><th></th>"
+        "<th>where</th><th>source</th><th>decision</th><th>why</th></tr>"
+        "</thead><tbody></tbody></table></section>\n"
      << "<section id=\"source\"><h2>Source</h2><p>Click a line: the ops that "
         "carry its location at every stage, and its PTX.</p>\n"
         "<div id=\"source-view\"><div id=\"source-lines\"></div>"

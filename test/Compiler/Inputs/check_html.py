@@ -7,7 +7,8 @@ check_html.py CHROMIUM DUMP_DIR WORK_DIR
 - selecting a source line (`index.html#line=N`, N the line of the first
   remark, else the line found in most stages) shows ops of that line in at
   least three stages, each linking to a dump file that exists;
-- every remark is shown next to its source line;
+- every remark and every decision (what tilec explain says) is shown next
+  to its source line;
 - the layout pictures render: a screenshot of `#view=layouts` has many
   colours and is not mostly blank;
 - no console message or page error.
@@ -42,6 +43,7 @@ class Dom(html.parser.HTMLParser):
         self.stage_rows = []
         self.stage_ops = {}  # stage -> [(href, text)]
         self.inline_diags = []
+        self.inline_decisions = []
         self.page_errors = ""
         self.svgs = 0
         self.ready = False
@@ -62,7 +64,10 @@ class Dom(html.parser.HTMLParser):
                 "op" in self.stack[-1][1]:
             self.stage_ops[self._current_stage].append(a.get("href"))
         if tag == "div" and "inline-diag" in cls:
-            self.inline_diags.append(int(a["data-line"]))
+            if "decision" in cls:
+                self.inline_decisions.append(int(a["data-line"]))
+            else:
+                self.inline_diags.append(int(a["data-line"]))
         if tag == "pre" and a.get("id") == "page-errors":
             self._in_errors = True
         if tag == "svg":
@@ -160,6 +165,11 @@ def main():
         if d["line"]:
             assert d["line"] in dom.inline_diags, d
     print("remarks beside their lines: %d" % len(dom.inline_diags))
+    decisions = index["decisions"]
+    entries = decisions["loads"] + decisions["dots"] + decisions["loops"]
+    assert sorted(e["line"] for e in entries) == sorted(dom.inline_decisions)
+    print("decisions beside their lines: %d loads, %d dots, %d loops" % (
+        len(decisions["loads"]), len(decisions["dots"]), len(decisions["loops"])))
     assert dom.svgs == len(index["layouts"]), (dom.svgs, len(index["layouts"]))
     print("svgs in the dom: %s" % ("all" if dom.svgs else "none"))
 
