@@ -4,7 +4,8 @@
 # toolkit (ptxas) is expected at /usr/local/cuda and is optional: without it
 # tilec still emits PTX and the cubin step is skipped with a message.
 # clang-22 and libclang-rt-22-dev are for the frontend's libFuzzer smoke run
-# in scripts/test.sh.
+# in scripts/test.sh. chromium (headless) opens the --dump-ir report's page
+# in test/Compiler/dump-ir-html.test (skipped without it).
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
   clang-22 libclang-rt-22-dev python3-numpy
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do
