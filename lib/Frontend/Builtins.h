@@ -17,8 +17,8 @@
 //   BuiltinsReduce.cpp      sum, max/min, argmax/argmin, reduce, softmax
 //   BuiltinsMath.cpp        element-wise math, where, inline asm
 //   BuiltinsShape.cpp       reshape, trans, broadcast, join/cat/split, flip
-//   BuiltinsScan.cpp        cumsum, cumprod, associative_scan, sort, topk,
-//                           histogram, gather
+//   BuiltinsScan.cpp        cumsum, cumprod, associative_scan
+//   BuiltinsSort.cpp        sort, topk, gather, histogram
 //   BuiltinsAtomic.cpp      tl.atomic_*
 //   BuiltinsDebug.cpp       device_print/assert, static_assert/print, hints
 //   BuiltinsPython.cpp      len, min, max, int, float, isinstance, math.*
@@ -194,6 +194,7 @@ llvm::ArrayRef<BuiltinSpec> getReduceBuiltins();
 llvm::ArrayRef<BuiltinSpec> getMathBuiltins();
 llvm::ArrayRef<BuiltinSpec> getShapeBuiltins();
 llvm::ArrayRef<BuiltinSpec> getScanBuiltins();
+llvm::ArrayRef<BuiltinSpec> getSortBuiltins();
 llvm::ArrayRef<BuiltinSpec> getAtomicBuiltins();
 llvm::ArrayRef<BuiltinSpec> getDebugBuiltins();
 llvm::ArrayRef<BuiltinSpec> getPythonBuiltins();

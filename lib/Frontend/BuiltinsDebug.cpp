@@ -68,12 +68,6 @@ static FailureOr<CGValue> builtinRangeOutsideFor(CodeGen &cg, Args &a) {
                                 "'for' loop");
 }
 
-static FailureOr<CGValue> builtinUnsupported(CodeGen &cg, Args &a) {
-  const CallArgs &call = a.call;
-  return cg.error(call.loc,
-                  call.calleeName + "() is not supported by tilec yet");
-}
-
 static FailureOr<CGValue> builtinNotInKernel(CodeGen &cg, Args &a) {
   const CallArgs &call = a.call;
   return cg.error(call.loc, call.calleeName +
@@ -235,8 +229,6 @@ llvm::ArrayRef<BuiltinSpec> tilec::frontend::getDebugBuiltins() {
       {"tl.tensor", builtinTypeOnly, {}, BuiltinBinding::Raw},
       {"tl.tensor_descriptor", builtinTypeOnly, {}, BuiltinBinding::Raw},
       {"tl.dtype", builtinTypeOnly, {}, BuiltinBinding::Raw},
-      {"tl.sort", builtinUnsupported, {}, BuiltinBinding::Raw},
-      {"tl.histogram", builtinUnsupported, {}, BuiltinBinding::Raw},
       {"tl.debug_barrier", builtinDebugBarrier, {}},
       {"tl.device_print",
        builtinDevicePrint,

@@ -376,8 +376,9 @@ static const llvm::StringMap<const BuiltinSpec *> &getBuiltinTable() {
     for (llvm::ArrayRef<BuiltinSpec> family :
          {getCreateBuiltins(), getMemoryBuiltins(), getDescriptorBuiltins(),
           getDotBuiltins(), getReduceBuiltins(), getMathBuiltins(),
-          getShapeBuiltins(), getScanBuiltins(), getAtomicBuiltins(),
-          getDebugBuiltins(), getPythonBuiltins(), getRandomBuiltins()})
+          getShapeBuiltins(), getScanBuiltins(), getSortBuiltins(),
+          getAtomicBuiltins(), getDebugBuiltins(), getPythonBuiltins(),
+          getRandomBuiltins()})
       for (const BuiltinSpec &spec : family) {
         bool inserted = t.try_emplace(spec.name, &spec).second;
         assert(inserted && "a builtin is declared twice");
@@ -428,6 +429,10 @@ StringRef CodeGen::getMethodBuiltin(StringRef name) {
       .Case("cumsum", "tl.cumsum")
       .Case("cumprod", "tl.cumprod")
       .Case("associative_scan", "tl.associative_scan")
+      .Case("sort", "tl.sort")
+      .Case("topk", "tl.topk")
+      .Case("histogram", "tl.histogram")
+      .Case("gather", "tl.gather")
       .Default("");
 }
 
@@ -542,9 +547,6 @@ FailureOr<CGValue> CodeGen::getValueAttr(const CGValue &base, StringRef name,
     }
     if (!getMethodBuiltin(name).empty())
       return CGValue::boundMethod(base, name);
-    if (name == "sort" || name == "histogram")
-      return error(nameLoc, "x." + name + "() (tl." + name +
-                                ") is not supported by tilec yet");
     llvm::SmallVector<std::string> candidates = {
         "shape", "dtype", "numel",   "T",           "to",           "sum",
         "max",   "min",   "argmax",  "argmin",      "reduce",       "reshape",
