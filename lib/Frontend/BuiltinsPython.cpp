@@ -75,7 +75,7 @@ static FailureOr<CGValue> builtinIsinstance(CodeGen &cg, Args &a) {
 
 static FailureOr<CGValue> builtinLen(CodeGen &cg, Args &a) {
   const CGValue &v = a.value(0);
-  if (v.isTuple())
+  if (v.isTuple() || v.isDict())
     return CGValue::integer(static_cast<int64_t>(v.getElements().size()));
   if (v.isStr())
     return CGValue::integer(static_cast<int64_t>(v.getStr().size()));
