@@ -1,0 +1,671 @@
+"""`@tilec.jit`: Triton-style kernels compiled by tilec through its C API.
+
+A decorated function is never run by Python. Its source (the whole module it
+is defined in, as written, so diagnostics point at the real file:line:col,
+plus any `@tilec.jit` helpers and constants it uses from other modules) is
+compiled by libtilec for each specialization of the arguments, the same
+rules as Triton's JIT and tilec's C++ JIT (docs/jit-api.md):
+
+- a torch tensor / numpy array is a pointer to its dtype; `:16` when its
+  address is a multiple of 16;
+- a Python int is `i32` (or `i64`, `u64` when it does not fit), `1` when it
+  equals 1 (specialized away), `:16` when a multiple of 16; a float `fp32`,
+  a bool `i1`;
+- a `tl.constexpr` parameter is its value.
+
+Launch: `kernel[grid](*args, BLOCK=..., num_warps=4, num_stages=3)`; `grid`
+is a tuple or a function of the meta-parameters (a dict of every argument
+by name). On the GPU the launch goes to torch's current stream; without a
+GPU (or with TILEC_BACKEND=cpu) the same call runs on tilec's CPU backend
+(docs/cpu-backend.md) with numpy arrays or CPU torch tensors, synchronously.
+
+The launch path is kept short: the specialization key is one pass over the
+arguments, and each specialization caches its compiled handle and a
+`struct.Struct` that packs the run-time arguments into the 64-bit words of
+`tilec_module_launch_words` / `tilec_cpu_kernel_launch_words`.
+"""
+
+import ctypes
+import functools
+import inspect
+import linecache
+import os
+import re
+import struct
+import sys
+import textwrap
+import threading
+
+from . import _capi
+
+
+class TilecError(RuntimeError):
+    """An error reported by libtilec; `message` is its text (for compile
+    errors: tilec's diagnostics, file:line:col with the source line and a
+    caret)."""
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class CompilationError(TilecError):
+    """The kernel does not parse or does not compile for a specialization."""
+
+
+class LaunchError(TilecError):
+    """Bad launch arguments, or the driver refused the launch."""
+
+
+def _raise(status, what=""):
+    message = _capi.last_error()
+    if what:
+        message = f"{what}: {message}" if message else what
+    cls = CompilationError if status == _capi.ERROR_COMPILE else LaunchError
+    raise cls(message, status)
+
+
+# ---------------------------------------------------------------- backends
+
+_backend = None
+
+
+def _has_cuda_device():
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    if cuda.cuInit(0) != 0:
+        return False
+    count = ctypes.c_int(0)
+    return cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+
+def backend():
+    """'gpu' or 'cpu': TILEC_BACKEND (cpu, gpu) if set, else 'gpu' when a CUDA
+    driver with a device is found, else 'cpu'."""
+    global _backend
+    if _backend is None:
+        choice = os.environ.get("TILEC_BACKEND", "").lower()
+        if choice in ("cpu", "gpu"):
+            _backend = choice
+        elif choice in ("cuda",):
+            _backend = "gpu"
+        elif choice:
+            raise ValueError(f"TILEC_BACKEND={choice!r}: expected 'cpu' or 'gpu'")
+        else:
+            _backend = "gpu" if _has_cuda_device() else "cpu"
+    return _backend
+
+
+def set_backend(name):
+    """Overrides the backend for this process ('cpu', 'gpu', or None: detect
+    again)."""
+    global _backend
+    if name not in (None, "cpu", "gpu"):
+        raise ValueError(f"backend {name!r}: expected 'cpu' or 'gpu'")
+    _backend = name
+
+
+# ---------------------------------------------------------------- compilers
+
+_compilers = {}
+_compilers_lock = threading.Lock()
+
+
+def _compiler(num_warps, num_stages, device=0):
+    """The libtilec compiler for these options (one per option set: they are
+    compiler options in the C API)."""
+    key = (num_warps, num_stages, device)
+    handle = _compilers.get(key)
+    if handle is not None:
+        return handle
+    with _compilers_lock:
+        handle = _compilers.get(key)
+        if handle is None:
+            lib = _capi.lib()
+            opts = _capi.Options()
+            lib.tilec_options_init(ctypes.byref(opts))
+            opts.num_warps = num_warps
+            opts.num_stages = num_stages
+            opts.device = device
+            handle = ctypes.c_void_p()
+            status = lib.tilec_compiler_create(ctypes.byref(opts), ctypes.byref(handle))
+            if status:
+                _raise(status, "tilec_compiler_create")
+            _compilers[key] = handle
+    return handle
+
+
+# ---------------------------------------------------------------- arguments
+
+# Element types of tensors and arrays by dtype, filled lazily (torch and
+# numpy are optional).
+_DTYPES = {}
+
+
+def _fill_dtypes():
+    try:
+        import numpy as np
+        for name, t in [("bool", "i1"), ("int8", "i8"), ("int16", "i16"), ("int32", "i32"),
+                        ("int64", "i64"), ("uint8", "u8"), ("uint16", "u16"), ("uint32", "u32"),
+                        ("uint64", "u64"), ("float16", "fp16"), ("float32", "fp32"),
+                        ("float64", "fp64")]:
+            _DTYPES[np.dtype(name)] = t
+    except ImportError:
+        pass
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        for name, t in [("bool", "i1"), ("int8", "i8"), ("int16", "i16"), ("int32", "i32"),
+                        ("int64", "i64"), ("uint8", "u8"), ("uint16", "u16"), ("uint32", "u32"),
+                        ("uint64", "u64"), ("float16", "fp16"), ("bfloat16", "bf16"),
+                        ("float32", "fp32"), ("float64", "fp64"), ("float8_e4m3fn", "fp8e4nv"),
+                        ("float8_e5m2", "fp8e5")]:
+            dt = getattr(torch, name, None)
+            if dt is not None:
+                _DTYPES[dt] = t
+
+
+# Signature entries of pointers: (unaligned, 16-byte aligned).
+_PTR_ENTRIES = {t: ("*" + t, "*" + t + ":16") for t in _capi.TYPES}
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+# struct codes of one 64-bit word per run-time argument.
+_WORD = {"ptr": "Q", "i32": "q", "i64": "q", "u64": "Q", "fp32": "f4x", "i1": "?7x"}
+
+
+def _element_type(v):
+    dt = getattr(v, "dtype", None)
+    t = _DTYPES.get(dt)
+    if t is None:
+        _fill_dtypes()
+        t = _DTYPES.get(dt)
+        if t is None:
+            raise TypeError(f"tilec: unsupported element type {dt!r}")
+    return t
+
+
+def _address(v):
+    ptr = getattr(v, "data_ptr", None)
+    if ptr is not None:
+        return ptr()
+    ai = getattr(v, "__array_interface__", None)
+    if ai is not None:
+        return ai["data"][0]
+    raise TypeError(f"tilec: cannot pass a {type(v).__name__} as a kernel argument "
+                    "(tensors, arrays, ints, floats and bools can be)")
+
+
+def _constexpr_literal(name, v):
+    """A constexpr's value as a signature literal."""
+    v = getattr(v, "value", v)  # tl.constexpr(3)
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        text = repr(v)
+        if "inf" in text or "nan" in text:
+            raise ValueError(f"tilec: constexpr {name} = {v}: infinities and NaNs cannot be constexprs")
+        return text
+    if isinstance(v, str):
+        if "'" in v or "\\" in v:
+            raise ValueError(f"tilec: constexpr {name} = {v!r}: quotes and backslashes are not allowed")
+        return "'" + v + "'"
+    dtype_name = getattr(v, "name", None)
+    if dtype_name is not None and type(v).__name__ == "dtype":
+        return "'" + dtype_name + "'"
+    raise TypeError(f"tilec: constexpr {name} = {v!r}: a constexpr is an int, float, bool or str")
+
+
+# ---------------------------------------------------------------- kernels
+
+
+class _Specialization:
+    """One compiled specialization: the handle and how to pack its run-time
+    arguments."""
+    __slots__ = ("signature", "handle", "packer", "words", "address", "nwords", "binary",
+                 "metadata", "launch", "cpu")
+
+    def __init__(self, signature, handle, codes, cpu, binary=None, metadata=None):
+        self.signature = signature
+        self.handle = handle
+        self.cpu = cpu
+        self.nwords = len(codes)
+        self.packer = struct.Struct("<" + "".join(codes))
+        self.words = (ctypes.c_uint64 * max(self.nwords, 1))()
+        self.address = ctypes.addressof(self.words)
+        self.binary = binary
+        self.metadata = metadata
+
+
+class KernelBase:
+    """What `@tilec.jit` functions and `compile_file` kernels share: the
+    source, the libtilec handles, the specialization cache and the launch."""
+
+    def __init__(self, name, file_name, params, constexpr, defaults, do_not_specialize=()):
+        self.__name__ = name
+        self.name = name
+        self.file_name = file_name
+        self.arg_names = list(params)
+        self.constexpr = list(constexpr)
+        self.defaults = dict(defaults)
+        self.do_not_specialize = set(do_not_specialize)
+        self._index = {n: i for i, n in enumerate(self.arg_names)}
+        self._handles = {}
+        self._cache = {}
+        self._lock = threading.Lock()
+        self._source_text = None
+
+    # The source text compiled (set by subclasses).
+    def source(self):
+        raise NotImplementedError
+
+    def _handle(self, num_warps, num_stages, device=0):
+        key = (num_warps, num_stages, device)
+        handle = self._handles.get(key)
+        if handle is None:
+            lib = _capi.lib()
+            compiler = _compiler(num_warps, num_stages, device)
+            text = self.source().encode("utf-8")
+            handle = ctypes.c_void_p()
+            status = lib.tilec_kernel_from_source(compiler, text, len(text), self.name.encode(),
+                                                  self.file_name.encode(), ctypes.byref(handle))
+            if status:
+                _raise(status)
+            self._handles[key] = handle
+        return handle
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    # -- binding and specialization
+
+    def _bind(self, args, kwargs):
+        """All arguments in parameter order (a list), and the launch options."""
+        n = len(self.arg_names)
+        if len(args) > n:
+            raise TypeError(f"{self.name}() takes {n} arguments, got {len(args)}")
+        values = list(args)
+        if len(values) < n:
+            values.extend([_MISSING] * (n - len(values)))
+        options = {}
+        for k, v in kwargs.items():
+            i = self._index.get(k)
+            if i is None:
+                if k in _LAUNCH_OPTIONS:
+                    options[k] = v
+                    continue
+                raise TypeError(f"{self.name}() got an unexpected argument {k!r}")
+            if values[i] is not _MISSING:
+                raise TypeError(f"{self.name}() got multiple values for argument {k!r}")
+            values[i] = v
+        for i, v in enumerate(values):
+            if v is _MISSING:
+                name = self.arg_names[i]
+                if name in self.defaults:
+                    values[i] = self.defaults[name]
+                else:
+                    raise TypeError(f"{self.name}() missing argument {name!r}")
+        return values, options
+
+    def _specialize(self, values):
+        """(signature entries, struct codes, words) for these arguments."""
+        entries, codes, words = [], [], []
+        for i, v in enumerate(values):
+            name = self.arg_names[i]
+            if self.constexpr[i]:
+                entries.append(_constexpr_literal(name, v))
+                continue
+            t = type(v)
+            spec = name not in self.do_not_specialize
+            if t is bool:
+                entries.append("i1")
+                codes.append("?7x")
+                words.append(v)
+            elif t is int:
+                if v == 1 and spec:
+                    entries.append("1")
+                    continue
+                if _INT32_MIN <= v <= _INT32_MAX:
+                    ty, code = "i32", "q"
+                elif _INT64_MIN <= v <= _INT64_MAX:
+                    ty, code = "i64", "q"
+                elif 0 <= v < (1 << 64):
+                    ty, code = "u64", "Q"
+                else:
+                    raise OverflowError(f"{self.name}: argument {name} = {v} does not fit in 64 bits")
+                entries.append(ty + ":16" if spec and v % 16 == 0 else ty)
+                codes.append(code)
+                words.append(v)
+            elif t is float:
+                entries.append("fp32")
+                codes.append("f4x")
+                words.append(v)
+            elif v is None:
+                raise TypeError(f"{self.name}: argument {name} is None")
+            else:
+                desc = getattr(v, "_tilec_descriptor", None)
+                if desc is not None:
+                    raise TypeError(f"{self.name}: argument {name}: tensor descriptors are expanded "
+                                    "by tilec.TensorDescriptor.args()")
+                p = _address(v)
+                e = _PTR_ENTRIES[_element_type(v)]
+                entries.append(e[1] if spec and p % 16 == 0 else e[0])
+                codes.append("Q")
+                words.append(p)
+        return entries, codes, words
+
+    # -- compilation
+
+    def _compile(self, entries, codes, num_warps, num_stages, device, cpu):
+        signature = ", ".join(entries)
+        lib = _capi.lib()
+        handle = self._handle(num_warps, num_stages, device)
+        if cpu:
+            out = ctypes.c_void_p()
+            status = lib.tilec_kernel_compile_cpu(handle, signature.encode(), ctypes.byref(out))
+            if status:
+                _raise(status)
+            return _Specialization(signature, out, codes, True)
+        binary = ctypes.c_void_p()
+        status = lib.tilec_kernel_compile(handle, signature.encode(), ctypes.byref(binary))
+        if status:
+            _raise(status)
+        module = ctypes.c_void_p()
+        status = lib.tilec_binary_load(_compiler(num_warps, num_stages, device), binary,
+                                       ctypes.byref(module))
+        if status:
+            _raise(status)
+        return _Specialization(signature, module, codes, False, binary,
+                               lib.tilec_binary_metadata(binary).decode())
+
+    def compile(self, signature, target="gpu", num_warps=4, num_stages=3):
+        """Compiles one signature (Triton's AOT form) without launching:
+        target 'gpu' gives a `CompiledKernel` (PTX, metadata, cache key; no GPU
+        needed), 'cpu' checks that it compiles for the CPU backend."""
+        lib = _capi.lib()
+        handle = self._handle(num_warps, num_stages)
+        if target == "cpu":
+            out = ctypes.c_void_p()
+            status = lib.tilec_kernel_compile_cpu(handle, signature.encode(), ctypes.byref(out))
+            if status:
+                _raise(status)
+            lib.tilec_cpu_kernel_destroy(out)
+            return None
+        binary = ctypes.c_void_p()
+        status = lib.tilec_kernel_compile(handle, signature.encode(), ctypes.byref(binary))
+        if status:
+            _raise(status)
+        return CompiledKernel(binary)
+
+    # -- launch
+
+    def run(self, *args, grid, **kwargs):
+        if kwargs or len(args) != len(self.arg_names):
+            values, options = self._bind(args, kwargs)
+        else:
+            values, options = list(args), _NO_OPTIONS
+        num_warps = options.get("num_warps", 4)
+        num_stages = options.get("num_stages", 3)
+        cpu = (_backend or backend()) == "cpu"
+        entries, codes, words = self._specialize(values)
+        device = 0
+        stream = None
+        if not cpu:
+            device, stream = _cuda_device_stream(values, options)
+        key = (tuple(entries), num_warps, num_stages, device, cpu)
+        spec = self._cache.get(key)
+        if spec is None:
+            with self._lock:
+                spec = self._cache.get(key)
+                if spec is None:
+                    spec = self._compile(entries, codes, num_warps, num_stages, device, cpu)
+                    self._cache[key] = spec
+        if callable(grid):
+            grid = grid(dict(zip(self.arg_names, values)))
+        ng = len(grid)
+        gx = grid[0]
+        gy = grid[1] if ng > 1 else 1
+        gz = grid[2] if ng > 2 else 1
+        if gx * gy * gz == 0:
+            return spec  # an empty grid runs nothing (as Triton)
+        if gx > 0x7FFFFFFF or gy > 0xFFFF or gz > 0xFFFF or gx < 0 or gy < 0 or gz < 0:
+            raise LaunchError(f"{self.name}: grid {tuple(grid)} out of range (x: 1 to 2^31-1, "
+                              "y and z: 1 to 65535, on every backend)")
+        spec.packer.pack_into(spec.words, 0, *words)
+        if cpu:
+            status = _capi.lib().tilec_cpu_kernel_launch_words(
+                spec.handle, gx, gy, gz, spec.address, spec.nwords, _cpu_threads())
+        else:
+            status = _capi.lib().tilec_module_launch_words(
+                spec.handle, gx, gy, gz, stream, spec.address, spec.nwords)
+        if status:
+            _raise(status, f"{self.name}[{tuple(grid)}] ({spec.signature})")
+        return spec
+
+    def cache_stats(self):
+        """libtilec's cache counters of the default compiler (a dict)."""
+        stats = _capi.CacheStats()
+        _capi.lib().tilec_compiler_stats(_compiler(4, 3), ctypes.byref(stats))
+        return {name: getattr(stats, name) for name, _ in stats._fields_}
+
+
+_MISSING = object()
+_NO_OPTIONS = {}
+_LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "stream", "device"}
+
+
+def _cpu_threads():
+    try:
+        return int(os.environ.get("TILEC_CPU_THREADS", "0"))
+    except ValueError:
+        return 0
+
+
+_torch_cuda = None
+
+
+def _cuda_device_stream(values, options):
+    """The device index and raw CUstream of a GPU launch: torch's current
+    device and stream (or options['stream'])."""
+    global _torch_cuda
+    if _torch_cuda is None:
+        import torch
+        _torch_cuda = (torch.cuda.current_device, torch._C._cuda_getCurrentRawStream, torch.Tensor)
+    current_device, raw_stream, tensor_type = _torch_cuda
+    for v in values:
+        if isinstance(v, tensor_type) and not v.is_cuda:
+            raise LaunchError("tilec: a CPU tensor was passed to a GPU launch "
+                              "(TILEC_BACKEND=cpu runs kernels on the CPU)")
+        if type(v).__module__ == "numpy":
+            raise LaunchError("tilec: numpy arrays run on the CPU backend only")
+    device = options.get("device")
+    if device is None:
+        device = current_device()
+    stream = options.get("stream")
+    if stream is None:
+        stream = raw_stream(device)
+    return device, stream
+
+
+class CompiledKernel:
+    """One compiled GPU specialization (tilec_binary): `signature`,
+    `cache_key` (64 hex digits), `metadata` (a dict, docs/metadata.md),
+    `asm['ptx']`, `from_disk_cache`."""
+
+    def __init__(self, binary):
+        import json
+        lib = _capi.lib()
+        self._binary = binary
+        self.signature = lib.tilec_binary_signature(binary).decode()
+        self.cache_key = lib.tilec_binary_cache_key(binary).decode()
+        self.metadata = json.loads(lib.tilec_binary_metadata(binary).decode())
+        size = ctypes.c_size_t()
+        self.asm = {"ptx": lib.tilec_binary_ptx(binary, ctypes.byref(size)).decode()}
+        self.from_disk_cache = bool(lib.tilec_binary_from_disk_cache(binary))
+
+    def __del__(self):
+        try:
+            _capi.lib().tilec_binary_destroy(self._binary)
+        except Exception:
+            pass
+
+
+# ---------------------------------------------------------------- @jit
+
+
+def _is_constexpr_annotation(annotation):
+    if annotation is inspect.Parameter.empty:
+        return False
+    if isinstance(annotation, str):
+        return annotation.split(".")[-1] == "constexpr"
+    return getattr(annotation, "__name__", "") == "constexpr"
+
+
+_PRELUDE = "import triton\nimport triton.language as tl\nimport tilec\n"
+
+
+def _code_names(code):
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            names |= _code_names(const)
+    return names
+
+
+class JITFunction(KernelBase):
+    """A `@tilec.jit` kernel or helper."""
+
+    def __init__(self, fn, do_not_specialize=(), debug=None, noinline=None):
+        sig = inspect.signature(fn)
+        params, constexpr, defaults = [], [], {}
+        for p in sig.parameters.values():
+            params.append(p.name)
+            constexpr.append(_is_constexpr_annotation(p.annotation))
+            if p.default is not inspect.Parameter.empty:
+                defaults[p.name] = p.default
+        dns = [params[d] if isinstance(d, int) else d for d in do_not_specialize]
+        try:
+            file_name = inspect.getsourcefile(fn) or "<source>"
+        except TypeError:
+            file_name = "<source>"
+        super().__init__(fn.__name__, file_name, params, constexpr, defaults, dns)
+        self.fn = fn
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+        # The module's text as it is now (the code Python runs), so that a
+        # later edit of the file never compiles other code than this.
+        self._module_text = None
+        lines = linecache.getlines(file_name) if file_name != "<source>" else []
+        if lines:
+            self._module_text = "".join(lines)
+        else:
+            try:
+                self._own_text = textwrap.dedent(inspect.getsource(fn))
+            except (OSError, TypeError):
+                self._own_text = None
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{self.name} is a @tilec.jit kernel: launch it as "
+                           f"{self.name}[grid](...); it cannot be called from Python")
+
+    def _own_source(self):
+        if self._module_text is not None:
+            return self._module_text
+        if self._own_text is None:
+            raise CompilationError(f"tilec: the source of {self.name} is not available "
+                                   "(define kernels in a file)")
+        return self._own_text
+
+    def source(self):
+        """The text compiled: the defining module (or, without a file, a
+        prelude and the function), then what it uses from elsewhere: @jit
+        helpers of other modules and constants defined outside its module."""
+        if self._source_text is not None:
+            return self._source_text
+        base = self._own_source()
+        if self._module_text is None:
+            base = _PRELUDE + base
+        texts = [base]
+        files = {self.file_name}
+        seen = {id(self)}
+        defined = set()
+        todo = [self]
+        while todo:
+            f = todo.pop()
+            text = f._own_source()
+            for name in sorted(_code_names(f.fn.__code__)):
+                obj = f.fn.__globals__.get(name)
+                if isinstance(obj, JITFunction):
+                    if id(obj) in seen:
+                        continue
+                    seen.add(id(obj))
+                    todo.append(obj)
+                    if obj.file_name not in files or obj.file_name == "<source>":
+                        files.add(obj.file_name)
+                        try:
+                            texts.append(textwrap.dedent(inspect.getsource(obj.fn)))
+                        except (OSError, TypeError):
+                            raise CompilationError(f"tilec: the source of helper {obj.name} "
+                                                   "is not available")
+                elif name not in defined and _is_constant(obj) and not re.search(
+                        r"^" + re.escape(name) + r"\s*(:[^=\n]*)?=", base, re.M):
+                    defined.add(name)
+                    texts.append(f"{name}: tl.constexpr = {_constexpr_source(obj)}\n")
+        self._source_text = "\n\n".join(texts)
+        return self._source_text
+
+
+def _is_constant(obj):
+    if type(obj).__name__ == "constexpr":
+        obj = getattr(obj, "value", obj)
+    return type(obj) in (int, float, bool)
+
+
+def _constexpr_source(obj):
+    obj = getattr(obj, "value", obj)
+    return repr(obj)
+
+
+def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, **_ignored):
+    """`@tilec.jit` / `@tilec.jit(do_not_specialize=[...])`."""
+    def wrap(f):
+        return JITFunction(f, do_not_specialize=do_not_specialize, debug=debug, noinline=noinline)
+    if fn is not None:
+        return wrap(fn)
+    return wrap
+
+
+class FileKernel(KernelBase):
+    """A kernel of a `.tile` (or Triton `.py`) file: `compile_file`."""
+
+    def __init__(self, path, kernel=None):
+        with open(path, encoding="utf-8") as f:
+            self._text = f.read()
+        lib = _capi.lib()
+        handle = ctypes.c_void_p()
+        text = self._text.encode("utf-8")
+        status = lib.tilec_kernel_from_source(_compiler(4, 3), text, len(text),
+                                              (kernel or "").encode(), path.encode(),
+                                              ctypes.byref(handle))
+        if status:
+            _raise(status)
+        name = lib.tilec_kernel_name(handle).decode()
+        count = lib.tilec_kernel_num_parameters(handle)
+        params = [lib.tilec_kernel_parameter_name(handle, i).decode() for i in range(count)]
+        constexpr = [bool(lib.tilec_kernel_parameter_is_constexpr(handle, i)) for i in range(count)]
+        super().__init__(name, path, params, constexpr, {})
+        self._handles[(4, 3, 0)] = handle
+
+    def source(self):
+        return self._text
+
+
+def compile_file(path, kernel=None):
+    """The kernel `kernel` (None: the only one) of a `.tile` file, launched
+    like a `@tilec.jit` function: `k = tilec.compile_file("add.tile");
+    k[grid](x, y, out, n, BLOCK_SIZE=1024)`."""
+    return FileKernel(os.fspath(path), kernel)
