@@ -581,8 +581,7 @@ tilec_status tilec_kernel_compile_cpu(const tilec_kernel *kernel,
   if (!state.cpuContext) {
     mlir::DialectRegistry registry;
     registerAllDialects(registry);
-    state.cpuContext = std::make_unique<mlir::MLIRContext>(
-        registry, mlir::MLIRContext::Threading::DISABLED);
+    state.cpuContext = std::make_unique<mlir::MLIRContext>(registry);
     state.cpuContext->loadAllAvailableDialects();
   }
   llvm::SourceMgr srcMgr;
