@@ -287,10 +287,11 @@ tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
                                  void *stream, const tilec_arg *args,
                                  size_t num_args);
 /** The lean launch for bindings that cache a specialization: one 64-bit
- * word per *run-time* parameter of the binary (constexprs and parameters
- * specialized to a literal left out), in order: a pointer's address, or a
- * scalar's bits in the low bytes, little-endian (an fp32's IEEE bits, an
- * i32 sign- or zero-extended). Checks and errors as tilec_module_launch. */
+ * word per kernel parameter, in order, as tilec_module_launch's arguments:
+ * a pointer's address, or a scalar's bits in the low bytes, little-endian
+ * (an fp32's IEEE bits, an i32 sign- or zero-extended); the words of
+ * parameters the binary was specialized on (constexprs, integers given as
+ * `1`) are ignored. Checks and errors as tilec_module_launch. */
 tilec_status tilec_module_launch_words(tilec_module *module, uint32_t grid_x,
                                        uint32_t grid_y, uint32_t grid_z,
                                        void *stream, const uint64_t *words,
@@ -317,7 +318,7 @@ tilec_status tilec_cpu_kernel_launch(tilec_cpu_kernel *cpu_kernel,
                                      uint32_t grid_x, uint32_t grid_y,
                                      uint32_t grid_z, const tilec_arg *args,
                                      size_t num_args, uint32_t threads);
-/** tilec_cpu_kernel_launch with one 64-bit word per run-time parameter, as
+/** tilec_cpu_kernel_launch with one 64-bit word per kernel parameter, as
  * tilec_module_launch_words. */
 tilec_status tilec_cpu_kernel_launch_words(tilec_cpu_kernel *cpu_kernel,
                                            uint32_t grid_x, uint32_t grid_y,

@@ -535,23 +535,20 @@ tilec_status tilec_module_launch_words(tilec_module *module, uint32_t grid_x,
     return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_module_launch_words: "
                                               "'words' is null");
   const runtime::KernelMetadata &md = module->kernel->metadata();
+  if (num_words != md.parameters.size())
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "kernel '" + md.name + "' has " +
+                    std::to_string(md.parameters.size()) + " parameters, got " +
+                    std::to_string(num_words) + " words");
   llvm::SmallVector<runtime::KernelArg, 16> passed;
-  for (const runtime::ParameterInfo &param : md.parameters) {
+  for (size_t i = 0; i < num_words; ++i) {
+    const runtime::ParameterInfo &param = md.parameters[i];
     if (param.kind == runtime::ParameterInfo::Kind::Constexpr)
       continue;
-    if (passed.size() == num_words)
-      break;
-    uint64_t word = words[passed.size()];
     passed.push_back(param.kind == runtime::ParameterInfo::Kind::Pointer
-                         ? runtime::KernelArg::pointer(word)
-                         : runtime::KernelArg::scalarBits(param.type, word));
+                         ? runtime::KernelArg::pointer(words[i])
+                         : runtime::KernelArg::scalarBits(param.type, words[i]));
   }
-  // PackedArguments::pack checks the count (and the promises) below.
-  if (passed.size() != num_words)
-    return fail(TILEC_ERROR_INVALID_ARGUMENT,
-                "kernel '" + md.name + "' takes " +
-                    std::to_string(passed.size()) +
-                    " run-time arguments, got " + std::to_string(num_words));
   if (runtime::Status current = module->state->device->ensureCurrent();
       !current.ok())
     return fail(TILEC_ERROR_CUDA, current.message());
@@ -625,13 +622,17 @@ tilec_status tilec_cpu_kernel_launch_words(tilec_cpu_kernel *cpu_kernel,
     return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_cpu_kernel_launch_words: "
                                               "'words' is null");
   const KernelInterface &interface = cpu_kernel->kernel->interface();
+  if (num_words != interface.parameters.size())
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "kernel '" + interface.name + "' has " +
+                    std::to_string(interface.parameters.size()) +
+                    " parameters, got " + std::to_string(num_words) + " words");
   llvm::SmallVector<cpu::CpuArgument, 16> passed;
-  for (const KernelParameter &param : interface.parameters) {
+  for (size_t i = 0; i < num_words; ++i) {
+    const KernelParameter &param = interface.parameters[i];
     if (!param.isRuntime())
       continue;
-    if (passed.size() == num_words)
-      break;
-    uint64_t word = words[passed.size()];
+    uint64_t word = words[i];
     if (param.kind == KernelParameter::Kind::Pointer) {
       if (param.divisibility > 1 && word % param.divisibility)
         return fail(TILEC_ERROR_INVALID_ARGUMENT,
@@ -644,11 +645,6 @@ tilec_status tilec_cpu_kernel_launch_words(tilec_cpu_kernel *cpu_kernel,
           cpu::CpuArgument::scalarBytes(&word, cpu::getScalarBytes(param.type)));
     }
   }
-  if (passed.size() != num_words)
-    return fail(TILEC_ERROR_INVALID_ARGUMENT,
-                "kernel '" + interface.name + "' takes " +
-                    std::to_string(passed.size()) +
-                    " run-time arguments, got " + std::to_string(num_words));
   cpu::CpuLaunchOptions options;
   options.threads = threads;
   if (llvm::Error err = cpu_kernel->kernel->launch({grid_x, grid_y, grid_z},

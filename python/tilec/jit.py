@@ -257,6 +257,8 @@ class KernelBase:
         self._cache = {}
         self._lock = threading.Lock()
         self._source_text = None
+        self._launchers = {}
+        self._specialize_flags = [n not in self.do_not_specialize for n in self.arg_names]
 
     # The source text compiled (set by subclasses).
     def source(self):
@@ -277,10 +279,7 @@ class KernelBase:
             self._handles[key] = handle
         return handle
 
-    def __getitem__(self, grid):
-        return functools.partial(self.run, grid=grid)
-
-    # -- binding and specialization
+    # -- binding
 
     def _bind(self, args, kwargs):
         """All arguments in parameter order (a list), and the launch options."""
@@ -310,54 +309,54 @@ class KernelBase:
                     raise TypeError(f"{self.name}() missing argument {name!r}")
         return values, options
 
-    def _specialize(self, values):
-        """(signature entries, struct codes, words) for these arguments."""
-        entries, codes, words = [], [], []
+    # -- specialization and launch
+    #
+    # Each run-time argument contributes three items to the cache key: its
+    # kind (a dtype for tensors and arrays, 'i32'/'i64'/'u64'/'one'/'fp32'/
+    # 'i1' for scalars), whether it is a CUDA tensor (None for others), and
+    # its divisibility by 16 (address or value); a constexpr its value. The
+    # generated launcher (_make_launcher) computes the same key inline.
+
+    def _key_and_words(self, values):
+        key, words = [], []
         for i, v in enumerate(values):
-            name = self.arg_names[i]
             if self.constexpr[i]:
-                entries.append(_constexpr_literal(name, v))
+                key.append(v)
                 continue
-            t = type(v)
-            spec = name not in self.do_not_specialize
-            if t is bool:
-                entries.append("i1")
-                codes.append("?7x")
-                words.append(v)
-            elif t is int:
-                if v == 1 and spec:
-                    entries.append("1")
-                    continue
-                if _INT32_MIN <= v <= _INT32_MAX:
-                    ty, code = "i32", "q"
-                elif _INT64_MIN <= v <= _INT64_MAX:
-                    ty, code = "i64", "q"
-                elif 0 <= v < (1 << 64):
-                    ty, code = "u64", "Q"
-                else:
-                    raise OverflowError(f"{self.name}: argument {name} = {v} does not fit in 64 bits")
-                entries.append(ty + ":16" if spec and v % 16 == 0 else ty)
-                codes.append(code)
-                words.append(v)
-            elif t is float:
+            k, c, a, w = _arg_key(v, self._specialize_flags[i])
+            key += (k, c, a)
+            words.append(w)
+        return key, words
+
+    def _entries(self, key_items, values):
+        """Signature entries and struct codes of a key's arguments."""
+        entries, codes = [], []
+        j = 0
+        for i, v in enumerate(values):
+            if self.constexpr[i]:
+                entries.append(_constexpr_literal(self.arg_names[i], v))
+                codes.append("8x")
+                j += 1
+                continue
+            k, c, a = key_items[j:j + 3]
+            j += 3
+            if k == "one":
+                entries.append("1")
+                codes.append("q")
+            elif k in ("i32", "i64", "u64"):
+                entries.append(k + ":16" if a else k)
+                codes.append("Q" if k == "u64" else "q")
+            elif k == "fp32":
                 entries.append("fp32")
                 codes.append("f4x")
-                words.append(v)
-            elif v is None:
-                raise TypeError(f"{self.name}: argument {name} is None")
+            elif k == "i1":
+                entries.append("i1")
+                codes.append("?7x")
             else:
-                desc = getattr(v, "_tilec_descriptor", None)
-                if desc is not None:
-                    raise TypeError(f"{self.name}: argument {name}: tensor descriptors are expanded "
-                                    "by tilec.TensorDescriptor.args()")
-                p = _address(v)
                 e = _PTR_ENTRIES[_element_type(v)]
-                entries.append(e[1] if spec and p % 16 == 0 else e[0])
+                entries.append(e[1] if a else e[0])
                 codes.append("Q")
-                words.append(p)
-        return entries, codes, words
-
-    # -- compilation
+        return entries, codes
 
     def _compile(self, entries, codes, num_warps, num_stages, device, cpu):
         signature = ", ".join(entries)
@@ -400,31 +399,40 @@ class KernelBase:
             _raise(status)
         return CompiledKernel(binary)
 
-    # -- launch
-
     def run(self, *args, grid, **kwargs):
-        if kwargs or len(args) != len(self.arg_names):
-            values, options = self._bind(args, kwargs)
-        else:
-            values, options = list(args), _NO_OPTIONS
-        num_warps = options.get("num_warps", 4)
-        num_stages = options.get("num_stages", 3)
+        """The generic launch (`kernel[grid](...)` takes the generated fast
+        path, _make_launcher, and falls back to this)."""
+        values, options = self._bind(args, kwargs)
+        return self._launch(grid, values, options.get("num_warps", 4),
+                            options.get("num_stages", 3), options)
+
+    def _launch(self, grid, values, num_warps, num_stages, options):
         cpu = (_backend or backend()) == "cpu"
-        entries, codes, words = self._specialize(values)
-        device = 0
-        stream = None
-        if not cpu:
-            device, stream = _cuda_device_stream(values, options)
-        key = (tuple(entries), num_warps, num_stages, device, cpu)
+        key, words = self._key_and_words(values)
+        key += (num_warps, num_stages)
+        if cpu:
+            device, stream = 0, None
+            key.append(0)
+        else:
+            device, stream = _cuda_device_stream(values, options or _NO_OPTIONS)
+            key.append(device)
+        key = tuple(key)
         spec = self._cache.get(key)
         if spec is None:
             with self._lock:
                 spec = self._cache.get(key)
                 if spec is None:
+                    if not cpu:
+                        _check_gpu_arguments(values)
+                    else:
+                        _check_cpu_arguments(values)
+                    entries, codes = self._entries(self._runtime_key_items(key), values)
                     spec = self._compile(entries, codes, num_warps, num_stages, device, cpu)
                     self._cache[key] = spec
-        if callable(grid):
-            grid = grid(dict(zip(self.arg_names, values)))
+        if not isinstance(grid, tuple):
+            if callable(grid):
+                grid = grid(dict(zip(self.arg_names, values)))
+            grid = tuple(grid)
         ng = len(grid)
         gx = grid[0]
         gy = grid[1] if ng > 1 else 1
@@ -444,6 +452,92 @@ class KernelBase:
         if status:
             _raise(status, f"{self.name}[{tuple(grid)}] ({spec.signature})")
         return spec
+
+    def _runtime_key_items(self, key):
+        """The key items of the arguments, constexprs as one item each (the
+        layout _entries walks)."""
+        return list(key[:-3])
+
+    def _fail(self, status, grid, spec):
+        _raise(status, f"{self.name}[{tuple(grid)}] ({spec.signature})")
+
+    def __getitem__(self, grid):
+        launcher = self._launchers.get(_backend or backend())
+        if launcher is None:
+            launcher = self._make_launcher()
+        return functools.partial(launcher, grid)
+
+    def _make_launcher(self):
+        """A launcher generated for this kernel's parameters (as Triton
+        generates its binder): binds the arguments by Python's own call
+        mechanism, computes the cache key inline (torch tensors and ints
+        without a function call), and on a hit packs the words and calls
+        libtilec. Anything unusual (a miss, keyword options other than
+        num_warps/num_stages) goes to _launch."""
+        which = _backend or backend()
+        cpu = which == "cpu"
+        torch = sys.modules.get("torch")
+        names = self.arg_names
+        params, body, key, words = [], [], [], []
+        for i, name in enumerate(names):
+            v = name
+            params.append(f"{v}=_D[{name!r}]" if name in self.defaults else v)
+            if self.constexpr[i]:
+                key.append(v)
+                continue
+            spec = self._specialize_flags[i]
+            body.append(f"    if type({v}) is _T:\n"
+                        f"        _w{i} = {v}.data_ptr(); _k{i} = {v}.dtype; _c{i} = {v}.is_cuda; "
+                        f"_s{i} = {'not _w%d & 15' % i if spec else 'False'}\n"
+                        f"    elif type({v}) is int and {_INT32_MIN} <= {v} <= {_INT32_MAX}"
+                        f"{' and %s != 1' % v if spec else ''}:\n"
+                        f"        _w{i} = {v}; _k{i} = 'i32'; _c{i} = None; "
+                        f"_s{i} = {'not %s & 15' % v if spec else 'False'}\n"
+                        f"    else:\n"
+                        f"        _k{i}, _c{i}, _s{i}, _w{i} = _ak({v}, {spec})")
+            key.append(f"_k{i}, _c{i}, _s{i}")
+            words.append(f"_w{i}")
+        meta = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
+        values = "[" + ", ".join(names) + "]"
+        if cpu:
+            device = "    _dev = 0\n"
+            call = "_cpu_launch(_spec.handle, _gx, _gy, _gz, _spec.address, _spec.nwords, _threads())"
+        else:
+            device = "    _dev = _cur_dev()\n"
+            call = "_gpu_launch(_spec.handle, _gx, _gy, _gz, _stream(_dev), _spec.address, _spec.nwords)"
+        src = (f"def launch(_grid, {', '.join(params)}{', ' if params else ''}num_warps=4, num_stages=3, **extra):\n"
+               f"    if extra:\n"
+               f"        return _self.run(*{values}, grid=_grid, num_warps=num_warps, num_stages=num_stages, **extra)\n"
+               + "\n".join(body) + "\n" + device +
+               f"    _spec = _get(({', '.join(key)}{', ' if key else ''}num_warps, num_stages, _dev))\n"
+               f"    if _spec is None:\n"
+               f"        return _self._launch(_grid, {values}, num_warps, num_stages, None)\n"
+               f"    if type(_grid) is not tuple:\n"
+               f"        _grid = tuple(_grid({meta}) if callable(_grid) else _grid)\n"
+               f"    _ng = len(_grid)\n"
+               f"    _gx = _grid[0]; _gy = _grid[1] if _ng > 1 else 1; _gz = _grid[2] if _ng > 2 else 1\n"
+               f"    if not (0 < _gx <= 0x7FFFFFFF and 0 < _gy <= 0xFFFF and 0 < _gz <= 0xFFFF):\n"
+               f"        return _self._launch(_grid, {values}, num_warps, num_stages, None)\n"
+               f"    _spec.packer.pack_into(_spec.words, 0{', ' if words else ''}{', '.join(words)})\n"
+               f"    _status = {call}\n"
+               f"    if _status:\n"
+               f"        _self._fail(_status, _grid, _spec)\n"
+               f"    return _spec\n")
+        lib = _capi.lib()
+        scope = {
+            "_D": self.defaults, "_T": torch.Tensor if torch is not None else _NoTensor,
+            "_ak": _arg_key, "_get": self._cache.get, "_self": self,
+            "_cpu_launch": lib.tilec_cpu_kernel_launch_words, "_threads": (lambda t=_cpu_threads(): t),
+            "_gpu_launch": lib.tilec_module_launch_words,
+        }
+        if not cpu:
+            import torch as _torch
+            scope["_cur_dev"] = _torch.cuda.current_device
+            scope["_stream"] = _torch._C._cuda_getCurrentRawStream
+        exec(compile(src, f"<tilec launcher of {self.name}>", "exec"), scope)
+        self._launcher_source = src
+        self._launchers[which] = scope["launch"]
+        return scope["launch"]
 
     def cache_stats(self):
         """libtilec's cache counters of the default compiler (a dict)."""
@@ -467,20 +561,62 @@ def _cpu_threads():
 _torch_cuda = None
 
 
-def _cuda_device_stream(values, options):
-    """The device index and raw CUstream of a GPU launch: torch's current
-    device and stream (or options['stream'])."""
-    global _torch_cuda
-    if _torch_cuda is None:
-        import torch
-        _torch_cuda = (torch.cuda.current_device, torch._C._cuda_getCurrentRawStream, torch.Tensor)
-    current_device, raw_stream, tensor_type = _torch_cuda
+class _NoTensor:
+    """Stands for torch.Tensor in generated launchers when torch is not
+    imported (no object has this type)."""
+
+
+def _arg_key(v, specialize):
+    """(kind, is-CUDA, divisible by 16, word) of a run-time argument; see
+    KernelBase._key_and_words."""
+    t = type(v)
+    if t is bool:
+        return "i1", None, False, v
+    if t is int:
+        if specialize and v == 1:
+            return "one", None, False, 1
+        if _INT32_MIN <= v <= _INT32_MAX:
+            k = "i32"
+        elif _INT64_MIN <= v <= _INT64_MAX:
+            k = "i64"
+        elif 0 <= v < (1 << 64):
+            k = "u64"
+        else:
+            raise OverflowError(f"tilec: the integer argument {v} does not fit in 64 bits")
+        return k, None, specialize and not v & 15, v
+    if t is float:
+        return "fp32", None, False, v
+    if v is None:
+        raise TypeError("tilec: None is not a kernel argument")
+    p = _address(v)
+    _element_type(v)  # a TypeError for unsupported dtypes
+    return v.dtype, getattr(v, "is_cuda", None), specialize and not p & 15, p
+
+
+def _check_gpu_arguments(values):
     for v in values:
-        if isinstance(v, tensor_type) and not v.is_cuda:
+        if getattr(v, "is_cuda", True) is False:
             raise LaunchError("tilec: a CPU tensor was passed to a GPU launch "
                               "(TILEC_BACKEND=cpu runs kernels on the CPU)")
         if type(v).__module__ == "numpy":
             raise LaunchError("tilec: numpy arrays run on the CPU backend only")
+
+
+def _check_cpu_arguments(values):
+    for v in values:
+        if getattr(v, "is_cuda", False) is True:
+            raise LaunchError("tilec: a CUDA tensor was passed to a CPU-backend launch "
+                              f"(the backend is '{backend()}'; TILEC_BACKEND selects it)")
+
+
+def _cuda_device_stream(values, options):
+    """The device index and raw CUstream of a GPU launch: torch's current
+    device and stream (or options['device'], options['stream'])."""
+    global _torch_cuda
+    if _torch_cuda is None:
+        import torch
+        _torch_cuda = (torch.cuda.current_device, torch._C._cuda_getCurrentRawStream)
+    current_device, raw_stream = _torch_cuda
     device = options.get("device")
     if device is None:
         device = current_device()
