@@ -21,19 +21,10 @@ __all__ = ["jit", "compile_file", "backend", "set_backend", "cdiv", "next_power_
            "constexpr", "language", "TilecError", "CompilationError", "LaunchError",
            "JITFunction", "CompiledKernel"]
 
-try:
-    from .autotune import Config, autotune, heuristics  # noqa: F401
-    __all__ += ["Config", "autotune", "heuristics"]
-except ImportError:  # pragma: no cover
-    pass
-try:
-    from . import testing  # noqa: F401
-    from .tensor_descriptor import TensorDescriptor  # noqa: F401
-    from .pointwise import pointwise_dynamic  # noqa: F401
-    from .strided import StridedBuffer  # noqa: F401
-    __all__ += ["testing", "TensorDescriptor", "pointwise_dynamic", "StridedBuffer"]
-except ImportError:  # pragma: no cover
-    pass
+from .pointwise import pointwise_dynamic, PointwiseDynamicFunction  # noqa: E402
+from .strided import StridedBuffer  # noqa: E402
+
+__all__ += ["pointwise_dynamic", "PointwiseDynamicFunction", "StridedBuffer"]
 
 
 def version():
