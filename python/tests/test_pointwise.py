@@ -184,6 +184,13 @@ class PointwiseTest(unittest.TestCase):
             out = add_func(arr(z), arr(x), 1.5)
             self.check(out, z.astype(np.float64) + x * 1.5)
 
+    def test_64_bit_indexing(self):
+        # What tensors of 2^31 elements or more take, forced on small ones.
+        wide = tilec.pointwise_dynamic(add_func.fn, is_tensor=[True, True, False],
+                                       promotion_methods=[(0, 1, "DEFAULT")], config=dict(INT64=True))
+        x, y = randf(3, 5, 7), randf(5, 1)
+        self.check(wide(arr(x), arr(y), 0.25), x.astype(np.float64) + y * 0.25)
+
     def test_non_contiguous_inputs_are_not_copied(self):
         base = randf(6, 8, 10)
         xt = base.transpose(2, 0, 1)[:, ::2, 1:7]     # non-contiguous, rank 3

@@ -23,8 +23,9 @@ __all__ = ["jit", "compile_file", "backend", "set_backend", "cdiv", "next_power_
 
 from .pointwise import pointwise_dynamic, PointwiseDynamicFunction  # noqa: E402
 from .strided import StridedBuffer  # noqa: E402
+from . import testing  # noqa: E402,F401
 
-__all__ += ["pointwise_dynamic", "PointwiseDynamicFunction", "StridedBuffer"]
+__all__ += ["pointwise_dynamic", "PointwiseDynamicFunction", "StridedBuffer", "testing"]
 
 
 def version():

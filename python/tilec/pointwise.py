@@ -301,7 +301,9 @@ def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
     for k in range(num_outputs):
         strides += [f"out{k}_s{d}" for d in range(rank)]
     shape = [f"shape{d}" for d in range(rank)]
-    params = args + outs + shape + strides + ["num_tasks", "BLOCK: tl.constexpr", "INT64: tl.constexpr"]
+    magic = [f"magic{d}, shift{d}" for d in range(1, rank)]
+    params = args + outs + shape + magic + strides + ["num_tasks", "BLOCK: tl.constexpr",
+                                                      "INT64: tl.constexpr"]
     lines = [f"@tilec.jit",
              f"def {name}({', '.join(params)}):",
              "    pid = tl.program_id(0)",
@@ -313,10 +315,17 @@ def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
     if rank == 1:
         lines.append("    i0 = tid")
     elif rank > 1:
+        # The multi-index, x fastest. 32-bit indices divide by the run-time
+        # extents with a multiply and a shift (_magic); 64-bit ones divide.
         lines.append("    rem = tid")
         for d in range(rank - 1, 0, -1):
-            lines.append(f"    i{d} = rem % shape{d}")
-            lines.append(f"    rem = rem // shape{d}")
+            lines.append("    if INT64:")
+            lines.append(f"        i{d} = rem % shape{d}")
+            lines.append(f"        rem = rem // shape{d}")
+            lines.append("    else:")
+            lines.append(f"        q = ((rem.to(tl.int64) * magic{d}) >> shift{d}).to(tl.int32)")
+            lines.append(f"        i{d} = rem - q * shape{d}")
+            lines.append("        rem = q")
         lines.append("    i0 = rem")
 
     def offset(prefix):
@@ -335,6 +344,14 @@ def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
     for k in range(num_outputs):
         lines.append(f"    tl.store(out{k} + ({offset(f'out{k}')}), r{k}, mask=mask)")
     return "\n".join(lines) + "\n"
+
+
+def _magic(d):
+    """(m, k) with floor(n / d) == (n * m) >> k for 0 <= n < 2^31 (the
+    round-up method: k = 31 + ceil(log2 d), m = ceil(2^k / d) <= 2^32, so
+    n * m < 2^63 fits int64; Granlund and Montgomery, PLDI 1994)."""
+    k = 31 + (d - 1).bit_length()
+    return -(-(1 << k) // d), k
 
 
 class _GeneratedKernel(_KernelBase):
@@ -401,7 +418,9 @@ class PointwiseDynamicFunction:
             n_in = len(tensor_mask)
             n_strides = (sum(tensor_mask) + self.num_outputs) * rank
             params = ([f"a{i}" for i in range(n_in)] + [f"out{k}" for k in range(self.num_outputs)]
-                      + [f"shape{d}" for d in range(rank)] + [f"st{j}" for j in range(n_strides)]
+                      + [f"shape{d}" for d in range(rank)]
+                      + [f"m{d}" for d in range(2 * max(rank - 1, 0))]
+                      + [f"st{j}" for j in range(n_strides)]
                       + ["num_tasks", "BLOCK", "INT64"])
             constexpr = [False] * (len(params) - 2) + [True, True]
             k = _GeneratedKernel(text, name, self.fn.file_name, params, constexpr)
@@ -420,12 +439,15 @@ class PointwiseDynamicFunction:
             num_tasks *= n
         if num_tasks == 0:
             return
-        big = num_tasks + self.config["BLOCK"] >= (1 << 31) or any(
+        big = self.config.get("INT64", False) or num_tasks + self.config["BLOCK"] >= (1 << 31) or any(
             sum(abs(s) * (n - 1) for s, n in zip(st, task)) >= (1 << 31) for st in strides_list)
         flat = [s for st in strides_list for s in st]
+        magic = []
+        for d in range(1, rank):
+            magic += _magic(task[d]) if not big else (0, 0)
         kernel = self._kernel(rank, tensor_mask)
         block = self.config["BLOCK"]
-        kernel[(-(-num_tasks // block),)](*args, *outs, *task, *flat, num_tasks, block, big,
+        kernel[(-(-num_tasks // block),)](*args, *outs, *task, *magic, *flat, num_tasks, block, big,
                                           num_warps=self.config["num_warps"])
 
     # -- the wrapper
