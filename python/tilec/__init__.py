@@ -24,8 +24,10 @@ __all__ = ["jit", "compile_file", "backend", "set_backend", "cdiv", "next_power_
 from .pointwise import pointwise_dynamic, PointwiseDynamicFunction  # noqa: E402
 from .strided import StridedBuffer  # noqa: E402
 from . import testing  # noqa: E402,F401
+from .autotune import Config, autotune, heuristics  # noqa: E402
 
-__all__ += ["pointwise_dynamic", "PointwiseDynamicFunction", "StridedBuffer", "testing"]
+__all__ += ["pointwise_dynamic", "PointwiseDynamicFunction", "StridedBuffer", "testing", "Config",
+            "autotune", "heuristics"]
 
 
 def version():
