@@ -1,0 +1,3 @@
+"""Ready-made ops built on `@tilec.jit` kernels (need torch)."""
+
+from .weighted_sum import weighted_sum  # noqa: F401
