@@ -25,9 +25,10 @@ from .pointwise import pointwise_dynamic, PointwiseDynamicFunction  # noqa: E402
 from .strided import StridedBuffer  # noqa: E402
 from . import testing  # noqa: E402,F401
 from .autotune import Config, autotune, heuristics  # noqa: E402
+from .tensor_descriptor import TensorDescriptor  # noqa: E402
 
 __all__ += ["pointwise_dynamic", "PointwiseDynamicFunction", "StridedBuffer", "testing", "Config",
-            "autotune", "heuristics"]
+            "autotune", "heuristics", "TensorDescriptor"]
 
 
 def version():

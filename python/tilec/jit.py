@@ -258,6 +258,7 @@ class KernelBase:
         self._lock = threading.Lock()
         self._source_text = None
         self._launchers = {}
+        self._variants = {}
         self._specialize_flags = [n not in self.do_not_specialize for n in self.arg_names]
 
     # The source text compiled (set by subclasses).
@@ -407,6 +408,8 @@ class KernelBase:
                             options.get("num_stages", 3), options)
 
     def _launch(self, grid, values, num_warps, num_stages, options):
+        if any(getattr(v, "_tilec_descriptor", False) for v in values):
+            return self._launch_descriptors(grid, values, num_warps, num_stages, options)
         cpu = (_backend or backend()) == "cpu"
         key, words = self._key_and_words(values)
         key += (num_warps, num_stages)
@@ -452,6 +455,27 @@ class KernelBase:
         if status:
             _raise(status, f"{self.name}[{tuple(grid)}] ({spec.signature})")
         return spec
+
+    def _launch_descriptors(self, grid, values, num_warps, num_stages, options):
+        """A launch with TensorDescriptor arguments: through the variant of
+        the kernel that takes their pieces (tensor_descriptor.py)."""
+        from .tensor_descriptor import expand_source
+        descs = {self.arg_names[i]: v for i, v in enumerate(values)
+                 if getattr(v, "_tilec_descriptor", False)}
+        vkey = tuple((n, len(d.shape), tuple(d.block_shape)) for n, d in descs.items())
+        variant = self._variants.get(vkey)
+        if variant is None:
+            text, names, constexpr = expand_source(self.source(), self.name, descs)
+            variant = _SourceKernel(text, self.name, self.file_name, names, constexpr,
+                                    {k: v for k, v in self.defaults.items() if k not in descs})
+            self._variants[vkey] = variant
+        expanded = []
+        for i, v in enumerate(values):
+            if self.arg_names[i] in descs:
+                expanded += [v.base] + list(v.shape) + list(v.strides)
+            else:
+                expanded.append(v)
+        return variant._launch(grid, expanded, num_warps, num_stages, options)
 
     def _runtime_key_items(self, key):
         """The key items of the arguments, constexprs as one item each (the
@@ -588,6 +612,8 @@ def _arg_key(v, specialize):
         return "fp32", None, False, v
     if v is None:
         raise TypeError("tilec: None is not a kernel argument")
+    if getattr(v, "_tilec_descriptor", False):
+        return "desc", None, False, 0  # never cached: _launch expands it
     p = _address(v)
     _element_type(v)  # a TypeError for unsupported dtypes
     return v.dtype, getattr(v, "is_cuda", None), specialize and not p & 15, p
@@ -773,6 +799,17 @@ def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, **_ignored)
     if fn is not None:
         return wrap(fn)
     return wrap
+
+
+class _SourceKernel(KernelBase):
+    """A kernel of a given source text (descriptor variants)."""
+
+    def __init__(self, text, name, file_name, params, constexpr, defaults):
+        super().__init__(name, file_name, params, constexpr, defaults)
+        self._text = text
+
+    def source(self):
+        return self._text
 
 
 class FileKernel(KernelBase):
