@@ -14,7 +14,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
   clang-22 libclang-rt-22-dev
-  python3-numpy python3-torch lld-22
+  python3-numpy python3-torch python3-pip lld-22
 )
 missing=()
 for p in "${packages[@]}"; do

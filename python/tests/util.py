@@ -9,7 +9,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+if os.environ.get("TILEC_TEST_INSTALLED") != "1":  # else: the pip-installed package
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 
 try:
     import torch
