@@ -130,6 +130,9 @@ def _compiler(num_warps, num_stages, device=0):
             opts.num_warps = num_warps
             opts.num_stages = num_stages
             opts.device = device
+            # Load PTX, never run ptxas (for the fake driver's tests, and to
+            # skip ptxas while debugging).
+            opts.ptx_only = os.environ.get("TILEC_PTX_ONLY", "0") == "1"
             handle = ctypes.c_void_p()
             status = lib.tilec_compiler_create(ctypes.byref(opts), ctypes.byref(handle))
             if status:
@@ -555,9 +558,7 @@ class KernelBase:
             "_gpu_launch": lib.tilec_module_launch_words,
         }
         if not cpu:
-            import torch as _torch
-            scope["_cur_dev"] = _torch.cuda.current_device
-            scope["_stream"] = _torch._C._cuda_getCurrentRawStream
+            scope["_cur_dev"], scope["_stream"] = _cuda_functions()
         exec(compile(src, f"<tilec launcher of {self.name}>", "exec"), scope)
         self._launcher_source = src
         self._launchers[which] = scope["launch"]
@@ -635,14 +636,25 @@ def _check_cpu_arguments(values):
                               f"(the backend is '{backend()}'; TILEC_BACKEND selects it)")
 
 
-def _cuda_device_stream(values, options):
-    """The device index and raw CUstream of a GPU launch: torch's current
-    device and stream (or options['device'], options['stream'])."""
+# (current_device(), raw_stream(device)) of GPU launches; tests without a GPU
+# set it to stand-ins (test_gpu_fake.py, on tilec's fake CUDA driver).
+_cuda_override = None
+
+
+def _cuda_functions():
     global _torch_cuda
+    if _cuda_override is not None:
+        return _cuda_override
     if _torch_cuda is None:
         import torch
         _torch_cuda = (torch.cuda.current_device, torch._C._cuda_getCurrentRawStream)
-    current_device, raw_stream = _torch_cuda
+    return _torch_cuda
+
+
+def _cuda_device_stream(values, options):
+    """The device index and raw CUstream of a GPU launch: torch's current
+    device and stream (or options['device'], options['stream'])."""
+    current_device, raw_stream = _cuda_functions()
     device = options.get("device")
     if device is None:
         device = current_device()
