@@ -296,6 +296,13 @@ tilec_status tilec_module_launch_words(tilec_module *module, uint32_t grid_x,
                                        uint32_t grid_y, uint32_t grid_z,
                                        void *stream, const uint64_t *words,
                                        size_t num_words);
+/** tilec_module_launch_words with everything in one array (one argument
+ * to convert for bindings such as ctypes): packet[0] = grid_x | grid_y << 32,
+ * packet[1] = grid_z, packet[2] = the stream (a CUstream, 0: the legacy
+ * default stream), then `num_words` words from packet[3]. */
+tilec_status tilec_module_launch_packet(tilec_module *module,
+                                        const uint64_t *packet,
+                                        size_t num_words);
 void tilec_module_destroy(tilec_module *module);
 
 /* ===--- The CPU backend (docs/cpu-backend.md) --------------------------=== */
@@ -325,6 +332,11 @@ tilec_status tilec_cpu_kernel_launch_words(tilec_cpu_kernel *cpu_kernel,
                                            uint32_t grid_z,
                                            const uint64_t *words,
                                            size_t num_words, uint32_t threads);
+/** tilec_cpu_kernel_launch_words with one array, as
+ * tilec_module_launch_packet (packet[2] is the thread count). */
+tilec_status tilec_cpu_kernel_launch_packet(tilec_cpu_kernel *cpu_kernel,
+                                            const uint64_t *packet,
+                                            size_t num_words);
 /** The signature it was compiled for. */
 const char *tilec_cpu_kernel_signature(const tilec_cpu_kernel *cpu_kernel);
 void tilec_cpu_kernel_destroy(tilec_cpu_kernel *cpu_kernel);

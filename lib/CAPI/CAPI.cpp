@@ -564,6 +564,19 @@ tilec_status tilec_module_launch_words(tilec_module *module, uint32_t grid_x,
   return TILEC_SUCCESS;
 }
 
+tilec_status tilec_module_launch_packet(tilec_module *module,
+                                        const uint64_t *packet,
+                                        size_t num_words) {
+  if (!packet)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_module_launch_packet: "
+                                              "'packet' is null");
+  return tilec_module_launch_words(
+      module, static_cast<uint32_t>(packet[0]),
+      static_cast<uint32_t>(packet[0] >> 32), static_cast<uint32_t>(packet[1]),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(packet[2])), packet + 3,
+      num_words);
+}
+
 void tilec_module_destroy(tilec_module *module) { delete module; }
 
 tilec_status tilec_kernel_compile_cpu(const tilec_kernel *kernel,
@@ -719,6 +732,18 @@ tilec_status tilec_cpu_kernel_launch(tilec_cpu_kernel *cpu_kernel,
                                                    passed, options))
     return fail(TILEC_ERROR_INVALID_ARGUMENT, std::move(err));
   return TILEC_SUCCESS;
+}
+
+tilec_status tilec_cpu_kernel_launch_packet(tilec_cpu_kernel *cpu_kernel,
+                                            const uint64_t *packet,
+                                            size_t num_words) {
+  if (!packet)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_cpu_kernel_launch_packet: "
+                                              "'packet' is null");
+  return tilec_cpu_kernel_launch_words(
+      cpu_kernel, static_cast<uint32_t>(packet[0]),
+      static_cast<uint32_t>(packet[0] >> 32), static_cast<uint32_t>(packet[1]),
+      packet + 3, num_words, static_cast<uint32_t>(packet[2]));
 }
 
 const char *tilec_cpu_kernel_signature(const tilec_cpu_kernel *cpu_kernel) {

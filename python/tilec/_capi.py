@@ -91,10 +91,12 @@ def _declare(lib):
         "tilec_binary_load": (_S, [_P, _P, ctypes.POINTER(_P)]),
         "tilec_module_launch_words": (_S, [_P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32,
                                            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]),
+        "tilec_module_launch_packet": (_S, [_P, ctypes.c_void_p, ctypes.c_size_t]),
         "tilec_module_destroy": (None, [_P]),
         "tilec_kernel_compile_cpu": (_S, [_P, ctypes.c_char_p, ctypes.POINTER(_P)]),
         "tilec_cpu_kernel_launch_words": (_S, [_P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32,
                                                ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint32]),
+        "tilec_cpu_kernel_launch_packet": (_S, [_P, ctypes.c_void_p, ctypes.c_size_t]),
         "tilec_cpu_kernel_destroy": (None, [_P]),
     }
     for name, (restype, argtypes) in sig.items():

@@ -236,8 +236,10 @@ class _Specialization:
         self.handle = handle
         self.cpu = cpu
         self.nwords = len(codes)
-        self.packer = struct.Struct("<" + "".join(codes))
-        self.words = (ctypes.c_uint64 * max(self.nwords, 1))()
+        # The packet of *_launch_packet: grid x | y << 32, grid z, the stream
+        # (GPU) or thread count (CPU), then one word per parameter.
+        self.packer = struct.Struct("<IIQQ" + "".join(codes))
+        self.words = (ctypes.c_uint64 * (3 + self.nwords))()
         self.address = ctypes.addressof(self.words)
         self.binary = binary
         self.metadata = metadata
@@ -448,13 +450,12 @@ class KernelBase:
         if gx > 0x7FFFFFFF or gy > 0xFFFF or gz > 0xFFFF or gx < 0 or gy < 0 or gz < 0:
             raise LaunchError(f"{self.name}: grid {tuple(grid)} out of range (x: 1 to 2^31-1, "
                               "y and z: 1 to 65535, on every backend)")
-        spec.packer.pack_into(spec.words, 0, *words)
         if cpu:
-            status = _capi.lib().tilec_cpu_kernel_launch_words(
-                spec.handle, gx, gy, gz, spec.address, spec.nwords, _cpu_threads())
+            spec.packer.pack_into(spec.words, 0, gx, gy, gz, _cpu_threads(), *words)
+            status = _capi.lib().tilec_cpu_kernel_launch_packet(spec.handle, spec.address, spec.nwords)
         else:
-            status = _capi.lib().tilec_module_launch_words(
-                spec.handle, gx, gy, gz, stream, spec.address, spec.nwords)
+            spec.packer.pack_into(spec.words, 0, gx, gy, gz, stream or 0, *words)
+            status = _capi.lib().tilec_module_launch_packet(spec.handle, spec.address, spec.nwords)
         if status:
             _raise(status, f"{self.name}[{tuple(grid)}] ({spec.signature})")
         return spec
@@ -528,10 +529,12 @@ class KernelBase:
         values = "[" + ", ".join(names) + "]"
         if cpu:
             device = "    _dev = 0\n"
-            call = "_cpu_launch(_spec.handle, _gx, _gy, _gz, _spec.address, _spec.nwords, _threads())"
+            tail = "_THREADS"
+            call = "_cpu_launch(_spec.handle, _spec.address, _spec.nwords)"
         else:
             device = "    _dev = _cur_dev()\n"
-            call = "_gpu_launch(_spec.handle, _gx, _gy, _gz, _stream(_dev), _spec.address, _spec.nwords)"
+            tail = "_stream(_dev)"
+            call = "_gpu_launch(_spec.handle, _spec.address, _spec.nwords)"
         src = (f"def launch(_grid, {', '.join(params)}{', ' if params else ''}num_warps=4, num_stages=3, **extra):\n"
                f"    if extra:\n"
                f"        return _self.run(*{values}, grid=_grid, num_warps=num_warps, num_stages=num_stages, **extra)\n"
@@ -545,7 +548,7 @@ class KernelBase:
                f"    _gx = _grid[0]; _gy = _grid[1] if _ng > 1 else 1; _gz = _grid[2] if _ng > 2 else 1\n"
                f"    if not (0 < _gx <= 0x7FFFFFFF and 0 < _gy <= 0xFFFF and 0 < _gz <= 0xFFFF):\n"
                f"        return _self._launch(_grid, {values}, num_warps, num_stages, None)\n"
-               f"    _spec.packer.pack_into(_spec.words, 0{', ' if words else ''}{', '.join(words)})\n"
+               f"    _spec.packer.pack_into(_spec.words, 0, _gx, _gy, _gz, {tail}{', ' if words else ''}{', '.join(words)})\n"
                f"    _status = {call}\n"
                f"    if _status:\n"
                f"        _self._fail(_status, _grid, _spec)\n"
@@ -554,11 +557,18 @@ class KernelBase:
         scope = {
             "_D": self.defaults, "_T": torch.Tensor if torch is not None else _NoTensor,
             "_ak": _arg_key, "_get": self._cache.get, "_self": self,
-            "_cpu_launch": lib.tilec_cpu_kernel_launch_words, "_threads": (lambda t=_cpu_threads(): t),
-            "_gpu_launch": lib.tilec_module_launch_words,
+            "_cpu_launch": lib.tilec_cpu_kernel_launch_packet, "_THREADS": _cpu_threads(),
+            "_gpu_launch": lib.tilec_module_launch_packet,
         }
         if not cpu:
             scope["_cur_dev"], scope["_stream"] = _cuda_functions()
+            if _cuda_override is None:
+                # torch.cuda.current_device() without its per-call lazy-init
+                # check (CUDA is initialized by now: a tensor exists).
+                import torch
+                fast = getattr(torch._C, "_cuda_getDevice", None)
+                if fast is not None and torch.cuda.is_initialized():
+                    scope["_cur_dev"] = fast
         exec(compile(src, f"<tilec launcher of {self.name}>", "exec"), scope)
         self._launcher_source = src
         self._launchers[which] = scope["launch"]

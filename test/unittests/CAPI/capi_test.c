@@ -134,6 +134,10 @@ int main(int argc, char **argv) {
         TILEC_SUCCESS);
   CHECK(tilec_module_launch_words(module, 4, 1, 1, NULL, words, 4) ==
         TILEC_ERROR_INVALID_ARGUMENT);
+  uint64_t packet[8] = {4 | (2ull << 32), 1, 0, x, y, out, 4096, 0};
+  CHECK(tilec_module_launch_packet(module, packet, 5) == TILEC_SUCCESS);
+  CHECK(tilec_module_launch_packet(module, NULL, 5) ==
+        TILEC_ERROR_INVALID_ARGUMENT);
   words[0] = x + 4;
   CHECK(tilec_module_launch_words(module, 4, 1, 1, NULL, words, 5) ==
         TILEC_ERROR_INVALID_ARGUMENT);
@@ -169,6 +173,12 @@ int main(int argc, char **argv) {
     CHECK(hout[500] == hx[500] + hy[500]);
     CHECK(tilec_cpu_kernel_launch_words(cpu, 2, 1, 1, cwords, 3, 1) ==
           TILEC_ERROR_INVALID_ARGUMENT);
+    uint64_t cpacket[8] = {1 | (1ull << 32), 1, 1, (uintptr_t)hx, (uintptr_t)hx,
+                           (uintptr_t)hout, 256, 0};
+    CHECK(tilec_cpu_kernel_launch_packet(cpu, cpacket, 5) == TILEC_SUCCESS);
+    for (int i = 0; i < 256; ++i)
+      CHECK(hout[i] == 2 * hx[i]);
+    CHECK(hout[256] == 2 * hy[256]);
     tilec_cpu_kernel_destroy(cpu);
     CHECK(tilec_kernel_compile_cpu(kernel, "*fp32, *fp32, *fp32, i32, 100",
                                    &cpu) == TILEC_ERROR_COMPILE);
