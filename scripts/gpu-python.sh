@@ -23,6 +23,10 @@ if [ ! -f "$root/.carry-py/libtilec.so.xz" ]; then
   exit 1
 fi
 xz -dc "$root/.carry-py/libtilec.so.xz" > "$lib"
+head=$(git -C "$root" rev-parse HEAD 2>/dev/null || true)
+if [ -n "$head" ] && [ "$head" != "$(cat "$root/.carry-py/commit" 2>/dev/null)" ]; then
+  echo "warning: .carry-py/libtilec.so is from commit $(cat "$root/.carry-py/commit" 2>/dev/null), the checkout is $head (rerun scripts/prepare-gpu-python.sh)"
+fi
 export TILEC_LIBRARY=$lib
 export TILEC_CACHE_DIR=/tmp/tilec-py/cache
 py=${PYTHON:-python3}
