@@ -98,7 +98,6 @@ def main():
                          "torch_pct_copy": 100 * nbytes / r_ms / 1e6 / copy_gbs,
                          "speedup_vs_torch": r_ms / t_ms, "copy_gbs": copy_gbs})
             torch.cuda.empty_cache()
-        del x, y, c, z, src, dst, wide, wide2, xs, zs, cs
         torch.cuda.empty_cache()
     print(f"{'pointwise op (fp32)':42s} {'layout':10s} {'n':>5s} {'tilec ms':>9s} {'torch ms':>9s} "
           f"{'tilec %copy':>11s} {'torch %copy':>11s} {'torch/tilec':>11s}")

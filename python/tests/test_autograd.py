@@ -6,7 +6,7 @@ import unittest
 
 from util import device, needs_torch, torch
 
-import tilec
+
 
 
 @needs_torch

@@ -8,7 +8,7 @@ import unittest
 
 import numpy as np
 
-from util import ROOT, device, poison, randn, rng, torch
+from util import ROOT, device, poison, randn, torch
 
 import tilec
 

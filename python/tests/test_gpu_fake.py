@@ -11,7 +11,7 @@ import unittest
 
 import numpy as np
 
-import util  # noqa: F401  (the checkout's package)
+import util  # noqa: F401  (puts the checkout's package first)
 
 import sys
 

@@ -780,7 +780,6 @@ class JITFunction(KernelBase):
         todo = [self]
         while todo:
             f = todo.pop()
-            text = f._own_source()
             for name in sorted(_code_names(f.fn.__code__)):
                 obj = f.fn.__globals__.get(name)
                 if isinstance(obj, JITFunction):

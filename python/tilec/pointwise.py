@@ -289,7 +289,7 @@ def _reduce(task, strides_list):
 
 
 def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
-    args, loads, call_args = [], [], []
+    args, call_args = [], []
     strides = []
     for i, is_t in enumerate(tensor_mask):
         if is_t:
@@ -304,7 +304,7 @@ def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
     magic = [f"magic{d}, shift{d}" for d in range(1, rank)]
     params = args + outs + shape + magic + strides + ["num_tasks", "BLOCK: tl.constexpr",
                                                       "INT64: tl.constexpr"]
-    lines = [f"@tilec.jit",
+    lines = ["@tilec.jit",
              f"def {name}({', '.join(params)}):",
              "    pid = tl.program_id(0)",
              "    if INT64:",

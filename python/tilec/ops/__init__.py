@@ -1,3 +1,5 @@
 """Ready-made ops built on `@tilec.jit` kernels (need torch)."""
 
-from .weighted_sum import weighted_sum  # noqa: F401
+from .weighted_sum import weighted_sum
+
+__all__ = ["weighted_sum"]
