@@ -81,10 +81,10 @@ class JitTest(unittest.TestCase):
         n = 777
         x = on_device(randn(2 * n))
         out = on_device(poison(n))
-        alpha = float(rng.uniform(0.5, 2))
+        alpha = float(np.float32(rng.uniform(0.5, 2)))  # what the kernel gets (fp32)
         axpy_kernel[(tilec.cdiv(n, 128),)](x, out, n, alpha, 2, BLOCK=128, num_warps=2)
         xs = host(x)[::2].astype(np.float64)
-        np.testing.assert_allclose(host(out), alpha * (xs * SCALE + OFFSET), rtol=1e-5)
+        np.testing.assert_allclose(host(out), alpha * (xs * SCALE + OFFSET), rtol=1e-5, atol=1e-5)
         out2 = on_device(poison(n))
         axpy_kernel[(tilec.cdiv(n, 128),)](x, out2, n, alpha, 2, BLOCK=128, USE_HELPER=False)
         np.testing.assert_allclose(host(out2), alpha * xs, rtol=1e-5)
@@ -107,6 +107,29 @@ class JitTest(unittest.TestCase):
         # out of bounds since offsets < 64 < n... only the first block runs).
         spec = add_kernel[(1,)](x, x, out, 1 << 40, BLOCK=64)
         self.assertIn("i64:16", spec.signature)
+
+    def test_kernel_defined_in_a_function(self):
+        # Compiled from its own text: closure constants, a local helper and
+        # a module-level helper of this file come with it.
+        factor = 7
+
+        @tilec.jit
+        def local_helper(x):
+            return x * factor
+
+        @tilec.jit
+        def local_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            mask = offs < n
+            tl.store(out_ptr + offs, local_helper(scaled(tl.load(x_ptr + offs, mask=mask))), mask=mask)
+
+        n = 50
+        x = on_device(randn(n))
+        out = on_device(poison(n))
+        local_kernel[(1,)](x, out, n, BLOCK=64)
+        np.testing.assert_allclose(host(out), (host(x).astype(np.float64) * SCALE + OFFSET) * factor, atol=1e-5,
+                                   rtol=1e-5)
+        self.assertIn("factor: tl.constexpr = 7", local_kernel.source())
 
     def test_compile_error_is_located(self):
         x = on_device(poison(16))

@@ -175,7 +175,7 @@ class PointwiseTest(unittest.TestCase):
             # y broadcasts along every other dimension, and has lower rank.
             yshape = tuple(1 if i % 2 else n for i, n in enumerate(shape))[1:]
             y = randf(*yshape)
-            alpha = float(rng.uniform(-2, 2))
+            alpha = float(np.float32(rng.uniform(-2, 2)))  # what the kernel gets (fp32)
             out = add_func(arr(x), arr(y), alpha)
             self.assertEqual(tuple(out.shape), shape, rank)
             self.check(out, x.astype(np.float64) + y * alpha)

@@ -742,9 +742,13 @@ class JITFunction(KernelBase):
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         # The module's text as it is now (the code Python runs), so that a
         # later edit of the file never compiles other code than this.
+        # A kernel defined inside a function is not in the module's top
+        # level, which is what the frontend compiles: it is compiled from its
+        # own text (dedented) instead, with a prelude.
         self._module_text = None
+        self._own_text = None
         lines = linecache.getlines(file_name) if file_name != "<source>" else []
-        if lines:
+        if lines and "<locals>" not in self.__qualname__:
             self._module_text = "".join(lines)
         else:
             try:
@@ -774,21 +778,29 @@ class JITFunction(KernelBase):
         if self._module_text is None:
             base = _PRELUDE + base
         texts = [base]
-        files = {self.file_name}
         seen = {id(self)}
         defined = set()
         todo = [self]
         while todo:
             f = todo.pop()
-            for name in sorted(_code_names(f.fn.__code__)):
-                obj = f.fn.__globals__.get(name)
+            names = {name: f.fn.__globals__.get(name) for name in _code_names(f.fn.__code__)}
+            # Closure variables (kernels and constants of an enclosing function).
+            for name, cell in zip(f.fn.__code__.co_freevars, f.fn.__closure__ or ()):
+                try:
+                    names[name] = cell.cell_contents
+                except ValueError:
+                    pass
+            for name in sorted(names):
+                obj = names[name]
                 if isinstance(obj, JITFunction):
                     if id(obj) in seen:
                         continue
                     seen.add(id(obj))
                     todo.append(obj)
-                    if obj.file_name not in files or obj.file_name == "<source>":
-                        files.add(obj.file_name)
+                    # In the compiled module text already, unless it comes
+                    # from elsewhere or this kernel is compiled on its own.
+                    if (self._module_text is None or obj._module_text is None
+                            or obj.file_name != self.file_name):
                         try:
                             texts.append(textwrap.dedent(inspect.getsource(obj.fn)))
                         except (OSError, TypeError):
