@@ -256,8 +256,8 @@ class PointwiseTest(unittest.TestCase):
         out = add_func(view(xt), view(xt), 1.0)
         self.check(out, xt.astype(np.float64) * 2)
         self.assertEqual(tuple(pw._strides(out)), tuple(pw._strides(view(xt))))
-        src = add_func.kernel_source(2)
-        self.assertIn("i1 = rem % shape1", src)
+        self.assertIn("ii[None, :] * in0_s1", add_func.kernel_source(2))  # inner: an arange
+        self.assertIn("i1 = rem - q * shape1", add_func.kernel_source(3))  # outer: magic
 
 
 if __name__ == "__main__":

@@ -289,8 +289,16 @@ def _reduce(task, strides_list):
 
 
 def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
-    args, call_args = [], []
-    strides = []
+    """(text, parameter names, constexpr flags) of the rank-`rank` kernel.
+
+    Ranks 0 and 1: a 1-D block of BLOCK tasks per program. Rank r >= 2: a
+    BO x BI tile per program, BO positions of the outer dimensions 0..r-2
+    (flattened) by BI consecutive positions of the innermost one, so that
+    the inner index is a plain arange (contiguous, vectorizable accesses
+    where the innermost stride is 1, which the JIT specializes) and the outer
+    multi-index is computed once per row of the tile: by multiply-and-shift
+    (_magic) with 32-bit indices, by division with 64-bit ones."""
+    args, call_args, strides = [], [], []
     for i, is_t in enumerate(tensor_mask):
         if is_t:
             args.append(f"in{i}")
@@ -301,37 +309,51 @@ def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
     for k in range(num_outputs):
         strides += [f"out{k}_s{d}" for d in range(rank)]
     shape = [f"shape{d}" for d in range(rank)]
-    magic = [f"magic{d}, shift{d}" for d in range(1, rank)]
-    params = args + outs + shape + magic + strides + ["num_tasks", "BLOCK: tl.constexpr",
-                                                      "INT64: tl.constexpr"]
-    lines = ["@tilec.jit",
-             f"def {name}({', '.join(params)}):",
-             "    pid = tl.program_id(0)",
-             "    if INT64:",
-             "        tid = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)",
-             "    else:",
-             "        tid = pid * BLOCK + tl.arange(0, BLOCK)",
-             "    mask = tid < num_tasks"]
-    if rank == 1:
-        lines.append("    i0 = tid")
-    elif rank > 1:
-        # The multi-index, x fastest. 32-bit indices divide by the run-time
-        # extents with a multiply and a shift (_magic); 64-bit ones divide.
-        lines.append("    rem = tid")
-        for d in range(rank - 1, 0, -1):
-            lines.append("    if INT64:")
-            lines.append(f"        i{d} = rem % shape{d}")
-            lines.append(f"        rem = rem // shape{d}")
-            lines.append("    else:")
-            lines.append(f"        q = ((rem.to(tl.int64) * magic{d}) >> shift{d}).to(tl.int32)")
-            lines.append(f"        i{d} = rem - q * shape{d}")
-            lines.append("        rem = q")
+    if rank <= 1:
+        magic, extra, consts = [], ["num_tasks"], ["BLOCK", "INT64"]
+    else:
+        magic = [x for d in range(1, rank - 1) for x in (f"magic{d}", f"shift{d}")]
+        extra, consts = ["num_tasks", "n_inner_blocks"], ["BO", "BI", "INT64"]
+    names = args + outs + shape + magic + strides + extra + consts
+    params = args + outs + shape + magic + strides + extra + [c + ": tl.constexpr" for c in consts]
+    lines = ["@tilec.jit", f"def {name}({', '.join(params)}):", "    pid = tl.program_id(0)"]
+    if rank <= 1:
+        lines += ["    if INT64:",
+                  "        tid = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)",
+                  "    else:",
+                  "        tid = pid * BLOCK + tl.arange(0, BLOCK)",
+                  "    mask = tid < num_tasks"]
+        if rank == 1:
+            lines.append("    i0 = tid")
+    else:
+        inner = rank - 1
+        lines += ["    pid_o = pid // n_inner_blocks",
+                  "    pid_i = pid - pid_o * n_inner_blocks",
+                  "    if INT64:",
+                  "        io = pid_o.to(tl.int64) * BO + tl.arange(0, BO)",
+                  "        ii = (pid_i * BI).to(tl.int64) + tl.arange(0, BI)",
+                  "    else:",
+                  "        io = pid_o * BO + tl.arange(0, BO)",
+                  "        ii = pid_i * BI + tl.arange(0, BI)",
+                  f"    mask = (io < num_tasks)[:, None] & (ii < shape{inner})[None, :]",
+                  "    rem = io"]
+        for d in range(rank - 2, 0, -1):
+            lines += ["    if INT64:",
+                      f"        i{d} = rem % shape{d}",
+                      f"        rem = rem // shape{d}",
+                      "    else:",
+                      f"        q = ((rem.to(tl.int64) * magic{d}) >> shift{d}).to(tl.int32)",
+                      f"        i{d} = rem - q * shape{d}",
+                      "        rem = q"]
         lines.append("    i0 = rem")
 
     def offset(prefix):
         if rank == 0:
             return "tid * 0"
-        return " + ".join(f"i{d} * {prefix}_s{d}" for d in range(rank))
+        if rank == 1:
+            return f"i0 * {prefix}_s0"
+        outer = " + ".join(f"i{d} * {prefix}_s{d}" for d in range(rank - 1))
+        return f"({outer})[:, None] + ii[None, :] * {prefix}_s{rank - 1}"
 
     for i, is_t in enumerate(tensor_mask):
         if is_t:
@@ -343,7 +365,8 @@ def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
     lines.append(f"    {results} = {fn_name}({', '.join(call_args)})")
     for k in range(num_outputs):
         lines.append(f"    tl.store(out{k} + ({offset(f'out{k}')}), r{k}, mask=mask)")
-    return "\n".join(lines) + "\n"
+    constexpr = [False] * (len(names) - len(consts)) + [True] * len(consts)
+    return "\n".join(lines) + "\n", names, constexpr
 
 
 def _magic(d):
@@ -413,17 +436,10 @@ class PointwiseDynamicFunction:
             if rank > MAX_RANK:
                 raise ValueError(f"pointwise_dynamic: rank {rank} > {MAX_RANK}")
             name = f"_pointwise_{self.fn.name}_rank{rank}_" + "".join("t" if t else "s" for t in tensor_mask)
-            text = self.fn.source() + "\n\n" + _kernel_source(
-                self.fn.name, name, rank, tensor_mask, self.num_outputs)
-            n_in = len(tensor_mask)
-            n_strides = (sum(tensor_mask) + self.num_outputs) * rank
-            params = ([f"a{i}" for i in range(n_in)] + [f"out{k}" for k in range(self.num_outputs)]
-                      + [f"shape{d}" for d in range(rank)]
-                      + [f"m{d}" for d in range(2 * max(rank - 1, 0))]
-                      + [f"st{j}" for j in range(n_strides)]
-                      + ["num_tasks", "BLOCK", "INT64"])
-            constexpr = [False] * (len(params) - 2) + [True, True]
-            k = _GeneratedKernel(text, name, self.fn.file_name, params, constexpr)
+            text, params, constexpr = _kernel_source(self.fn.name, name, rank, tensor_mask,
+                                                     self.num_outputs)
+            k = _GeneratedKernel(self.fn.source() + "\n\n" + text, name, self.fn.file_name, params,
+                                 constexpr)
             self._kernels[key] = k
         return k
 
@@ -431,7 +447,7 @@ class PointwiseDynamicFunction:
         """The generated kernel text for a rank (debugging aid)."""
         mask = tuple(tensor_mask) if tensor_mask is not None else tuple(self.is_tensor)
         return _kernel_source(self.fn.name, f"_pointwise_{self.fn.name}_rank{rank}", rank, mask,
-                              self.num_outputs)
+                              self.num_outputs)[0]
 
     def _launch(self, rank, args, outs, task, strides_list, tensor_mask):
         num_tasks = 1
@@ -439,16 +455,29 @@ class PointwiseDynamicFunction:
             num_tasks *= n
         if num_tasks == 0:
             return
-        big = self.config.get("INT64", False) or num_tasks + self.config["BLOCK"] >= (1 << 31) or any(
+        block = self.config["BLOCK"]
+        big = self.config.get("INT64", False) or num_tasks + block >= (1 << 31) or any(
             sum(abs(s) * (n - 1) for s, n in zip(st, task)) >= (1 << 31) for st in strides_list)
         flat = [s for st in strides_list for s in st]
-        magic = []
-        for d in range(1, rank):
-            magic += _magic(task[d]) if not big else (0, 0)
         kernel = self._kernel(rank, tensor_mask)
-        block = self.config["BLOCK"]
-        kernel[(-(-num_tasks // block),)](*args, *outs, *task, *magic, *flat, num_tasks, block, big,
-                                          num_warps=self.config["num_warps"])
+        warps = self.config["num_warps"]
+        if rank <= 1:
+            kernel[(-(-num_tasks // block),)](*args, *outs, *task, *flat, num_tasks, block, big,
+                                              num_warps=warps)
+            return
+        inner = task[-1]
+        outer = num_tasks // inner
+        bi = min(block, 1 << (inner - 1).bit_length())
+        bo = max(1, block // bi)
+        n_inner_blocks = -(-inner // bi)
+        magic = []
+        for d in range(1, rank - 1):
+            magic += _magic(task[d]) if not big else (0, 0)
+        grid = (-(-outer // bo) * n_inner_blocks,)
+        if grid[0] > 0x7FFFFFFF:
+            raise ValueError(f"pointwise_dynamic: {grid[0]} programs; at most 2^31-1")
+        kernel[grid](*args, *outs, *task, *magic, *flat, outer, n_inner_blocks, bo, bi, big,
+                     num_warps=warps)
 
     # -- the wrapper
 
