@@ -32,10 +32,12 @@ export TILEC_CACHE_DIR=/tmp/tilec-py/cache
 py=${PYTHON:-python3}
 echo "commit $(cat "$root/.carry-py/commit" 2>/dev/null) python $($py --version 2>&1) torch $($py -c 'import torch; print(torch.__version__)') triton $($py -c 'import triton; print(triton.__version__)' 2>/dev/null)"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+backend=$(cd "$root/python" && "$py" -c 'import tilec; print(tilec.backend())' 2>&1 | tail -1)
+echo "tilec backend: $backend"
 status=0
 (cd "$root/python/tests" && timeout 150 "$py" -m unittest discover -s . -p 'test_*.py' -v) > "$out/python-tests.log" 2>&1
 rc=$?; [ $rc -ne 0 ] && status=1
-tests_line="python tests (GPU backend): $(grep -E '^(OK|FAILED)' "$out/python-tests.log" | tail -1) rc=$rc, $(grep -E '^Ran ' "$out/python-tests.log" | tail -1)"
+tests_line="python tests ($backend backend): $(grep -E '^(OK|FAILED)' "$out/python-tests.log" | tail -1) rc=$rc, $(grep -E '^Ran ' "$out/python-tests.log" | tail -1)"
 timeout 60 "$py" "$root/bench/python_launch.py" --json "$out/launch.json" > "$out/launch.log" 2>&1 || { echo "launch benchmark failed"; status=1; }
 if [ -f "$root/bench/python_pointwise.py" ]; then
   timeout 90 "$py" "$root/bench/python_pointwise.py" --json "$out/pointwise.json" > "$out/pointwise.log" 2>&1 || { echo "pointwise benchmark failed"; status=1; }
