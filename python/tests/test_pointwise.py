@@ -213,6 +213,16 @@ class PointwiseTest(unittest.TestCase):
             copy_func.instantiate(3)(flipped, out0=out)
             np.testing.assert_array_equal(host(out), np.flip(a, dims))
 
+    def test_rank_8_without_reduction(self):
+        a = randf(2, 3, 1, 2, 2, 1, 3, 2)
+        ta = arr(a)
+        # A transposed view: every stride differs from out's, no dims merge.
+        view8 = tilec.StridedBuffer(ta, shape=a.shape[::-1], strides=pw._strides(ta)[::-1])
+        out8 = pw._empty(ta, a.shape[::-1], "float32")
+        out8[...] = float("nan")
+        copy_func.instantiate(8)(view8, out0=out8)
+        np.testing.assert_array_equal(host(out8), np.transpose(np.asarray(a), list(range(7, -1, -1))))
+
     def test_out_in_place_and_checks(self):
         x, y = randf(4, 5), randf(5)
         tx = arr(x)
