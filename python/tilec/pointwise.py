@@ -28,7 +28,9 @@ The wrapper (metadata computation, per call):
   contiguous in every tensor are merged and size-1 dimensions dropped.
 
 The kernel is generated as source text per task-space rank and per which
-arguments are tensors, appended to the scalar function's module text (so
+arguments are tensors (ranks 0-1: a 1-D block of tasks per program; rank 2
+and up: a tile of outer positions by consecutive innermost ones, see
+_kernel_source), appended to the scalar function's module text (so
 errors in the scalar function point at its file), compiled by tilec and
 cached; dtypes specialize it further in tilec's JIT. `instantiate(rank)`
 returns the rank's launcher without the metadata step (every output given,
