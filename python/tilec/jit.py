@@ -373,6 +373,14 @@ class KernelBase:
             status = lib.tilec_kernel_compile_cpu(handle, signature.encode(), ctypes.byref(out))
             if status:
                 _raise(status)
+            if os.environ.get("TILEC_CHECK_GPU_COMPILE") == "1":
+                # Also compile it for the GPU (PTX, ptxas): what a CPU-only
+                # test run can check of the GPU path.
+                binary = ctypes.c_void_p()
+                status = lib.tilec_kernel_compile(handle, signature.encode(), ctypes.byref(binary))
+                if status:
+                    _raise(status, "TILEC_CHECK_GPU_COMPILE")
+                lib.tilec_binary_destroy(binary)
             return _Specialization(signature, out, codes, True)
         binary = ctypes.c_void_p()
         status = lib.tilec_kernel_compile(handle, signature.encode(), ctypes.byref(binary))
