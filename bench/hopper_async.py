@@ -18,7 +18,9 @@ does (:16 when divisible by 16, 1 as a constant).
 Attention (tutorial 06 forward, Z=4 H=16, N_CTX 1024/4096/8192, HEAD_DIM 64
 and 128, causal and not): the block-pointer kernel (examples/attention.tile)
 in fp16 and in bf16 (P cast to V's type instead of fp16: the one line
-changed, for both compilers), the descriptor kernel
+changed, for both compilers) and in fp8 e5m2 (Q, K, V and Out, V stored
+transposed as the tutorial does on Hopper; checked at 0.5 absolute and
+rel-L2 0.1 against SDPA on the fp8 values), the descriptor kernel
 (examples/attention_descriptor.tile, descriptors made in the kernel) in
 fp16; 128 x 64 blocks for HEAD_DIM 64, 128 x 128 for 128, 8 warps, 3
 stages (2 where 3 do not fit, for both); against SDPA with the flash and
@@ -129,7 +131,10 @@ def check(out, ref, rtol, atol, l2):
 
 def timed(launch, out, ref, rtol, atol, l2=5e-3):
     """(ok, max err, rel L2, ms) of a launch, output poisoned first."""
-    out.fill_(float("nan"))
+    if out.element_size() == 1:
+        out.view(torch.uint8).fill_(0x7F)  # e5m2 NaN
+    else:
+        out.fill_(float("nan"))
     launch()
     torch.cuda.synchronize()
     ok, err, rel_l2 = check(out, ref, rtol, atol, l2)
@@ -227,14 +232,15 @@ def attention_rows(args):
     block_bf16 = variant(block, [("p = p.to(tl.float16)", "p = p.to(v.dtype)")], "bf16_")
     desc = os.path.join(ROOT, "examples", "attention_descriptor.tile")
     kernels = {("block", "fp16"): block, ("block", "bf16"): block_bf16,
-               ("descriptor", "fp16"): desc}
+               ("block", "fp8"): block, ("descriptor", "fp16"): desc}
     tri = {key: triton_kernel(path, "_attn_fwd") for key, path in kernels.items()}
     triton.set_allocator(lambda size, align, stream:
                          torch.empty(size, dtype=torch.int8, device="cuda"))
     sm_scale = 0.5
     n_ctxs = [1024, 4096] if args.quick else [1024, 4096, 8192]
     for (version, dtype), path in kernels.items():
-        tdt = DTYPES[dtype]
+        fp8 = dtype == "fp8"
+        tdt = torch.float16 if fp8 else DTYPES[dtype]
         for d in (64, 128):
             bm, bn = 128, (64 if d == 64 else 128)
             for causal in (False, True):
@@ -242,22 +248,36 @@ def attention_rows(args):
                 for n_ctx in n_ctxs:
                     q, k, v = (torch.empty(Z, H, n_ctx, d, device="cuda", dtype=tdt).normal_()
                                for _ in range(3))
-                    o = torch.empty_like(q)
+                    if fp8:
+                        # The tutorial's fp8 inputs: e5m2, V stored transposed
+                        # (N_CTX contiguous: the K-major B of the second dot).
+                        q, k = q.to(torch.float8_e5m2), k.to(torch.float8_e5m2)
+                        v = v.transpose(2, 3).contiguous().to(torch.float8_e5m2).transpose(2, 3)
+                        ref = sdpa("flash", q.half(), k.half(), v.half(), causal, sm_scale).double()
+                        o = torch.empty(Z, H, n_ctx, d, device="cuda", dtype=torch.float8_e5m2)
+                    else:
+                        ref = sdpa("flash", q, k, v, causal, sm_scale).double()
+                        o = torch.empty_like(q)
                     lse = torch.empty(Z * H, n_ctx, device="cuda", dtype=torch.float32)
-                    ref = sdpa("flash", q, k, v, causal, sm_scale).double()
-                    # bf16 keeps 8 bits: P and Out round 8x coarser than fp16.
-                    atol, l2 = (2e-2, 5e-3) if dtype == "fp16" else (8e-2, 2e-2)
+                    # bf16 keeps 8 bits: P and Out round 8x coarser than fp16;
+                    # e5m2 keeps 3 (P and Out round by up to 2^-3).
+                    atol, l2 = {"fp16": (2e-2, 5e-3), "bf16": (8e-2, 2e-2),
+                                "fp8": (0.5, 0.1)}[dtype]
                     grid = (triton.cdiv(n_ctx, bm), Z * H, 1)
                     row = dict(kernel=version, dtype=dtype, N_CTX=n_ctx, HEAD_DIM=d,
                                causal=causal, blocks=f"{bm}x{bn}")
                     flops = 4.0 * Z * H * n_ctx * n_ctx * d * (0.5 if causal else 1.0)
                     if version == "block":
-                        st = lambda n: ", ".join([entry(H * n_ctx * d), entry(n_ctx * d), entry(d), "1"])
-                        sig = (f"*{dtype}:16, *{dtype}:16, *{dtype}:16, fp32, *fp32:16, *{dtype}:16, "
-                               + ", ".join([st(0)] * 4) +
+                        sdt = "fp8e5" if fp8 else dtype
+                        st = ", ".join([entry(H * n_ctx * d), entry(n_ctx * d), entry(d), "1"])
+                        vst = ", ".join([entry(H * n_ctx * d), entry(n_ctx * d), "1", entry(n_ctx)]
+                                        ) if fp8 else st
+                        sig = (f"*{sdt}:16, *{sdt}:16, *{sdt}:16, fp32, *fp32:16, *{sdt}:16, "
+                               + ", ".join([st, st, vst, st]) +
                                f", {entry(Z)}, {entry(H)}, {entry(n_ctx)}, {d}, {bm}, {bn}, {stage}")
                         s4 = [H * n_ctx * d, n_ctx * d, d]
-                        run_args = [q, k, v, sm_scale, lse, o] + s4 * 4 + [Z, H, n_ctx]
+                        v4 = [H * n_ctx * d, n_ctx * d, n_ctx] if fp8 else s4
+                        run_args = [q, k, v, sm_scale, lse, o] + s4 * 2 + v4 + s4 + [Z, H, n_ctx]
                         tri_args = ([q, k, v, sm_scale, lse, o] + [x for t in (q, k, v, o) for x in t.stride()]
                                     + [Z, H, n_ctx])
                         tri_kw = dict(HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage)

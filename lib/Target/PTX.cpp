@@ -59,8 +59,11 @@ createTargetMachine(const PTXTarget &target) {
                                 : target.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                 : target.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                                                        : llvm::CodeGenOptLevel::None;
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion =
+      target.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   std::unique_ptr<llvm::TargetMachine> machine(nvptx->createTargetMachine(
-      triple, target.chip, target.features, llvm::TargetOptions(),
+      triple, target.chip, target.features, options,
       /*RM=*/std::nullopt, /*CM=*/std::nullopt, level));
   if (!machine)
     return llvm::createStringError("cannot create an NVPTX target machine for " +

@@ -150,3 +150,32 @@ module {
     return
   }
 }
+
+// -----
+
+// The consumer release of the pipeline: "empty" mbarriers initialized with
+// the warp count, lane 0 of every warp arriving (when the predicate holds),
+// and only thread 0 waiting, under its predicate.
+
+// CHECK-LABEL: llvm.func @release(
+// CHECK:         %[[C4:.*]] = arith.constant 4 : i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %[[C4]], predicate = %{{.*}}
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[LANE:.*]] = arith.andi %[[TID]], %{{.*}} : i32
+// CHECK:         %[[L0:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : i32
+// CHECK:         %[[ARRIVE:.*]] = arith.andi %[[L0]], %arg1 : i1
+// CHECK:         scf.if %[[ARRIVE]]
+// CHECK:         nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK:         %[[TID0:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[T0:.*]] = arith.cmpi eq, %[[TID0]], %{{.*}} : i32
+// CHECK:         %[[WAIT:.*]] = arith.andi %[[T0]], %arg2 : i1
+// CHECK:         scf.if %[[WAIT]]
+// CHECK:         nvvm.mbarrier.try_wait.parity %{{.*}}, %arg3, %{{.*}} : !llvm.ptr<3>, i32, i32
+func.func @release(%i: i32, %p: i1, %q: i1, %parity: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 16 : i64} {
+  %empty = tilegpu.mbarrier_alloc {offset = 0 : i64} : <2>
+  tilegpu.mbarrier_init %empty {count = 4 : i32} : <2>
+  tilegpu.mbarrier_arrive %empty[%i] if %p : <2>
+  tilegpu.mbarrier_wait %empty[%i], %parity leader if %q : <2>
+  tilegpu.mbarrier_inval %empty : <2>
+  return
+}

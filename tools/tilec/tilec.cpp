@@ -166,6 +166,12 @@ static cl::opt<bool> disableCpAsync(
              "goes through registers (for experiments)"),
     cl::cat(tilecCategory));
 
+static cl::opt<bool> disableFPFusion(
+    "disable-fp-fusion",
+    cl::desc("Round every floating-point multiply and add on its own (no "
+             "fma contraction; Triton's enable_fp_fusion=False)"),
+    cl::cat(tilecCategory));
+
 static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
   llvm::StringRef dir = llvm::sys::path::parent_path(path);
   if (!dir.empty())
@@ -268,6 +274,7 @@ int main(int argc, char **argv) {
   options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;
   options.target.chip = arch;
   options.target.features = "+ptx" + std::to_string(ptxVersion);
+  options.target.fpFusion = !disableFPFusion;
   options.emit = *emit;
   options.dumpDir = dumpIR;
   if (options.dumpDir.empty())

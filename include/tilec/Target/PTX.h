@@ -40,6 +40,13 @@ struct PTXTarget {
   std::string features = "+ptx80";
   /// LLVM optimization level, 0–3.
   unsigned optLevel = 3;
+  /// Let the NVPTX backend contract `a * b + c` into `fma.rn.f32` and
+  /// leave the unfused multiplies and adds without a rounding modifier,
+  /// so ptxas may fuse them too (llvm::FPOpFusion::Fast; Triton's
+  /// `enable_fp_fusion`, on by default). False (`--disable-fp-fusion`):
+  /// every multiply and add rounds on its own (`mul.rn`, `add.rn`, which
+  /// ptxas never fuses; PTX ISA §9.7.3).
+  bool fpFusion = true;
 
   /// "8.0" for "+ptx80".
   std::string getPTXVersion() const;

@@ -147,8 +147,8 @@ struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
     for (unsigned i = 0; i < op.getBarriers().getType().getCount(); ++i) {
       Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(),
                             i32Val(rewriter, loc, i), 8);
-      NVVM::MBarrierInitOp::create(rewriter, loc, bar, i32Val(rewriter, loc, 1),
-                                   leader);
+      NVVM::MBarrierInitOp::create(rewriter, loc, bar,
+                                   i32Val(rewriter, loc, op.getCount()), leader);
     }
     // The initialization is visible to the async proxy (TMA) and to every
     // thread before anyone uses the barriers.
@@ -196,6 +196,29 @@ struct MBarrierExpectLowering : OpConversionPattern<MBarrierExpectOp> {
   }
 };
 
+struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex(), 8);
+    // Lane 0 of each warp (and `pred`).
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+    Value lane = arith::AndIOp::create(rewriter, loc, tid, i32Val(rewriter, loc, 31));
+    Value cond = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
+                                       i32Val(rewriter, loc, 0));
+    if (adaptor.getPred())
+      cond = arith::AndIOp::create(rewriter, loc, cond, adaptor.getPred());
+    auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    NVVM::MBarrierArriveOp::create(rewriter, loc, /*res=*/Type(), bar, /*count=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   MBarrierWaitLowering(const TypeConverter &converter, MLIRContext *ctx,
                        LoweringState &state)
@@ -205,6 +228,14 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   matchAndRewrite(MBarrierWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (op.getLeader() || adaptor.getPred()) {
+      // Only the leader thread (and only when `pred`) waits.
+      Value cond = op.getLeader() ? emitLeaderPredicate(rewriter, loc, adaptor.getPred())
+                                  : adaptor.getPred();
+      auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/false);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    }
     Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex(), 8);
     if (state.mbarrierSpinLimit <= 0) {
       // Suspend for up to 10 ms per try (the hint upstream's nvgpu uses).
@@ -524,7 +555,7 @@ void lowering::populateAsyncOpToLLVMPatterns(TileGPUTypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BarrierLowering, FenceAsyncSharedLowering, LocalAllocLowering,
                MBarrierAllocLowering, MBarrierInitLowering, MBarrierInvalLowering,
-               MBarrierExpectLowering, TMALoadLowering, TMAStoreLowering,
+               MBarrierExpectLowering, MBarrierArriveLowering, TMALoadLowering, TMAStoreLowering,
                TMAStoreWaitLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
                AsyncWaitLowering, LocalStoreLowering, WarpgroupDotLowering,
                WarpgroupWaitLowering>(converter, ctx);

@@ -19,10 +19,12 @@ namespace tilec::e2e {
 using runtime::ScalarType;
 
 /// Out = softmax(Q K^T * smScale) V per batch and head (causal: row i
-/// sees keys 0..i) and M, the row logsumexp in base 2, in float64.
+/// sees keys 0..i) and M, the row logsumexp in base 2, in float64. V is
+/// stored N_CTX x HEAD_DIM per head, or HEAD_DIM x N_CTX (`vTransposed`).
 static void attentionReference(const Problem &p, Expectations &expected,
                                std::int64_t z, std::int64_t h, std::int64_t nCtx,
-                               std::int64_t d, bool causal, double smScale) {
+                               std::int64_t d, bool causal, double smScale,
+                               bool vTransposed = false) {
   std::vector<double> q = p.tensor("Q").toDoubles();
   std::vector<double> k = p.tensor("K").toDoubles();
   std::vector<double> v = p.tensor("V").toDoubles();
@@ -48,7 +50,9 @@ static void attentionReference(const Problem &p, Expectations &expected,
         sum += s[j] = std::exp(s[j] - max);
       for (std::int64_t j = 0; j < last; ++j)
         for (std::int64_t l = 0; l < d; ++l)
-          out[base + i * d + l] += s[j] / sum * v[base + j * d + l];
+          out[base + i * d + l] +=
+              s[j] / sum *
+              v[base + (vTransposed ? l * nCtx + j : j * d + l)];
       lse[bh * nCtx + i] = (max + std::log(sum)) / std::log(2.0);
     }
   }
@@ -120,6 +124,67 @@ static CaseSpec attention(const std::string &name, std::int64_t z,
   return c;
 }
 
+/// The block-pointer kernel in fp8 (e5m2), as the tutorial runs it on
+/// Hopper: Q, K, V and Out fp8, V stored transposed (HEAD_DIM x N_CTX per
+/// head, the K-major operand wgmma reads for 8-bit types; the kernel's
+/// block pointer takes order (0, 1) for it) and P rounded to e5m2 before
+/// the second dot.
+static CaseSpec attentionFp8(const std::string &name, std::int64_t z,
+                             std::int64_t h, std::int64_t nCtx, std::int64_t d,
+                             std::int64_t blockM, std::int64_t blockN,
+                             bool causal, int warps, bool large) {
+  const double smScale = 0.3;
+  CaseSpec c;
+  c.name = name;
+  c.family = causal ? "attention_causal" : "attention";
+  c.file = "attention.tile";
+  c.kernel = "_attn_fwd";
+  std::string strides = i32Entry(h * nCtx * d) + ", " + i32Entry(nCtx * d) +
+                        ", " + i32Entry(d) + ", 1, ";
+  // V: (stride_vz, stride_vh, stride_vk, stride_vn) = (H N D, N D, 1, N).
+  std::string vStrides = i32Entry(h * nCtx * d) + ", " + i32Entry(nCtx * d) +
+                         ", 1, " + i32Entry(nCtx) + ", ";
+  c.signature = "*fp8e5:16, *fp8e5:16, *fp8e5:16, fp32, *fp32:16, *fp8e5:16, " +
+                strides + strides + vStrides + strides + i32Entry(z) + ", " +
+                i32Entry(h) + ", " + i32Entry(nCtx) + ", " +
+                std::to_string(d) + ", " + std::to_string(blockM) + ", " +
+                std::to_string(blockN) + ", " + (causal ? "3" : "1");
+  c.numWarps = warps;
+  c.dtype = "fp8e5";
+  c.sizes = {{"Z", z}, {"H", h}, {"N_CTX", nCtx}, {"HEAD_DIM", d}};
+  c.large = large;
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    std::vector<std::int64_t> shape = {z, h, nCtx, d};
+    p.input("Q", ScalarType::FP8E5, shape, rng, -2, 2);
+    p.input("K", ScalarType::FP8E5, shape, rng, -2, 2);
+    p.input("V", ScalarType::FP8E5, {z, h, d, nCtx}, rng, -1, 1);
+    p.scalar(runtime::KernelArg::scalar(static_cast<float>(smScale)));
+    // M: fp32 dot products of fp8 values (exact) and exp2/log2.
+    p.output("M", ScalarType::FP32, {z * h, nCtx}, {1e-4, 1e-4});
+    // Out: e5m2 keeps 2 mantissa bits, so P (before the second dot) and
+    // Out round by up to 2^-3 relative; the averaged P error stays below
+    // the output's own rounding. Outputs that cancel toward 0 get an
+    // absolute allowance of the same order.
+    p.output("Out", ScalarType::FP8E5, shape, {0.15, 0.05});
+    for (int t = 0; t < 4; ++t) {
+      p.i32(h * nCtx * d);
+      p.i32(nCtx * d);
+      p.i32(t == 2 ? nCtx : d);
+    }
+    p.i32(z);
+    p.i32(h);
+    p.i32(nCtx);
+    setAttentionLaunch(p, z, h, nCtx, d, blockM, causal);
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    attentionReference(p, expected, z, h, nCtx, d, causal, smScale,
+                       /*vTransposed=*/true);
+  };
+  return c;
+}
+
 /// The current tutorial 06 (examples/attention_descriptor.tile): tensor
 /// descriptors made in the kernel from the Q, K, V, Out pointers.
 static CaseSpec attentionDescriptor(const std::string &name, std::int64_t z,
@@ -181,6 +246,13 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
                             8, true));
   cases.push_back(attention("attention_causal_1024", 4, 8, 1024, 64, 128, 64,
                             true, 8, true));
+  // fp8 e5m2 with V transposed (the tutorial's Hopper fp8 path).
+  cases.push_back(attentionFp8("attention_fp8_small", 2, 3, 128, 64, 64, 32,
+                               false, 4, false));
+  cases.push_back(attentionFp8("attention_fp8_causal_small", 1, 3, 128, 64, 64,
+                               32, true, 4, false));
+  cases.push_back(attentionFp8("attention_fp8_1024", 4, 8, 1024, 64, 128, 64,
+                               false, 8, true));
   // The current tutorial: descriptors made in the kernel.
   cases.push_back(attentionDescriptor("attention_desc_small", 2, 3, 128, 64, 64,
                                       32, false, 4, false));

@@ -384,7 +384,8 @@ LogicalResult Assigner::emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring
   TMALoadOp::create(b, loc, desc, coords, ring.smem, zero, bars, zero,
                     /*pred=*/Value());
   Value phase = loop ? emitParity(b, loc, loop) : zero;
-  MBarrierWaitOp::create(b, loc, bars, zero, phase);
+  MBarrierWaitOp::create(b, loc, bars, zero, phase, /*leader=*/UnitAttr(),
+                         /*pred=*/Value());
   if (!loop)
     MBarrierInvalOp::create(b, loc, bars);
   replacedLoads.push_back(load);

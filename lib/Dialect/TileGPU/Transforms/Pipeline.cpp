@@ -19,6 +19,7 @@
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/Scratch.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -61,7 +62,8 @@ struct LoopCopies {
 };
 
 bool isPredicable(Operation *op) {
-  return isa<TMALoadOp, MBarrierExpectOp, AsyncCopyOp, AsyncCommitGroupOp>(op);
+  return isa<TMALoadOp, MBarrierExpectOp, AsyncCopyOp, AsyncCommitGroupOp,
+             MBarrierWaitOp>(op);
 }
 
 /// The single-stage copies of `forOp`'s body, or failure and why.
@@ -418,9 +420,45 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
       indexBefore(dot, dot.getBIndexMutable());
   }
 
+  // Buffers are released by the consumers through mbarriers when only TMA
+  // fills them: before the copies of iteration i into slot i % S, thread 0
+  // waits until every warp has released that slot's previous use
+  // (iteration i - S); the first use of a slot passes at once (parity 1 of
+  // a fresh barrier). The other warps never wait for each other, so
+  // warpgroups drift apart by up to the ring's depth and one's softmax
+  // overlaps another's wgmma. cp.async copies are issued by every thread:
+  // a CTA barrier releases those buffers.
+  SmallVector<Operation *> roots(copies->copies);
+  Value empty;
+  if (!copies->hasCpAsync) {
+    std::optional<unsigned> numWarps = lookupNumWarps(forOp);
+    if (!numWarps) {
+      forOp.emitError("internal error: tilegpu-pipeline found no warp count");
+      return failure();
+    }
+    OpBuilder entry(ctx);
+    entry.setInsertionPointToStart(
+        &forOp->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
+    empty = MBarrierAllocOp::create(entry, loc, MBarriersType::get(ctx, stages),
+                                    /*offset=*/IntegerAttr());
+    OpBuilder outside(forOp);
+    MBarrierInitOp::create(outside, loc, empty, outside.getI32IntegerAttr(*numWarps));
+    outside.setInsertionPointAfter(forOp);
+    MBarrierInvalOp::create(outside, loc, empty);
+    OpBuilder w(copies->copies.front());
+    Value i = emitIteration(w, loc, forOp);
+    Value slot = arith::RemUIOp::create(w, loc, i, constI32(w, loc, stages));
+    Value round = arith::DivUIOp::create(w, loc, i, constI32(w, loc, stages));
+    Value parity = arith::XOrIOp::create(
+        w, loc, arith::AndIOp::create(w, loc, round, constI32(w, loc, 1)),
+        constI32(w, loc, 1));
+    roots.push_back(MBarrierWaitOp::create(w, loc, empty, slot, parity,
+                                           w.getUnitAttr(), /*pred=*/Value()));
+  }
+
   // The copies' address arithmetic again, now with the slot computations
   // (pure ops: it succeeds as it did before).
-  ahead = collectStageZero(forOp, copies->copies, whyNot);
+  ahead = collectStageZero(forOp, roots, whyNot);
   if (failed(ahead)) {
     forOp.emitError("internal error: tilegpu-pipeline lost the copies' "
                     "addresses: ") << whyNot;
@@ -436,7 +474,19 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
     b.setInsertionPointAfter(release);
   else
     b.setInsertionPointToStart(body);
-  auto releaseBarrier = BarrierOp::create(b, loc);
+  Operation *releaseBarrier;
+  if (empty) {
+    // Iteration t releases the slot iteration t - 1 read.
+    Value t = emitIteration(b, loc, forOp);
+    Value prev = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, t, constI32(b, loc, stages - 1)),
+        constI32(b, loc, stages));
+    Value hasPrev = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, t,
+                                          constI32(b, loc, 1));
+    releaseBarrier = MBarrierArriveOp::create(b, loc, empty, prev, hasPrev);
+  } else {
+    releaseBarrier = BarrierOp::create(b, loc);
+  }
   Operation *commit = nullptr;
   if (copies->hasCpAsync) {
     // One group per iteration: after the last cp.async of the iteration.
@@ -456,7 +506,7 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
     if (ahead->contains(&op))
       continue;
     schedule.push_back({&op, last});
-    if (&op == releaseBarrier.getOperation())
+    if (&op == releaseBarrier)
       for (Operation &other : body->without_terminator())
         if (ahead->contains(&other))
           schedule.push_back({&other, 0});
@@ -527,6 +577,11 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
     if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       Value p = copy.getPred() ? andPred(&copy.getPredMutable()[0]) : pred;
       copy.getPredMutable().assign(p);
+      return op;
+    }
+    if (auto wait = dyn_cast<MBarrierWaitOp>(op)) {
+      Value p = wait.getPred() ? andPred(&wait.getPredMutable()[0]) : pred;
+      wait.getPredMutable().assign(p);
       return op;
     }
     if (isa<AsyncCommitGroupOp>(op) || (isPure(op) && op->getNumRegions() == 0))

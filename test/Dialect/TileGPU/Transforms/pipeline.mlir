@@ -3,54 +3,71 @@
 
 // The single-stage matmul loop tilegpu-assign-async-copies builds (TMA
 // copies of A and B, each with its mbarrier), with other work in the body
-// (a running sum). Three stages: rings and mbarrier arrays of 3; a prologue
-// that issues iterations 0 and 1, each only if it exists (0 < T, 1 < T:
-// trip counts 0, 1 and 2 issue only the copies they wait for); a body that
-// waits for iteration t in buffer t % 3 at phase (t / 3) & 1, runs its
-// wgmma asynchronously, waits until only it is in flight (the previous
-// iteration's buffers are free), synchronizes the CTA and refills them with
-// iteration t + 2 if it exists. The sum is untouched; after the loop the
-// accumulator is waited for.
+// (a running sum). Three stages: rings and mbarrier arrays of 3, and an
+// array of 3 release ("empty") mbarriers, each completed by the arrival of
+// all 4 warps; a prologue that issues iterations 0 and 1, each only if it
+// exists (0 < T, 1 < T: trip counts 0, 1 and 2 issue only the copies they
+// wait for), thread 0 first waiting for the release of the slot (parity 1:
+// a slot's first use passes at once); a body that waits for iteration t
+// in buffer t % 3 at phase (t / 3) & 1, runs its wgmma asynchronously,
+// waits until only it is in flight (the previous iteration's buffers are
+// free), releases buffer (t - 1) % 3 (every warp, from t = 1), and then,
+// in thread 0, waits for that release of slot (t + 2) % 3 at parity
+// (((t + 2) / 3) & 1) ^ 1 and refills it with iteration t + 2 if it
+// exists. No CTA barrier: the warps wait only for the copies they read.
+// The sum is untouched; after the loop the accumulator is waited for.
 
 // CHECK-LABEL: func.func @matmul
+// CHECK-DAG:     %[[E:.*]] = tilegpu.mbarrier_alloc : <3>
 // CHECK-DAG:     %[[BA:.*]] = tilegpu.mbarrier_alloc : <3>
 // CHECK-DAG:     %[[BB:.*]] = tilegpu.mbarrier_alloc : <3>
 // CHECK-DAG:     %[[SA:.*]] = tilegpu.local_alloc : <3 x tensor<128x64xf16>>
 // CHECK-DAG:     %[[SB:.*]] = tilegpu.local_alloc : <3 x tensor<64x128xf16>>
-// CHECK:         tilegpu.mbarrier_init %[[BA]]
-// CHECK:         tilegpu.mbarrier_init %[[BB]]
+// CHECK:         tilegpu.mbarrier_init %[[BA]] : <3>
+// CHECK:         tilegpu.mbarrier_init %[[BB]] : <3>
+// CHECK:         tilegpu.mbarrier_init %[[E]] {count = 4 : i32} : <3>
 // Prologue.
 // CHECK:         %[[P0:.*]] = arith.cmpi sgt, %[[T:.*]], %c0_i32
+// CHECK:         tilegpu.mbarrier_wait %[[E]][%c0_i32], %c1_i32 leader if %[[P0]]
 // CHECK:         tilegpu.mbarrier_expect %[[BA]][%c0_i32], 16384 if %[[P0]]
 // CHECK:         tilegpu.tma_load %arg1[%c0_i32, %c0_i32], %[[SA]][%c0_i32], %[[BA]][%c0_i32] if %[[P0]]
 // CHECK:         tilegpu.mbarrier_expect %[[BB]][%c0_i32], 16384 if %[[P0]]
 // CHECK:         tilegpu.tma_load %arg2[%c0_i32, %c0_i32], %[[SB]][%c0_i32], %[[BB]][%c0_i32] if %[[P0]]
 // CHECK:         %[[P1:.*]] = arith.cmpi sgt, %[[T]], %c1_i32
+// CHECK:         tilegpu.mbarrier_wait %[[E]][%c1_i32], %c1_i32 leader if %[[P1]]
 // CHECK:         tilegpu.tma_load %arg1[%c0_i32, %c64_i32], %[[SA]][%c1_i32], %[[BA]][%c1_i32] if %[[P1]]
 // CHECK:         tilegpu.tma_load %arg2[%c64_i32, %c0_i32], %[[SB]][%c1_i32], %[[BB]][%c1_i32] if %[[P1]]
 // Steady state.
 // CHECK:         %[[R:.*]]:2 = scf.for %[[I:.*]] = %c0_i32 to %[[T]] step %c1_i32 iter_args(%[[ACC:.*]] = %{{.*}}, %[[SUM:.*]] = %{{.*}})
+// CHECK-NOT:       tilegpu.barrier
 // CHECK:           %[[LAST:.*]] = arith.subi %[[T]], %c2_i32
 // CHECK:           %[[JP:.*]] = arith.cmpi slt, %[[I]], %[[LAST]]
 // CHECK:           %[[SLOT:.*]] = arith.remui %[[I]], %c3_i32
 // CHECK:           %[[ROUND:.*]] = arith.divui %[[I]], %c3_i32
 // CHECK:           %[[PHASE:.*]] = arith.andi %[[ROUND]], %c1_i32
-// CHECK:           tilegpu.mbarrier_wait %[[BA]][%[[SLOT]]], %[[PHASE]]
-// CHECK:           tilegpu.mbarrier_wait %[[BB]][%[[SLOT]]], %[[PHASE]]
+// CHECK:           tilegpu.mbarrier_wait %[[BA]][%[[SLOT]]], %[[PHASE]] :
+// CHECK:           tilegpu.mbarrier_wait %[[BB]][%[[SLOT]]], %[[PHASE]] :
 // CHECK:           %[[D:.*]] = tilegpu.warpgroup_dot %[[SA]][%[[SLOT]]], %[[SB]][%[[SLOT]]], %[[ACC]] {isAsync}
 // CHECK:           tilegpu.warpgroup_wait {pendings = 1 : i32}
-// CHECK-NEXT:      tilegpu.barrier
 // CHECK:           %[[J:.*]] = arith.addi %[[I]], %c2_i32
-// CHECK:           %[[JK:.*]] = arith.muli %[[J]], %c64_i32
 // CHECK:           %[[JSLOT:.*]] = arith.remui %[[J]], %c3_i32
+// CHECK:           %[[HASPREV:.*]] = arith.cmpi sge, %[[I]], %c1_i32
+// CHECK:           tilegpu.mbarrier_arrive %[[E]][%[[JSLOT]]] if %[[HASPREV]]
+// CHECK:           %[[JK:.*]] = arith.muli %[[J]], %c64_i32
+// CHECK:           %[[JROUND:.*]] = arith.divui %[[J]], %c3_i32
+// CHECK:           %[[JBIT:.*]] = arith.andi %[[JROUND]], %c1_i32
+// CHECK:           %[[JPAR:.*]] = arith.xori %[[JBIT]], %c1_i32
+// CHECK:           tilegpu.mbarrier_wait %[[E]][%[[JSLOT]]], %[[JPAR]] leader if %[[JP]]
 // CHECK:           tilegpu.mbarrier_expect %[[BA]][%[[JSLOT]]], 16384 if %[[JP]]
 // CHECK:           tilegpu.tma_load %arg1[%c0_i32, %[[JK]]], %[[SA]][%[[JSLOT]]], %[[BA]][%[[JSLOT]]] if %[[JP]]
 // CHECK:           tilegpu.mbarrier_expect %[[BB]][%[[JSLOT]]], 16384 if %[[JP]]
 // CHECK:           tilegpu.tma_load %arg2[%[[JK]], %c0_i32], %[[SB]][%[[JSLOT]]], %[[BB]][%[[JSLOT]]] if %[[JP]]
+// CHECK-NOT:       tilegpu.barrier
 // CHECK:           %[[S:.*]] = arith.addi %[[SUM]], %[[I]]
 // CHECK:           scf.yield %[[D]], %[[S]]
 // Drain.
 // CHECK:         %[[DONE:.*]] = tilegpu.warpgroup_wait %[[R]]#0 {pendings = 0 : i32}
+// CHECK:         tilegpu.mbarrier_inval %[[E]]
 // CHECK:         tilegpu.mbarrier_inval %[[BA]]
 // CHECK:         return %[[DONE]], %[[R]]#1
 

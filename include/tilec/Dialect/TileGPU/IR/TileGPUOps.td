@@ -143,16 +143,42 @@ def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init"> {
   let summary = "initialize mbarriers before the copies that signal them";
   let description = [{
     Thread 0 initializes every mbarrier of `barriers` with an arrival count
-    of 1 (`mbarrier.init.shared::cta.b64`, PTX ISA §9.7.13.15.9), then
-    `fence.mbarrier_init.release.cluster` and a CTA barrier make them visible
-    to every thread and to the TMA engine. Every phase count starts at 0.
-    Executed by every thread, before each run of the loop that uses them
-    (after a `tilegpu.mbarrier_inval` when they were used before).
+    of `count` (`mbarrier.init.shared::cta.b64`, PTX ISA §9.7.13.15.9): 1
+    for the barriers TMA copies complete (thread 0's expect-tx is the one
+    arrival), the warp count for the barriers every warp arrives on
+    (`tilegpu.mbarrier_arrive`). Then `fence.mbarrier_init.release.cluster`
+    and a CTA barrier make them visible to every thread and to the TMA
+    engine. Every phase count starts at 0. Executed by every thread, before
+    each run of the loop that uses them (after a `tilegpu.mbarrier_inval`
+    when they were used before).
 
-    Example: `tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<3>`
+    Example: `tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<3>`,
+    `tilegpu.mbarrier_init %empty {count = 8 : i32} : !tilegpu.mbarriers<3>`
   }];
-  let arguments = (ins TileGPU_MBarriers:$barriers);
+  let arguments = (ins TileGPU_MBarriers:$barriers,
+                   ConfinedAttr<DefaultValuedAttr<I32Attr, "1">, [IntPositive]>:$count);
   let assemblyFormat = "$barriers attr-dict `:` type($barriers)";
+}
+
+def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive"> {
+  let summary = "every warp arrives once on an mbarrier";
+  let description = [{
+    Lane 0 of every warp arrives on mbarrier `index`
+    (`mbarrier.arrive.shared::cta.b64`, release at CTA scope, PTX ISA
+    §9.7.13.15.13), after the warp's own earlier operations (all lanes
+    execute this op together); with `pred`, only when it is true. A barrier
+    initialized with the warp count completes a phase when every warp has
+    arrived: the software pipeline's consumer release, which says that the
+    warps' reads of a ring buffer (their wgmma, retired by
+    `tilegpu.warpgroup_wait`) are done, so that the buffer may be copied
+    into again.
+
+    Example: `tilegpu.mbarrier_arrive %empty[%i] if %p : !tilegpu.mbarriers<3>`
+  }];
+  let arguments = (ins TileGPU_MBarriers:$barriers, I32:$index, Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` (`if` $pred^)? attr-dict `:` type($barriers)
+  }];
 }
 
 def TileGPU_MBarrierInvalOp : TileGPU_Op<"mbarrier_inval"> {
@@ -191,13 +217,20 @@ def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
   let description = [{
     Every thread waits (`mbarrier.try_wait.parity.shared::cta.b64` in a
     loop, PTX ISA §9.7.13.15.16) until the phase of mbarrier `index` whose
-    parity is `phase` (0 or 1) has completed. With the conversion's
-    `mbarrier-spin-limit`, the spin is bounded and traps with a message.
+    parity is `phase` (0 or 1) has completed. With `leader`, only thread 0
+    waits — the thread that issues the copies, before it copies into a
+    buffer the other warps release — and, with `pred`, only when it is
+    true. With the conversion's `mbarrier-spin-limit`, the spin is bounded
+    and traps with a message.
 
-    Example: `tilegpu.mbarrier_wait %bars[%i], %phase : !tilegpu.mbarriers<3>`
+    Example: `tilegpu.mbarrier_wait %bars[%i], %phase : !tilegpu.mbarriers<3>`,
+    `tilegpu.mbarrier_wait %empty[%i], %phase leader if %p : !tilegpu.mbarriers<3>`
   }];
-  let arguments = (ins TileGPU_MBarriers:$barriers, I32:$index, I32:$phase);
-  let assemblyFormat = "$barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)";
+  let arguments = (ins TileGPU_MBarriers:$barriers, I32:$index, I32:$phase,
+                   UnitAttr:$leader, Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $phase (`leader` $leader^)? (`if` $pred^)? attr-dict `:` type($barriers)
+  }];
 }
 
 //===----------------------------------------------------------------------===//

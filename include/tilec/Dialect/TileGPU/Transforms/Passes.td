@@ -74,8 +74,15 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
       uses buffer t mod S and waits for mbarrier phase (t / S) mod 2;
     - stage 0 is the copies (and the address arithmetic they need) of
       iteration t + S - 1, issued after the point where every reader of
-      buffer (t - 1) mod S is done (a CTA barrier there), predicated on the
-      iteration existing; the prologue issues iterations 0 … S-2;
+      buffer (t - 1) mod S is done, predicated on the iteration existing;
+      the prologue issues iterations 0 … S-2. When only TMA fills the
+      loop's rings, that point is a release: every warp arrives on an
+      "empty" mbarrier of the slot (`tilegpu.mbarrier_arrive`, S of them,
+      counting the warps), and thread 0 waits for the slot's release
+      before it refills it (`tilegpu.mbarrier_wait ... leader`, parity
+      flipped so that a slot's first use passes); no warp waits for the
+      others, so warpgroups run up to the ring's depth apart. With
+      cp.async (every thread copies), a CTA barrier there;
     - stage 1 is everything else, in its order, on iteration t;
     - the cp.async copies of one iteration are one group; the wait before
       their first reader leaves S - 2 newer groups in flight;
