@@ -543,7 +543,7 @@ class KernelBase:
             device = "    _dev = _cur_dev()\n"
             tail = "_stream(_dev)"
             call = "_gpu_launch(_spec.handle, _spec.address, _spec.nwords)"
-        src = (f"def launch(_grid, {', '.join(params)}{', ' if params else ''}num_warps=4, num_stages=3, **extra):\n"
+        src = (f"def {self.name}(_grid, {', '.join(params)}{', ' if params else ''}num_warps=4, num_stages=3, **extra):\n"
                f"    if extra:\n"
                f"        return _self.run(*{values}, grid=_grid, num_warps=num_warps, num_stages=num_stages, **extra)\n"
                + "\n".join(body) + "\n" + device +
@@ -579,8 +579,8 @@ class KernelBase:
                     scope["_cur_dev"] = fast
         exec(compile(src, f"<tilec launcher of {self.name}>", "exec"), scope)
         self._launcher_source = src
-        self._launchers[which] = scope["launch"]
-        return scope["launch"]
+        self._launchers[which] = scope[self.name]
+        return scope[self.name]
 
     def cache_stats(self):
         """libtilec's cache counters of the default compiler (a dict)."""
