@@ -290,7 +290,60 @@ tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
                                  uint32_t grid_y, uint32_t grid_z,
                                  void *stream, const tilec_arg *args,
                                  size_t num_args);
+/** The lean launch for bindings that cache a specialization: one 64-bit
+ * word per kernel parameter, in order, as tilec_module_launch's arguments:
+ * a pointer's address, or a scalar's bits in the low bytes, little-endian
+ * (an fp32's IEEE bits, an i32 sign- or zero-extended); the words of
+ * parameters the binary was specialized on (constexprs, integers given as
+ * `1`) are ignored. Checks and errors as tilec_module_launch. */
+tilec_status tilec_module_launch_words(tilec_module *module, uint32_t grid_x,
+                                       uint32_t grid_y, uint32_t grid_z,
+                                       void *stream, const uint64_t *words,
+                                       size_t num_words);
+/** tilec_module_launch_words with everything in one array (one argument
+ * to convert for bindings such as ctypes): packet[0] = grid_x | grid_y << 32,
+ * packet[1] = grid_z, packet[2] = the stream (a CUstream, 0: the legacy
+ * default stream), then `num_words` words from packet[3]. */
+tilec_status tilec_module_launch_packet(tilec_module *module,
+                                        const uint64_t *packet,
+                                        size_t num_words);
 void tilec_module_destroy(tilec_module *module);
+
+/* ===--- The CPU backend (docs/cpu-backend.md) --------------------------=== */
+
+typedef struct tilec_cpu_kernel tilec_cpu_kernel;
+
+/** Compiles the kernel for `signature` (Triton's AOT form) for the host CPU
+ * (the CPU pipeline, LLVM -O3 and MLIR's ORC JIT; not cached on disk).
+ * Needs no GPU. Errors as tilec_kernel_compile's (TILEC_ERROR_COMPILE with
+ * located diagnostics). */
+tilec_status tilec_kernel_compile_cpu(const tilec_kernel *kernel,
+                                      const char *signature,
+                                      tilec_cpu_kernel **cpu_kernel);
+/** Runs grid_x * grid_y * grid_z programs on `threads` host threads (0: one
+ * per hardware thread) and returns when all are done. One argument per
+ * kernel parameter, as for tilec_module_launch (constexprs ignored);
+ * pointers are host addresses. A kernel that reads or writes out of bounds
+ * is undefined behaviour (the CLI's `tilec run --sanitize` finds it). */
+tilec_status tilec_cpu_kernel_launch(tilec_cpu_kernel *cpu_kernel,
+                                     uint32_t grid_x, uint32_t grid_y,
+                                     uint32_t grid_z, const tilec_arg *args,
+                                     size_t num_args, uint32_t threads);
+/** tilec_cpu_kernel_launch with one 64-bit word per kernel parameter, as
+ * tilec_module_launch_words. */
+tilec_status tilec_cpu_kernel_launch_words(tilec_cpu_kernel *cpu_kernel,
+                                           uint32_t grid_x, uint32_t grid_y,
+                                           uint32_t grid_z,
+                                           const uint64_t *words,
+                                           size_t num_words, uint32_t threads);
+/** tilec_cpu_kernel_launch_words with one array, as
+ * tilec_module_launch_packet (packet[2] is the thread count). */
+tilec_status tilec_cpu_kernel_launch_packet(tilec_cpu_kernel *cpu_kernel,
+                                            const uint64_t *packet,
+                                            size_t num_words);
+/** The signature it was compiled for. */
+const char *tilec_cpu_kernel_signature(const tilec_cpu_kernel *cpu_kernel);
+void tilec_cpu_kernel_destroy(tilec_cpu_kernel *cpu_kernel);
 
 #ifdef __cplusplus
 }

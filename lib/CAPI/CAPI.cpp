@@ -13,11 +13,18 @@
 #include "tilec-c/tilec.h"
 
 #include "tilec/Compiler/Compiler.h"
+#include "tilec/Compiler/Registration.h"
+#include "tilec/ExecutionEngine/CpuKernel.h"
+#include "tilec/Frontend/Frontend.h"
 #include "tilec/JIT/JIT.h"
 #include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/Kernel.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +55,10 @@ struct CompilerState {
   std::mutex mutex;
   std::unique_ptr<runtime::Device> device;
   std::optional<std::string> deviceError;
+  /// The CPU backend's context (tilec_kernel_compile_cpu), made on first use;
+  /// guarded by cpuMutex (one CPU compilation at a time).
+  std::mutex cpuMutex;
+  std::unique_ptr<mlir::MLIRContext> cpuContext;
 };
 
 bool toArgs(const tilec_arg *args, size_t count, std::vector<jit::Arg> &out) {
@@ -153,6 +164,14 @@ struct tilec_compiler {
 struct tilec_kernel {
   std::shared_ptr<CompilerState> state;
   jit::Kernel kernel;
+  /// The source and its name in diagnostics, for the CPU backend.
+  std::string source, fileName;
+};
+
+struct tilec_cpu_kernel {
+  std::shared_ptr<CompilerState> state;
+  std::unique_ptr<cpu::CpuKernel> kernel;
+  std::string signature;
 };
 
 struct tilec_binary {
@@ -252,7 +271,9 @@ tilec_status tilec_kernel_from_source(tilec_compiler *compiler,
       file_name ? file_name : "<source>");
   if (!made)
     return fail(TILEC_ERROR_COMPILE, made.takeError());
-  *kernel = new tilec_kernel{compiler->state, std::move(*made)};
+  *kernel = new tilec_kernel{compiler->state, std::move(*made),
+                             std::string(source, size),
+                             file_name ? file_name : "<source>"};
   return TILEC_SUCCESS;
 }
 
@@ -271,7 +292,8 @@ tilec_status tilec_kernel_from_file(tilec_compiler *compiler, const char *path,
       path, kernel_name ? kernel_name : "");
   if (!made)
     return fail(TILEC_ERROR_COMPILE, made.takeError());
-  *kernel = new tilec_kernel{compiler->state, std::move(*made)};
+  *kernel = new tilec_kernel{compiler->state, std::move(*made),
+                             (*buffer)->getBuffer().str(), path};
   return TILEC_SUCCESS;
 }
 
@@ -521,6 +543,232 @@ tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
   return TILEC_SUCCESS;
 }
 
+tilec_status tilec_module_launch_words(tilec_module *module, uint32_t grid_x,
+                                       uint32_t grid_y, uint32_t grid_z,
+                                       void *stream, const uint64_t *words,
+                                       size_t num_words) {
+  TILEC_CHECK_NOT_NULL(module);
+  if (num_words && !words)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_module_launch_words: "
+                                              "'words' is null");
+  const runtime::KernelMetadata &md = module->kernel->metadata();
+  if (num_words != md.parameters.size())
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "kernel '" + md.name + "' has " +
+                    std::to_string(md.parameters.size()) + " parameters, got " +
+                    std::to_string(num_words) + " words");
+  llvm::SmallVector<runtime::KernelArg, 16> passed;
+  for (size_t i = 0; i < num_words; ++i) {
+    const runtime::ParameterInfo &param = md.parameters[i];
+    if (param.kind == runtime::ParameterInfo::Kind::Constexpr)
+      continue;
+    passed.push_back(param.kind == runtime::ParameterInfo::Kind::Pointer
+                         ? runtime::KernelArg::pointer(words[i])
+                         : runtime::KernelArg::scalarBits(param.type, words[i]));
+  }
+  if (runtime::Status current = module->state->device->ensureCurrent();
+      !current.ok())
+    return fail(TILEC_ERROR_CUDA, current.message());
+  runtime::Status launched =
+      module->kernel->launch(runtime::LaunchGrid{grid_x, grid_y, grid_z},
+                             runtime::KernelArgs(passed.data(), passed.size()),
+                             static_cast<CUstream_st *>(stream));
+  if (!launched.ok())
+    return fail(launched.code() == runtime::ErrorCode::InvalidArgument
+                    ? TILEC_ERROR_INVALID_ARGUMENT
+                    : TILEC_ERROR_CUDA,
+                launched.message());
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_module_launch_packet(tilec_module *module,
+                                        const uint64_t *packet,
+                                        size_t num_words) {
+  if (!packet)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_module_launch_packet: "
+                                              "'packet' is null");
+  return tilec_module_launch_words(
+      module, static_cast<uint32_t>(packet[0]),
+      static_cast<uint32_t>(packet[0] >> 32), static_cast<uint32_t>(packet[1]),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(packet[2])), packet + 3,
+      num_words);
+}
+
 void tilec_module_destroy(tilec_module *module) { delete module; }
+
+tilec_status tilec_kernel_compile_cpu(const tilec_kernel *kernel,
+                                      const char *signature,
+                                      tilec_cpu_kernel **cpu_kernel) {
+  TILEC_CHECK_NOT_NULL(kernel);
+  TILEC_CHECK_NOT_NULL(signature);
+  TILEC_CHECK_NOT_NULL(cpu_kernel);
+  *cpu_kernel = nullptr;
+  CompilerState &state = *kernel->state;
+  std::lock_guard<std::mutex> lock(state.cpuMutex);
+  if (!state.cpuContext) {
+    mlir::DialectRegistry registry;
+    registerAllDialects(registry);
+    state.cpuContext = std::make_unique<mlir::MLIRContext>(registry);
+    state.cpuContext->loadAllAvailableDialects();
+  }
+  llvm::SourceMgr srcMgr;
+  unsigned bufferId = srcMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(kernel->source, kernel->fileName,
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream diagOS(diagnostics);
+  frontend::SourceMgrDiagnosticSink sink(srcMgr, diagOS);
+  mlir::SourceMgrDiagnosticHandler handler(srcMgr, state.cpuContext.get(),
+                                           diagOS);
+  auto failure = [&](std::string message) {
+    std::string text = llvm::StringRef(diagnostics).rtrim().str();
+    return fail(TILEC_ERROR_COMPILE,
+                text.empty() ? message : text + "\n" + message);
+  };
+  const std::string &name = kernel->kernel.getName();
+  auto emitted = frontend::emitKernel(srcMgr, bufferId, name, signature,
+                                      *state.cpuContext, sink);
+  if (mlir::failed(emitted))
+    return failure("kernel '" + name + "' does not compile for signature '" +
+                   signature + "'");
+  emitted->interface.sourcePath = kernel->fileName;
+  auto compiled = cpu::CpuKernel::compile(emitted->module.get(),
+                                          emitted->interface);
+  if (!compiled)
+    return failure(llvm::toString(compiled.takeError()));
+  *cpu_kernel =
+      new tilec_cpu_kernel{kernel->state, std::move(*compiled), signature};
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_cpu_kernel_launch_words(tilec_cpu_kernel *cpu_kernel,
+                                           uint32_t grid_x, uint32_t grid_y,
+                                           uint32_t grid_z,
+                                           const uint64_t *words,
+                                           size_t num_words, uint32_t threads) {
+  TILEC_CHECK_NOT_NULL(cpu_kernel);
+  if (num_words && !words)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_cpu_kernel_launch_words: "
+                                              "'words' is null");
+  const KernelInterface &interface = cpu_kernel->kernel->interface();
+  if (num_words != interface.parameters.size())
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "kernel '" + interface.name + "' has " +
+                    std::to_string(interface.parameters.size()) +
+                    " parameters, got " + std::to_string(num_words) + " words");
+  llvm::SmallVector<cpu::CpuArgument, 16> passed;
+  for (size_t i = 0; i < num_words; ++i) {
+    const KernelParameter &param = interface.parameters[i];
+    if (!param.isRuntime())
+      continue;
+    uint64_t word = words[i];
+    if (param.kind == KernelParameter::Kind::Pointer) {
+      if (param.divisibility > 1 && word % param.divisibility)
+        return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                    "'" + param.name + "': the address is not a multiple of " +
+                        std::to_string(param.divisibility));
+      passed.push_back(cpu::CpuArgument::pointer(
+          reinterpret_cast<const void *>(static_cast<uintptr_t>(word))));
+    } else {
+      passed.push_back(
+          cpu::CpuArgument::scalarBytes(&word, cpu::getScalarBytes(param.type)));
+    }
+  }
+  cpu::CpuLaunchOptions options;
+  options.threads = threads;
+  if (llvm::Error err = cpu_kernel->kernel->launch({grid_x, grid_y, grid_z},
+                                                   passed, options))
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, std::move(err));
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_cpu_kernel_launch(tilec_cpu_kernel *cpu_kernel,
+                                     uint32_t grid_x, uint32_t grid_y,
+                                     uint32_t grid_z, const tilec_arg *args,
+                                     size_t num_args, uint32_t threads) {
+  TILEC_CHECK_NOT_NULL(cpu_kernel);
+  if (num_args && !args)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_cpu_kernel_launch: "
+                                              "'args' is null");
+  const KernelInterface &interface = cpu_kernel->kernel->interface();
+  if (num_args != interface.parameters.size())
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "kernel '" + interface.name + "' has " +
+                    std::to_string(interface.parameters.size()) +
+                    " parameters, got " + std::to_string(num_args) +
+                    " arguments");
+  llvm::SmallVector<cpu::CpuArgument, 16> passed;
+  for (size_t i = 0; i < num_args; ++i) {
+    const KernelParameter &param = interface.parameters[i];
+    if (!param.isRuntime())
+      continue;
+    const tilec_arg &a = args[i];
+    std::string where = "argument " + std::to_string(i + 1) + " ('" +
+                        param.name + "')";
+    if (param.kind == KernelParameter::Kind::Pointer) {
+      if (a.kind != TILEC_ARG_POINTER)
+        return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                    where + ": the kernel takes a pointer (*" + param.type +
+                        ")");
+      if (param.divisibility > 1 && a.bits % param.divisibility)
+        return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                    where + ": the address is not a multiple of " +
+                        std::to_string(param.divisibility));
+      passed.push_back(cpu::CpuArgument::pointer(
+          reinterpret_cast<const void *>(static_cast<uintptr_t>(a.bits))));
+      continue;
+    }
+    std::size_t bytes = cpu::getScalarBytes(param.type);
+    uint64_t bits = a.bits;
+    if (a.kind == TILEC_ARG_POINTER || a.kind == TILEC_ARG_STRING)
+      return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                  where + ": the kernel takes a " + param.type + " scalar");
+    if (a.kind == TILEC_ARG_FLOAT && !a.raw) {
+      if (param.type == "fp32") {
+        float f = static_cast<float>(a.number);
+        uint32_t b;
+        std::memcpy(&b, &f, sizeof(b));
+        bits = b;
+      } else if (param.type == "fp64") {
+        std::memcpy(&bits, &a.number, sizeof(bits));
+      } else {
+        return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                    where + ": give a " + param.type +
+                        " value as raw bits (tilec_arg_bits)");
+      }
+    } else if (param.type.rfind("fp", 0) == 0 && !a.raw) {
+      return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                  where + ": the kernel takes a " + param.type + " scalar");
+    }
+    passed.push_back(cpu::CpuArgument::scalarBytes(&bits, bytes));
+  }
+  cpu::CpuLaunchOptions options;
+  options.threads = threads;
+  if (llvm::Error err = cpu_kernel->kernel->launch({grid_x, grid_y, grid_z},
+                                                   passed, options))
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, std::move(err));
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_cpu_kernel_launch_packet(tilec_cpu_kernel *cpu_kernel,
+                                            const uint64_t *packet,
+                                            size_t num_words) {
+  if (!packet)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT, "tilec_cpu_kernel_launch_packet: "
+                                              "'packet' is null");
+  return tilec_cpu_kernel_launch_words(
+      cpu_kernel, static_cast<uint32_t>(packet[0]),
+      static_cast<uint32_t>(packet[0] >> 32), static_cast<uint32_t>(packet[1]),
+      packet + 3, num_words, static_cast<uint32_t>(packet[2]));
+}
+
+const char *tilec_cpu_kernel_signature(const tilec_cpu_kernel *cpu_kernel) {
+  return cpu_kernel ? cpu_kernel->signature.c_str() : "";
+}
+
+void tilec_cpu_kernel_destroy(tilec_cpu_kernel *cpu_kernel) {
+  delete cpu_kernel;
+}
 
 } // extern "C"

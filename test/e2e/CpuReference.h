@@ -30,6 +30,16 @@ bool runCpuReference(const std::string &tilec, const std::string &examples,
                      const Problem &problem, const std::string &workDir,
                      Expectations &expected, std::string &error);
 
+/// Runs `spec`'s kernel once on the CPU backend of the tilec CLI at `tilec`
+/// (`tilec run --backend cpu`) on `problem`'s inputs, its outputs poisoned
+/// first, and writes the outputs into `problem` (tilec-e2e --cpu-fallback,
+/// scripts/run-examples.sh without a GPU). False with `error` if it could
+/// not run.
+bool runOnCpuBackend(const std::string &tilec, const std::string &examples,
+                     const CaseSpec &spec,
+                     const runtime::KernelMetadata &metadata, Problem &problem,
+                     const std::string &workDir, std::string &error);
+
 } // namespace tilec::e2e
 
 #endif // TILEC_E2E_CPUREFERENCE_H

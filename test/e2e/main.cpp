@@ -51,6 +51,7 @@ struct Options {
   std::string examples;
   std::string filter;
   bool noRun = false;
+  bool cpuFallback = false;
   bool noCompile = false;
   bool quick = false;
   bool list = false;
@@ -80,6 +81,10 @@ float64 reference, and prints one line per case and a markdown table.
   --filter REGEX        only cases whose name matches (ECMAScript, search)
   --quick               skip the large cases
   --no-run              compile and check artifacts only
+  --cpu-fallback        without a GPU, run each case on the CPU backend of the
+                        --cpu-tilec CLI (tilec run --backend cpu) and check it
+                        against its reference (no timings; large cases and
+                        cases checked against the CPU backend are skipped)
   --no-compile          reuse the artifacts already in --artifacts
   --repeat N            time N launches (after 3 warm-ups), report the median
   --no-flush-l2         do not flush the L2 cache before each timed launch
@@ -188,6 +193,8 @@ bool parseOptions(int argc, char **argv, Options &options) {
       options.compileTimeoutSeconds = static_cast<int>(number);
     } else if (arg == "--no-run") {
       options.noRun = true;
+    } else if (arg == "--cpu-fallback") {
+      options.cpuFallback = true;
     } else if (arg == "--no-compile") {
       options.noCompile = true;
     } else if (arg == "--no-flush-l2") {
@@ -471,8 +478,15 @@ int main(int argc, char **argv) {
       skipReason = created.status().message();
     }
   }
-  if (!skipReason.empty())
+  bool onCpu = !backend && !options.noRun && options.cpuFallback;
+  if (onCpu) {
+    device = "the CPU backend (" + options.cpuTilec + " run --backend cpu)";
+    std::printf("no GPU (%s): the run and check columns come from %s\n",
+                skipReason.c_str(), device.c_str());
+    skipReason.clear();
+  } else if (!skipReason.empty()) {
     std::printf("GPU runs skipped: %s\n", skipReason.c_str());
+  }
 
   RunOptions runOptions;
   runOptions.repeat = options.repeat;
@@ -488,9 +502,15 @@ int main(int argc, char **argv) {
       std::printf("%s\n", caseLine(result, skipReason).c_str());
       continue;
     }
-    if (!backend || gpuLost) {
-      result.skipReason = skipReason;
-      std::printf("%s\n", caseLine(result, skipReason).c_str());
+    std::string cpuSkip;
+    if (onCpu && spec.large)
+      cpuSkip = "large case, not run on the CPU backend";
+    else if (onCpu && spec.checkedAgainst == Reference::OtherBackend)
+      cpuSkip = "checked against the CPU backend itself";
+    if ((!backend && !onCpu) || gpuLost || !cpuSkip.empty()) {
+      std::string reason = cpuSkip.empty() ? skipReason : cpuSkip;
+      result.skipReason = reason;
+      std::printf("%s\n", caseLine(result, reason).c_str());
       continue;
     }
 
@@ -498,7 +518,16 @@ int main(int argc, char **argv) {
     Problem problem = spec.setup(rng);
     result.bytesMoved = problem.bytesMoved;
     result.flops = problem.flops;
-    RunOutcome outcome = backend->run(*metadata[i], problem, runOptions);
+    RunOutcome outcome;
+    if (onCpu) {
+      std::string error;
+      outcome.ran = runOnCpuBackend(options.cpuTilec, options.examples, spec,
+                                    *metadata[i], problem, options.artifacts,
+                                    error);
+      outcome.error = error;
+    } else {
+      outcome = backend->run(*metadata[i], problem, runOptions);
+    }
     result.loadedFromPtx = outcome.loadedFromPtx;
     if (result.registers < 0)
       result.registers = outcome.registers;
@@ -545,6 +574,11 @@ int main(int argc, char **argv) {
   if (!skipReason.empty())
     std::printf("Run columns skipped: %s\n\n", skipReason.c_str());
   std::printf("%s\n", markdownTable(results).c_str());
+  if (onCpu)
+    std::printf("backend: no GPU, so the kernels ran on %s (one run each, "
+                "no time column); registers, smem and instructions are the "
+                "sm_90a compilation's.\n",
+                device.c_str());
   std::printf(
       "columns: registers and smem bytes from ptxas and the metadata; notable "
       "instructions: static counts in the PTX; max rel err: largest "
@@ -558,7 +592,11 @@ int main(int argc, char **argv) {
   std::printf("summary: %zu cases: %zu passed, %zu failed (%zu in compile), "
               "%zu compiled but not run%s%s\n",
               results.size(), passes, failures, compileFailures, skipped,
-              skipped ? ": " : "", skipped ? skipReason.c_str() : "");
+              skipped ? ": " : "",
+              !skipped      ? ""
+              : onCpu       ? "large cases and cases checked against the CPU "
+                              "backend (the CPU backend ran the others)"
+                            : skipReason.c_str());
   if (!options.json.empty() &&
       !writeJson(options.json, results, seed, device))
     std::fprintf(stderr, "tilec-e2e: cannot write '%s'\n",

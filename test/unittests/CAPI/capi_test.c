@@ -128,6 +128,63 @@ int main(int argc, char **argv) {
         TILEC_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(tilec_last_error(), "not a multiple of 16") != NULL);
 
+  /* The lean launch: one word per parameter (the constexpr's ignored). */
+  uint64_t words[5] = {x, y, out, 4096, 0};
+  CHECK(tilec_module_launch_words(module, 4, 1, 1, NULL, words, 5) ==
+        TILEC_SUCCESS);
+  CHECK(tilec_module_launch_words(module, 4, 1, 1, NULL, words, 4) ==
+        TILEC_ERROR_INVALID_ARGUMENT);
+  uint64_t packet[8] = {4 | (2ull << 32), 1, 0, x, y, out, 4096, 0};
+  CHECK(tilec_module_launch_packet(module, packet, 5) == TILEC_SUCCESS);
+  CHECK(tilec_module_launch_packet(module, NULL, 5) ==
+        TILEC_ERROR_INVALID_ARGUMENT);
+  words[0] = x + 4;
+  CHECK(tilec_module_launch_words(module, 4, 1, 1, NULL, words, 5) ==
+        TILEC_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(tilec_last_error(), "not a multiple of 16") != NULL);
+
+  /* The CPU backend, on host arrays. */
+  {
+    static float hx[1000], hy[1000], hout[1000];
+    for (int i = 0; i < 1000; ++i) {
+      hx[i] = (float)(i % 17) * 0.5f;
+      hy[i] = (float)(i % 5) - 2.25f;
+      hout[i] = -7.0f;
+    }
+    tilec_cpu_kernel *cpu = NULL;
+    CHECK(tilec_kernel_compile_cpu(kernel, "*fp32, *fp32, *fp32, i32, 256",
+                                   &cpu) == TILEC_SUCCESS);
+    CHECK(strcmp(tilec_cpu_kernel_signature(cpu),
+                 "*fp32, *fp32, *fp32, i32, 256") == 0);
+    tilec_arg cargs[5] = {tilec_arg_pointer((uintptr_t)hx, TILEC_FP32),
+                          tilec_arg_pointer((uintptr_t)hy, TILEC_FP32),
+                          tilec_arg_pointer((uintptr_t)hout, TILEC_FP32),
+                          tilec_arg_i32(999), tilec_arg_i32(256)};
+    CHECK(tilec_cpu_kernel_launch(cpu, 4, 1, 1, cargs, 5, 2) == TILEC_SUCCESS);
+    for (int i = 0; i < 999; ++i)
+      CHECK(hout[i] == hx[i] + hy[i]);
+    CHECK(hout[999] == -7.0f); /* masked off */
+    uint64_t cwords[5] = {(uintptr_t)hy, (uintptr_t)hy, (uintptr_t)hout, 500,
+                          0};
+    CHECK(tilec_cpu_kernel_launch_words(cpu, 2, 1, 1, cwords, 5, 1) ==
+          TILEC_SUCCESS);
+    for (int i = 0; i < 500; ++i)
+      CHECK(hout[i] == 2 * hy[i]);
+    CHECK(hout[500] == hx[500] + hy[500]);
+    CHECK(tilec_cpu_kernel_launch_words(cpu, 2, 1, 1, cwords, 3, 1) ==
+          TILEC_ERROR_INVALID_ARGUMENT);
+    uint64_t cpacket[8] = {1 | (1ull << 32), 1, 1, (uintptr_t)hx, (uintptr_t)hx,
+                           (uintptr_t)hout, 256, 0};
+    CHECK(tilec_cpu_kernel_launch_packet(cpu, cpacket, 5) == TILEC_SUCCESS);
+    for (int i = 0; i < 256; ++i)
+      CHECK(hout[i] == 2 * hx[i]);
+    CHECK(hout[256] == 2 * hy[256]);
+    tilec_cpu_kernel_destroy(cpu);
+    CHECK(tilec_kernel_compile_cpu(kernel, "*fp32, *fp32, *fp32, i32, 100",
+                                   &cpu) == TILEC_ERROR_COMPILE);
+    CHECK(cpu == NULL && strstr(tilec_last_error(), "add.tile:6:") != NULL);
+  }
+
   tilec_module_destroy(module);
   tilec_binary_destroy(binary);
   tilec_compiler_destroy(compiler); /* The kernel keeps it alive. */

@@ -1,0 +1,212 @@
+"""@tilec.jit: launch on numpy / torch, specialization, helpers and module
+constants, errors as exceptions, compile_file (the CPU backend without a
+GPU; the same tests run on the GPU with torch CUDA tensors)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import unittest
+
+import numpy as np
+
+from util import ROOT, device, needs_torch, poison, randn, rng, torch
+
+import tilec
+import tilec.language as tl
+
+SCALE: tl.constexpr = 3
+OFFSET = 0.5
+
+
+@tilec.jit
+def scaled(x):
+    return x * SCALE + OFFSET
+
+
+@tilec.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+
+@tilec.jit
+def axpy_kernel(x_ptr, out_ptr, n, alpha, stride, BLOCK: tl.constexpr, USE_HELPER: tl.constexpr = True):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs * stride, mask=mask)
+    if USE_HELPER:
+        x = scaled(x)
+    tl.store(out_ptr + offs, alpha * x, mask=mask)
+
+
+@tilec.jit
+def bad_kernel(x_ptr, n):
+    offs = tl.arange(0, n)
+    tl.store(x_ptr + offs, offs)
+
+
+def on_device(a):
+    """numpy without torch; a torch tensor on this run's device with it."""
+    return a if torch is None else torch.from_numpy(a).to(device())
+
+
+def host(a):
+    return a if isinstance(a, np.ndarray) else a.cpu().numpy()
+
+
+class JitTest(unittest.TestCase):
+    def test_add_numpy(self):
+        if tilec.backend() != "cpu":
+            self.skipTest("numpy arrays run on the CPU backend")
+        for n in (1, 100, 1000, 4097):
+            x, y = randn(n), randn(n)
+            out = poison(n)
+            add_kernel[(tilec.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+            np.testing.assert_allclose(out, x.astype(np.float64) + y, rtol=1e-6)
+
+    @needs_torch
+    def test_add_torch(self):
+        n = 3000
+        x, y = randn(n), randn(n)
+        tx, ty = on_device(x), on_device(y)
+        out = torch.full((n,), float("nan"), device=device())
+        add_kernel[lambda meta: (tilec.cdiv(meta["n"], meta["BLOCK"]),)](tx, ty, out, n, BLOCK=512)
+        np.testing.assert_allclose(host(out), x.astype(np.float64) + y, rtol=1e-6)
+
+    def test_helper_constants_and_options(self):
+        n = 777
+        x = on_device(randn(2 * n))
+        out = on_device(poison(n))
+        alpha = float(np.float32(rng.uniform(0.5, 2)))  # what the kernel gets (fp32)
+        axpy_kernel[(tilec.cdiv(n, 128),)](x, out, n, alpha, 2, BLOCK=128, num_warps=2)
+        xs = host(x)[::2].astype(np.float64)
+        np.testing.assert_allclose(host(out), alpha * (xs * SCALE + OFFSET), rtol=1e-5, atol=1e-5)
+        out2 = on_device(poison(n))
+        axpy_kernel[(tilec.cdiv(n, 128),)](x, out2, n, alpha, 2, BLOCK=128, USE_HELPER=False)
+        np.testing.assert_allclose(host(out2), alpha * xs, rtol=1e-5)
+
+    def test_specialization(self):
+        n = 64
+        x = on_device(randn(n))
+        out = on_device(poison(n))
+        spec = add_kernel[(1,)](x, x, out, n, BLOCK=64)
+        ptr = "*fp32:16"
+        self.assertEqual(spec.signature, f"{ptr}, {ptr}, {ptr}, i32:16, 64")
+        spec = add_kernel[(1,)](x, x, out, 1, BLOCK=64)
+        self.assertEqual(spec.signature, f"{ptr}, {ptr}, {ptr}, 1, 64")
+        spec = add_kernel[(1,)](x, x, out, 63, BLOCK=64)
+        self.assertEqual(spec.signature, f"{ptr}, {ptr}, {ptr}, i32, 64")
+        np.testing.assert_allclose(host(out)[:63], 2 * host(x)[:63].astype(np.float64), rtol=1e-6)
+        spec = add_kernel[(1,)](x[1:] if torch is None else x[1:], x, out, 5, BLOCK=64)
+        self.assertTrue(spec.signature.startswith("*fp32, *fp32:16"), spec.signature)
+        # Large integers become i64 (the kernel masks everything past n=2^40 in: nothing stored
+        # out of bounds since offsets < 64 < n... only the first block runs).
+        spec = add_kernel[(1,)](x, x, out, 1 << 40, BLOCK=64)
+        self.assertIn("i64:16", spec.signature)
+
+    def test_kernel_defined_in_a_function(self):
+        # Compiled from its own text: closure constants, a local helper and
+        # a module-level helper of this file come with it.
+        factor = 7
+
+        @tilec.jit
+        def local_helper(x):
+            return x * factor
+
+        @tilec.jit
+        def local_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            mask = offs < n
+            tl.store(out_ptr + offs, local_helper(scaled(tl.load(x_ptr + offs, mask=mask))), mask=mask)
+
+        n = 50
+        x = on_device(randn(n))
+        out = on_device(poison(n))
+        local_kernel[(1,)](x, out, n, BLOCK=64)
+        np.testing.assert_allclose(host(out), (host(x).astype(np.float64) * SCALE + OFFSET) * factor, atol=1e-5,
+                                   rtol=1e-5)
+        self.assertIn("factor: tl.constexpr = 7", local_kernel.source())
+
+    def test_compile_error_is_located(self):
+        x = on_device(poison(16))
+        with self.assertRaises(tilec.CompilationError) as ctx:
+            bad_kernel[(1,)](x, 16)
+        text = str(ctx.exception)
+        here = os.path.abspath(__file__)
+        self.assertIn(f"{here}:", text)
+        self.assertIn("error: argument 'end' of tl.arange() must be a compile-time integer", text)
+        self.assertIn("    offs = tl.arange(0, n)\n", text)
+        self.assertRegex(text, r"\n +\^")
+
+    def test_argument_errors(self):
+        x = on_device(poison(16))
+        with self.assertRaises(TypeError):
+            add_kernel[(1,)](x, x, x, BLOCK=16)  # n missing
+        with self.assertRaises(TypeError):
+            add_kernel[(1,)](x, x, x, 16, BLOCK=16, WRONG=1)
+        with self.assertRaises(TypeError):
+            add_kernel[(1,)](x, x, "str", 16, BLOCK=16)
+        with self.assertRaises(RuntimeError):
+            add_kernel(x, x, x, 16, BLOCK=16)  # called, not launched
+        with self.assertRaises(tilec.LaunchError):
+            add_kernel[(1, 1 << 17, 1)](x, x, x, 0, BLOCK=16)
+
+    def test_compile_file(self):
+        k = tilec.compile_file(os.path.join(ROOT, "examples", "vector_add.tile"))
+        self.assertEqual(k.name, "add_kernel")
+        self.assertEqual(k.arg_names, ["x_ptr", "y_ptr", "output_ptr", "n_elements", "BLOCK_SIZE"])
+        n = 2049
+        x, y = on_device(randn(n)), on_device(randn(n))
+        out = on_device(poison(n))
+        k[(tilec.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
+        np.testing.assert_allclose(host(out), host(x).astype(np.float64) + host(y), rtol=1e-6)
+        with self.assertRaises(tilec.CompilationError):
+            tilec.compile_file(os.path.join(ROOT, "examples", "vector_add.tile"), kernel="nope")
+
+    def test_gpu_compile_without_gpu(self):
+        compiled = add_kernel.compile("*fp32:16, *fp32:16, *fp32:16, i32, 1024")
+        self.assertIn(".entry add_kernel", compiled.asm["ptx"])
+        self.assertEqual(len(compiled.cache_key), 64)
+        self.assertEqual(compiled.metadata["name"], "add_kernel")
+
+    def test_edited_helper_or_constant_never_runs_old_kernel(self):
+        # A module in a temporary directory, run by two processes sharing one
+        # disk cache; between them its helper and its constant change.
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            mod = os.path.join(tmp, "edited.py")
+            helper_mod = os.path.join(tmp, "helpers.py")
+            script = textwrap.dedent("""
+                import sys, numpy as np
+                sys.path.insert(0, {tmp!r}); sys.path.insert(0, {py!r})
+                import tilec, edited
+                tilec.set_backend("cpu")
+                x = np.arange(16, dtype=np.float32); out = np.full(16, np.nan, np.float32)
+                edited.k[(1,)](x, out, BLOCK=16)
+                print(float(out[3]), edited.k.compile("*fp32:16, *fp32:16, 16").cache_key)
+            """).format(tmp=tmp, py=os.path.join(ROOT, "python"))
+            env = dict(os.environ, TILEC_CACHE_DIR=os.path.join(tmp, "cache"))
+            results = []
+            for c, h in ((2, "x + 1"), (5, "x + 1"), (5, "x * 10")):
+                with open(helper_mod, "w") as f:
+                    f.write(f"import tilec\n\n@tilec.jit\ndef h(x):\n    return {h}\n")
+                with open(mod, "w") as f:
+                    f.write("import tilec\nimport tilec.language as tl\nfrom helpers import h\n"
+                            f"C: tl.constexpr = {c}\n\n@tilec.jit\ndef k(x_ptr, o_ptr, BLOCK: tl.constexpr):\n"
+                            "    i = tl.arange(0, BLOCK)\n"
+                            "    tl.store(o_ptr + i, h(tl.load(x_ptr + i)) * C)\n")
+                run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                                     text=True, timeout=120)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                value, key = run.stdout.split()
+                results.append((float(value), key))
+            self.assertEqual([v for v, _ in results], [8.0, 20.0, 150.0])
+            self.assertEqual(len({k for _, k in results}), 3)
+
+
+if __name__ == "__main__":
+    unittest.main()

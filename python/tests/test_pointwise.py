@@ -1,0 +1,274 @@
+"""tilec.pointwise_dynamic: every promotion kind against torch's dtype rules,
+broadcasting across ranks 0-6, non-contiguous and negative-stride inputs,
+out0= in place, two outputs, overlapping outputs rejected, rank reduction,
+instantiate() and StridedBuffer (the seed's flip). Values against float64
+numpy references on fresh random inputs; outputs poisoned beforehand."""
+
+import unittest
+
+import numpy as np
+
+from util import device, needs_torch, rng, torch
+
+import tilec
+import tilec.language as tl
+from tilec import pointwise as pw
+
+
+@tilec.pointwise_dynamic(is_tensor=[True, True, False], promotion_methods=[(0, 1, "DEFAULT")])
+@tilec.jit
+def add_func(x, y, alpha):
+    return x + y * alpha
+
+
+@tilec.pointwise_dynamic(promotion_methods=[(0, "COMPLEX_TO_FLOAT")])
+@tilec.jit
+def abs_func(x):
+    return tl.abs(x)
+
+
+@tilec.pointwise_dynamic(promotion_methods=[(1, 2, "NO_OPMATH")])
+@tilec.jit
+def where_func(c, x, y):
+    return tl.where(c, x, y)
+
+
+@tilec.pointwise_dynamic(promotion_methods=[(0, "INT_TO_FLOAT")])
+@tilec.jit
+def sin_func(x):
+    return tl.sin(x.to(tl.float32))
+
+
+@tilec.pointwise_dynamic(promotion_methods=[(0, 1, "ALWAYS_BOOL")])
+@tilec.jit
+def lt_func(x, y):
+    return x < y
+
+
+@tilec.pointwise_dynamic(promotion_methods=[(0, 1, "BOOL_TO_LONG")])
+@tilec.jit
+def or_func(x, y):
+    return x | y
+
+
+@tilec.pointwise_dynamic(promotion_methods=[((0, 1), "DEFAULT"), ((0, 1), "DEFAULT")], num_outputs=2)
+@tilec.jit
+def polar_func(r, angle):
+    return r * tl.cos(angle), r * tl.sin(angle)
+
+
+@tilec.pointwise_dynamic(is_tensor=[True], promotion_methods=[(0, "DEFAULT")])
+@tilec.jit
+def copy_func(x):
+    return x
+
+
+def arr(a):
+    """torch on this run's device when torch is there, else numpy."""
+    return a.copy() if torch is None else torch.from_numpy(np.array(a)).to(device())
+
+
+def view(a):
+    """Wrap a numpy view (kept strided) as the run's array type."""
+    if torch is None:
+        return a
+    base = a.base if a.base is not None else a
+    t = torch.from_numpy(np.ascontiguousarray(base)).to(device())
+    itemsize = a.itemsize
+    offset = (a.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // itemsize
+    return torch.as_strided(t, a.shape, [s // itemsize for s in a.strides], offset)
+
+
+def host(a):
+    if isinstance(a, np.ndarray):
+        return a
+    if isinstance(a, tilec.StridedBuffer):
+        raise TypeError
+    return a.cpu().numpy()
+
+
+def dtname(a):
+    return pw._name(a.dtype)
+
+
+def randf(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+class PromotionTest(unittest.TestCase):
+    """The promotion rules as names (no kernel): against torch's own."""
+
+    @needs_torch
+    def test_against_torch(self):
+        from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND as K, elementwise_dtypes
+        dts = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+               torch.float16, torch.bfloat16, torch.float32, torch.float64]
+        samples = []
+        for a in dts:
+            for b in dts:
+                samples.append((torch.zeros(2, dtype=a), torch.zeros(2, dtype=b)))
+                samples.append((torch.zeros(2, dtype=a), torch.zeros((), dtype=b)))
+            for s in (True, 3, 2.5):
+                samples.append((torch.zeros(2, dtype=a), s))
+                samples.append((torch.zeros((), dtype=a), s))
+        count = 0
+        for kind in ("DEFAULT", "NO_OPMATH", "INT_TO_FLOAT", "ALWAYS_BOOL", "COMPLEX_TO_FLOAT",
+                     "BOOL_TO_LONG"):
+            for args in samples:
+                _, want = elementwise_dtypes(*args, type_promotion_kind=getattr(K, kind))
+                got = pw.elementwise_dtype(args, kind)
+                self.assertEqual(got, str(want)[6:], f"{kind} {[getattr(a, 'dtype', a) for a in args]}")
+                count += 1
+        self.assertGreater(count, 1000)
+
+    def test_rules_without_torch(self):
+        np_i32 = np.zeros(3, np.int32)
+        self.assertEqual(pw.elementwise_dtype([np_i32, 2.5], "DEFAULT"), "float32")
+        self.assertEqual(pw.elementwise_dtype([np.zeros(3, np.uint8), np.zeros(3, np.int8)], "DEFAULT"), "int16")
+        self.assertEqual(pw.elementwise_dtype([np_i32], "INT_TO_FLOAT"), "float32")
+        self.assertEqual(pw.elementwise_dtype([np.zeros(2, bool)], "BOOL_TO_LONG"), "int64")
+        self.assertEqual(pw.elementwise_dtype([np.zeros(2, np.float16), np.zeros((), np.float64)], "DEFAULT"),
+                         "float16")
+        self.assertEqual(pw.elementwise_dtype([np_i32, np.zeros((), np.float64)], "DEFAULT"), "float64")
+
+
+class PointwiseTest(unittest.TestCase):
+    def check(self, got, want, rtol=1e-5, atol=1e-6):
+        np.testing.assert_allclose(host(got).astype(np.float64), want, rtol=rtol, atol=atol)
+
+    def test_every_kind_runs_with_torch_result_dtypes(self):
+        n = 1000
+        x, y = randf(n), randf(n)
+        xi = rng.integers(-50, 50, n).astype(np.int32)
+        c = rng.random(n) < 0.5
+        b1, b2 = rng.random(n) < 0.5, rng.random(n) < 0.5
+        out = add_func(arr(x), arr(xi), 0.5)                       # DEFAULT: f32 + i32
+        self.assertEqual(dtname(out), "float32")
+        self.check(out, x.astype(np.float64) + xi * 0.5)
+        out = abs_func(arr(x))                                      # COMPLEX_TO_FLOAT
+        self.assertEqual(dtname(out), "float32")
+        self.check(out, np.abs(x.astype(np.float64)))
+        out = where_func(arr(c), arr(x), arr(y.astype(np.float16)))  # NO_OPMATH
+        self.assertEqual(dtname(out), "float32")
+        self.check(out, np.where(c, x, y.astype(np.float16).astype(np.float64)))
+        out = sin_func(arr(xi))                                     # INT_TO_FLOAT
+        self.assertEqual(dtname(out), "float32")
+        self.check(out, np.sin(xi.astype(np.float64)), atol=1e-5)
+        out = lt_func(arr(x), arr(y))                               # ALWAYS_BOOL
+        self.assertEqual(dtname(out), "bool")
+        np.testing.assert_array_equal(host(out), x < y)
+        out = or_func(arr(b1), arr(b2))                             # BOOL_TO_LONG
+        self.assertEqual(dtname(out), "int64")
+        np.testing.assert_array_equal(host(out), (b1 | b2).astype(np.int64))
+        if torch is not None:
+            tx, txi = arr(x), arr(xi)
+            self.assertEqual(add_func(tx, txi, 0.5).dtype, torch.add(tx, txi, alpha=0.5).dtype)
+            self.assertEqual(sin_func(txi).dtype, torch.sin(txi).dtype)
+            # torch's pow has no bool kernel; its promotion says int64 (BOOL_TO_LONG).
+            self.assertEqual(or_func(arr(b1), arr(b2)).dtype, torch.int64)
+            self.assertEqual(lt_func(tx, txi).dtype, torch.lt(tx, txi).dtype)
+
+    def test_broadcast_ranks_0_to_6(self):
+        shapes = [(), (7,), (3, 5), (2, 3, 4), (2, 1, 3, 5), (2, 3, 1, 2, 3), (2, 1, 2, 3, 1, 3)]
+        for rank, shape in enumerate(shapes):
+            x = randf(*shape)
+            # y broadcasts along every other dimension, and has lower rank.
+            yshape = tuple(1 if i % 2 else n for i, n in enumerate(shape))[1:]
+            y = randf(*yshape)
+            alpha = float(np.float32(rng.uniform(-2, 2)))  # what the kernel gets (fp32)
+            out = add_func(arr(x), arr(y), alpha)
+            self.assertEqual(tuple(out.shape), shape, rank)
+            self.check(out, x.astype(np.float64) + y * alpha)
+            # The scalar-first broadcast: a rank-0 tensor with a rank-r one.
+            z = randf()
+            out = add_func(arr(z), arr(x), 1.5)
+            self.check(out, z.astype(np.float64) + x * 1.5)
+
+    def test_64_bit_indexing(self):
+        # What tensors of 2^31 elements or more take, forced on small ones.
+        wide = tilec.pointwise_dynamic(add_func.fn, is_tensor=[True, True, False],
+                                       promotion_methods=[(0, 1, "DEFAULT")], config=dict(INT64=True))
+        x, y = randf(3, 5, 7), randf(5, 1)
+        self.check(wide(arr(x), arr(y), 0.25), x.astype(np.float64) + y * 0.25)
+
+    def test_non_contiguous_inputs_are_not_copied(self):
+        base = randf(6, 8, 10)
+        xt = base.transpose(2, 0, 1)[:, ::2, 1:7]     # non-contiguous, rank 3
+        yv = randf(10, 1, 12)[:, :, ::2]              # strided and broadcast
+        out = add_func(view(xt), view(yv), 2.0)
+        self.check(out, xt.astype(np.float64) + yv * 2.0)
+
+    def test_negative_strides_flip(self):
+        a = randf(5, 6, 7)
+        ta = arr(a)
+        for dims in ((0,), (1, 2), (0, 1, 2)):
+            strides = list(pw._strides(ta))
+            offset = 0
+            for d in dims:
+                offset += strides[d] * (a.shape[d] - 1)
+                strides[d] = -strides[d]
+            flipped = tilec.StridedBuffer(ta, strides=strides, offset=offset)
+            out = pw._empty(ta, a.shape, "float32")
+            out[...] = float("nan")
+            copy_func.instantiate(3)(flipped, out0=out)
+            np.testing.assert_array_equal(host(out), np.flip(a, dims))
+
+    def test_rank_8_without_reduction(self):
+        a = randf(2, 3, 1, 2, 2, 1, 3, 2)
+        ta = arr(a)
+        # A transposed view: every stride differs from out's, no dims merge.
+        view8 = tilec.StridedBuffer(ta, shape=a.shape[::-1], strides=pw._strides(ta)[::-1])
+        out8 = pw._empty(ta, a.shape[::-1], "float32")
+        out8[...] = float("nan")
+        copy_func.instantiate(8)(view8, out0=out8)
+        np.testing.assert_array_equal(host(out8), np.transpose(np.asarray(a), list(range(7, -1, -1))))
+
+    def test_out_in_place_and_checks(self):
+        x, y = randf(4, 5), randf(5)
+        tx = arr(x)
+        got = add_func(tx, arr(y), 3.0, out0=tx)
+        self.assertIs(got, tx)
+        self.check(tx, x.astype(np.float64) + y * 3.0)
+        with self.assertRaises(ValueError):
+            add_func(arr(x), arr(y), 1.0, out0=arr(np.zeros((5, 4), np.float32)))
+        with self.assertRaises(TypeError):
+            add_func(arr(x), arr(y), 1.0, out0=arr(np.zeros((4, 5), np.int32)))
+        with self.assertRaises(TypeError):
+            add_func(arr(x), arr(y), 1.0, out=arr(x))
+
+    def test_overlapping_output_rejected(self):
+        x = randf(4, 5)
+        if torch is not None:
+            overlapping = torch.empty(5, device=device()).expand(4, 5)
+        else:
+            overlapping = np.broadcast_to(np.empty(5, np.float32), (4, 5))
+        with self.assertRaisesRegex(ValueError, "overlaps itself"):
+            add_func(arr(x), arr(x), 1.0, out0=overlapping)
+        self.assertTrue(pw.has_internal_overlap((3, 3), (1, 1)))
+        self.assertFalse(pw.has_internal_overlap((3, 2), (2, 3)))  # offsets 0 2 4 3 5 7
+        self.assertTrue(pw.has_internal_overlap((3, 2), (2, 4)))   # 4 = 2*2
+
+    def test_two_outputs(self):
+        r, ang = np.abs(randf(3, 1, 50)), randf(4, 50)
+        re, im = polar_func(arr(r), arr(ang))
+        self.check(re, r * np.cos(ang.astype(np.float64)), atol=1e-5)
+        self.check(im, r * np.sin(ang.astype(np.float64)), atol=1e-5)
+        out1 = arr(np.full((3, 4, 50), np.nan, np.float32))
+        re2, im2 = polar_func(arr(r), arr(ang), out1=out1)
+        self.assertIs(im2, out1)
+        self.check(out1, r * np.sin(ang.astype(np.float64)), atol=1e-5)
+
+    def test_rank_reduction(self):
+        x = randf(8, 9, 10)
+        add_func(arr(x), arr(x), 1.0)                   # dense and alike: rank 1
+        self.assertIn((1, (True, True, False)), add_func._kernels)
+        xt = x.transpose(1, 0, 2)                       # permuted alike, still dense
+        out = add_func(view(xt), view(xt), 1.0)
+        self.check(out, xt.astype(np.float64) * 2)
+        self.assertEqual(tuple(pw._strides(out)), tuple(pw._strides(view(xt))))
+        self.assertIn("ii[None, :] * in0_s1", add_func.kernel_source(2))  # inner: an arange
+        self.assertIn("i1 = rem - q * shape1", add_func.kernel_source(3))  # outer: magic
+
+
+if __name__ == "__main__":
+    unittest.main()

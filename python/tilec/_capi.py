@@ -1,0 +1,134 @@
+"""ctypes binding of tilec's C API (include/tilec-c/tilec.h, docs/c-api.md).
+
+The library is found, in order, at $TILEC_LIBRARY, in the package
+(`tilec/_lib/libtilec.so`, what `pip install ./python` puts there), and in
+the build trees of a checkout (`build/lib`, `build-static/lib`).
+"""
+
+import ctypes
+import os
+import threading
+
+SUCCESS = 0
+ERROR_INVALID_ARGUMENT = 1
+ERROR_COMPILE = 2
+ERROR_CUDA = 3
+ERROR_IO = 4
+
+ARG_POINTER, ARG_INT, ARG_FLOAT, ARG_BOOL, ARG_STRING = range(5)
+
+# tilec_type, in the enum's order.
+TYPES = ["i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
+         "fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5"]
+TYPE_CODE = {name: i for i, name in enumerate(TYPES)}
+
+
+class Options(ctypes.Structure):
+    _fields_ = [("arch", ctypes.c_char_p), ("ptx_version", ctypes.c_uint32),
+                ("num_warps", ctypes.c_uint32), ("num_stages", ctypes.c_uint32),
+                ("line_info", ctypes.c_int32), ("disk_cache", ctypes.c_int32),
+                ("cache_dir", ctypes.c_char_p), ("dump_dir", ctypes.c_char_p),
+                ("ptxas", ctypes.c_char_p), ("ptx_only", ctypes.c_int32),
+                ("device", ctypes.c_int32)]
+
+
+class CacheStats(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint64) for name in (
+        "source_hits", "source_misses", "memory_hits", "disk_hits", "compiles",
+        "disk_corrupt", "disk_store_errors", "loads")]
+
+
+class Arg(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int32), ("type", ctypes.c_int32),
+                ("bits", ctypes.c_uint64), ("number", ctypes.c_double),
+                ("text", ctypes.c_char_p), ("raw", ctypes.c_int32)]
+
+
+def _candidates():
+    env = os.environ.get("TILEC_LIBRARY")
+    if env:
+        yield env
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "_lib", "libtilec.so")
+    root = os.path.dirname(os.path.dirname(here))  # python/tilec -> checkout
+    for build in ("build", "build-static"):
+        yield os.path.join(root, build, "lib", "libtilec.so")
+
+
+_lib = None
+_lock = threading.Lock()
+_P = ctypes.c_void_p
+_S = ctypes.c_int
+
+
+def _declare(lib):
+    sig = {
+        "tilec_last_error": (ctypes.c_char_p, []),
+        "tilec_version": (ctypes.c_char_p, []),
+        "tilec_api_version": (ctypes.c_int, []),
+        "tilec_options_init": (None, [ctypes.POINTER(Options)]),
+        "tilec_compiler_create": (_S, [ctypes.POINTER(Options), ctypes.POINTER(_P)]),
+        "tilec_compiler_destroy": (None, [_P]),
+        "tilec_compiler_stats": (_S, [_P, ctypes.POINTER(CacheStats)]),
+        "tilec_kernel_from_source": (_S, [_P, ctypes.c_char_p, ctypes.c_size_t,
+                                          ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_P)]),
+        "tilec_kernel_from_file": (_S, [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_P)]),
+        "tilec_kernel_destroy": (None, [_P]),
+        "tilec_kernel_name": (ctypes.c_char_p, [_P]),
+        "tilec_kernel_num_parameters": (ctypes.c_size_t, [_P]),
+        "tilec_kernel_parameter_name": (ctypes.c_char_p, [_P, ctypes.c_size_t]),
+        "tilec_kernel_parameter_is_constexpr": (ctypes.c_int, [_P, ctypes.c_size_t]),
+        "tilec_kernel_specialize": (_S, [_P, ctypes.POINTER(Arg), ctypes.c_size_t,
+                                         ctypes.POINTER(ctypes.c_void_p)]),
+        "tilec_string_destroy": (None, [ctypes.c_void_p]),
+        "tilec_kernel_compile": (_S, [_P, ctypes.c_char_p, ctypes.POINTER(_P)]),
+        "tilec_binary_destroy": (None, [_P]),
+        "tilec_binary_signature": (ctypes.c_char_p, [_P]),
+        "tilec_binary_cache_key": (ctypes.c_char_p, [_P]),
+        "tilec_binary_metadata": (ctypes.c_char_p, [_P]),
+        "tilec_binary_ptx": (ctypes.c_char_p, [_P, ctypes.POINTER(ctypes.c_size_t)]),
+        "tilec_binary_from_disk_cache": (ctypes.c_int, [_P]),
+        "tilec_binary_load": (_S, [_P, _P, ctypes.POINTER(_P)]),
+        "tilec_module_launch_words": (_S, [_P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32,
+                                           ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]),
+        "tilec_module_launch_packet": (_S, [_P, ctypes.c_void_p, ctypes.c_size_t]),
+        "tilec_module_destroy": (None, [_P]),
+        "tilec_kernel_compile_cpu": (_S, [_P, ctypes.c_char_p, ctypes.POINTER(_P)]),
+        "tilec_cpu_kernel_launch_words": (_S, [_P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32,
+                                               ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint32]),
+        "tilec_cpu_kernel_launch_packet": (_S, [_P, ctypes.c_void_p, ctypes.c_size_t]),
+        "tilec_cpu_kernel_destroy": (None, [_P]),
+    }
+    for name, (restype, argtypes) in sig.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def lib():
+    """The loaded libtilec (ImportError, with the places searched, if none)."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    with _lock:
+        if _lib is not None:
+            return _lib
+        tried = []
+        for path in _candidates():
+            if not os.path.exists(path):
+                tried.append(path + " (missing)")
+                continue
+            try:
+                loaded = ctypes.CDLL(path)
+                _declare(loaded)
+            except (OSError, AttributeError) as err:
+                tried.append(f"{path} ({err})")
+                continue
+            _lib = loaded
+            return _lib
+        raise ImportError("tilec: cannot load libtilec.so; tried:\n  " + "\n  ".join(tried) +
+                          "\nbuild it (scripts/build.sh) or set TILEC_LIBRARY")
+
+
+def last_error():
+    return lib().tilec_last_error().decode("utf-8", "replace")

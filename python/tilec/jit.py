@@ -1,0 +1,885 @@
+"""`@tilec.jit`: Triton-style kernels compiled by tilec through its C API.
+
+A decorated function is never run by Python. Its source (the whole module it
+is defined in, as written, so diagnostics point at the real file:line:col,
+plus any `@tilec.jit` helpers and constants it uses from other modules) is
+compiled by libtilec for each specialization of the arguments, the same
+rules as Triton's JIT and tilec's C++ JIT (docs/jit-api.md):
+
+- a torch tensor / numpy array is a pointer to its dtype; `:16` when its
+  address is a multiple of 16;
+- a Python int is `i32` (or `i64`, `u64` when it does not fit), `1` when it
+  equals 1 (specialized away), `:16` when a multiple of 16; a float `fp32`,
+  a bool `i1`;
+- a `tl.constexpr` parameter is its value.
+
+Launch: `kernel[grid](*args, BLOCK=..., num_warps=4, num_stages=3)`; `grid`
+is a tuple or a function of the meta-parameters (a dict of every argument
+by name). On the GPU the launch goes to torch's current stream; without a
+GPU (or with TILEC_BACKEND=cpu) the same call runs on tilec's CPU backend
+(docs/cpu-backend.md) with numpy arrays or CPU torch tensors, synchronously.
+
+The launch path is kept short: the specialization key is one pass over the
+arguments, and each specialization caches its compiled handle and a
+`struct.Struct` that packs the run-time arguments into the 64-bit words of
+`tilec_module_launch_words` / `tilec_cpu_kernel_launch_words`.
+"""
+
+import ctypes
+import functools
+import inspect
+import linecache
+import os
+import re
+import struct
+import sys
+import textwrap
+import threading
+
+from . import _capi
+
+
+class TilecError(RuntimeError):
+    """An error reported by libtilec; `message` is its text (for compile
+    errors: tilec's diagnostics, file:line:col with the source line and a
+    caret)."""
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class CompilationError(TilecError):
+    """The kernel does not parse or does not compile for a specialization."""
+
+
+class LaunchError(TilecError):
+    """Bad launch arguments, or the driver refused the launch."""
+
+
+def _raise(status, what=""):
+    message = _capi.last_error()
+    if what:
+        message = f"{what}: {message}" if message else what
+    cls = CompilationError if status == _capi.ERROR_COMPILE else LaunchError
+    raise cls(message, status)
+
+
+# ---------------------------------------------------------------- backends
+
+_backend = None
+
+
+def _has_cuda_device():
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    if cuda.cuInit(0) != 0:
+        return False
+    count = ctypes.c_int(0)
+    return cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+
+def backend():
+    """'gpu' or 'cpu': TILEC_BACKEND (cpu, gpu) if set, else 'gpu' when a CUDA
+    driver with a device is found, else 'cpu'."""
+    global _backend
+    if _backend is None:
+        choice = os.environ.get("TILEC_BACKEND", "").lower()
+        if choice in ("cpu", "gpu"):
+            _backend = choice
+        elif choice in ("cuda",):
+            _backend = "gpu"
+        elif choice:
+            raise ValueError(f"TILEC_BACKEND={choice!r}: expected 'cpu' or 'gpu'")
+        else:
+            _backend = "gpu" if _has_cuda_device() else "cpu"
+    return _backend
+
+
+def set_backend(name):
+    """Overrides the backend for this process ('cpu', 'gpu', or None: detect
+    again)."""
+    global _backend
+    if name not in (None, "cpu", "gpu"):
+        raise ValueError(f"backend {name!r}: expected 'cpu' or 'gpu'")
+    _backend = name
+
+
+# ---------------------------------------------------------------- compilers
+
+_compilers = {}
+_compilers_lock = threading.Lock()
+
+
+def _compiler(num_warps, num_stages, device=0):
+    """The libtilec compiler for these options (one per option set: they are
+    compiler options in the C API)."""
+    key = (num_warps, num_stages, device)
+    handle = _compilers.get(key)
+    if handle is not None:
+        return handle
+    with _compilers_lock:
+        handle = _compilers.get(key)
+        if handle is None:
+            lib = _capi.lib()
+            opts = _capi.Options()
+            lib.tilec_options_init(ctypes.byref(opts))
+            opts.num_warps = num_warps
+            opts.num_stages = num_stages
+            opts.device = device
+            # Load PTX, never run ptxas (for the fake driver's tests, and to
+            # skip ptxas while debugging).
+            opts.ptx_only = os.environ.get("TILEC_PTX_ONLY", "0") == "1"
+            handle = ctypes.c_void_p()
+            status = lib.tilec_compiler_create(ctypes.byref(opts), ctypes.byref(handle))
+            if status:
+                _raise(status, "tilec_compiler_create")
+            _compilers[key] = handle
+    return handle
+
+
+# ---------------------------------------------------------------- arguments
+
+# Element types of tensors and arrays by dtype, filled lazily (torch and
+# numpy are optional).
+_DTYPES = {}
+
+
+def _fill_dtypes():
+    try:
+        import numpy as np
+        for name, t in [("bool", "i1"), ("int8", "i8"), ("int16", "i16"), ("int32", "i32"),
+                        ("int64", "i64"), ("uint8", "u8"), ("uint16", "u16"), ("uint32", "u32"),
+                        ("uint64", "u64"), ("float16", "fp16"), ("float32", "fp32"),
+                        ("float64", "fp64")]:
+            _DTYPES[np.dtype(name)] = t
+    except ImportError:
+        pass
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        for name, t in [("bool", "i1"), ("int8", "i8"), ("int16", "i16"), ("int32", "i32"),
+                        ("int64", "i64"), ("uint8", "u8"), ("uint16", "u16"), ("uint32", "u32"),
+                        ("uint64", "u64"), ("float16", "fp16"), ("bfloat16", "bf16"),
+                        ("float32", "fp32"), ("float64", "fp64"), ("float8_e4m3fn", "fp8e4nv"),
+                        ("float8_e5m2", "fp8e5")]:
+            dt = getattr(torch, name, None)
+            if dt is not None:
+                _DTYPES[dt] = t
+
+
+# Signature entries of pointers: (unaligned, 16-byte aligned).
+_PTR_ENTRIES = {t: ("*" + t, "*" + t + ":16") for t in _capi.TYPES}
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+# struct codes of one 64-bit word per run-time argument.
+_WORD = {"ptr": "Q", "i32": "q", "i64": "q", "u64": "Q", "fp32": "f4x", "i1": "?7x"}
+
+
+def _element_type(v):
+    dt = getattr(v, "dtype", None)
+    t = _DTYPES.get(dt)
+    if t is None:
+        _fill_dtypes()
+        t = _DTYPES.get(dt)
+        if t is None:
+            raise TypeError(f"tilec: unsupported element type {dt!r}")
+    return t
+
+
+def _address(v):
+    ptr = getattr(v, "data_ptr", None)
+    if ptr is not None:
+        return ptr()
+    ai = getattr(v, "__array_interface__", None)
+    if ai is not None:
+        return ai["data"][0]
+    raise TypeError(f"tilec: cannot pass a {type(v).__name__} as a kernel argument "
+                    "(tensors, arrays, ints, floats and bools can be)")
+
+
+def _constexpr_literal(name, v):
+    """A constexpr's value as a signature literal."""
+    v = getattr(v, "value", v)  # tl.constexpr(3)
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        text = repr(v)
+        if "inf" in text or "nan" in text:
+            raise ValueError(f"tilec: constexpr {name} = {v}: infinities and NaNs cannot be constexprs")
+        return text
+    if isinstance(v, str):
+        if "'" in v or "\\" in v:
+            raise ValueError(f"tilec: constexpr {name} = {v!r}: quotes and backslashes are not allowed")
+        return "'" + v + "'"
+    dtype_name = getattr(v, "name", None)
+    if dtype_name is not None and type(v).__name__ == "dtype":
+        return "'" + dtype_name + "'"
+    raise TypeError(f"tilec: constexpr {name} = {v!r}: a constexpr is an int, float, bool or str")
+
+
+# ---------------------------------------------------------------- kernels
+
+
+class _Specialization:
+    """One compiled specialization: the handle and how to pack its run-time
+    arguments."""
+    __slots__ = ("signature", "handle", "packer", "words", "address", "nwords", "binary",
+                 "metadata", "launch", "cpu")
+
+    def __init__(self, signature, handle, codes, cpu, binary=None, metadata=None):
+        self.signature = signature
+        self.handle = handle
+        self.cpu = cpu
+        self.nwords = len(codes)
+        # The packet of *_launch_packet: grid x | y << 32, grid z, the stream
+        # (GPU) or thread count (CPU), then one word per parameter.
+        self.packer = struct.Struct("<IIQQ" + "".join(codes))
+        self.words = (ctypes.c_uint64 * (3 + self.nwords))()
+        self.address = ctypes.addressof(self.words)
+        self.binary = binary
+        self.metadata = metadata
+
+
+class KernelBase:
+    """What `@tilec.jit` functions and `compile_file` kernels share: the
+    source, the libtilec handles, the specialization cache and the launch."""
+
+    def __init__(self, name, file_name, params, constexpr, defaults, do_not_specialize=()):
+        self.__name__ = name
+        self.name = name
+        self.file_name = file_name
+        self.arg_names = list(params)
+        self.constexpr = list(constexpr)
+        self.defaults = dict(defaults)
+        self.do_not_specialize = set(do_not_specialize)
+        self._index = {n: i for i, n in enumerate(self.arg_names)}
+        self._handles = {}
+        self._cache = {}
+        self._lock = threading.Lock()
+        self._source_text = None
+        self._launchers = {}
+        self._variants = {}
+        self._specialize_flags = [n not in self.do_not_specialize for n in self.arg_names]
+
+    # The source text compiled (set by subclasses).
+    def source(self):
+        raise NotImplementedError
+
+    def _handle(self, num_warps, num_stages, device=0):
+        key = (num_warps, num_stages, device)
+        handle = self._handles.get(key)
+        if handle is None:
+            lib = _capi.lib()
+            compiler = _compiler(num_warps, num_stages, device)
+            text = self.source().encode("utf-8")
+            handle = ctypes.c_void_p()
+            status = lib.tilec_kernel_from_source(compiler, text, len(text), self.name.encode(),
+                                                  self.file_name.encode(), ctypes.byref(handle))
+            if status:
+                _raise(status)
+            self._handles[key] = handle
+        return handle
+
+    # -- binding
+
+    def _bind(self, args, kwargs):
+        """All arguments in parameter order (a list), and the launch options."""
+        n = len(self.arg_names)
+        if len(args) > n:
+            raise TypeError(f"{self.name}() takes {n} arguments, got {len(args)}")
+        values = list(args)
+        if len(values) < n:
+            values.extend([_MISSING] * (n - len(values)))
+        options = {}
+        for k, v in kwargs.items():
+            i = self._index.get(k)
+            if i is None:
+                if k in _LAUNCH_OPTIONS:
+                    options[k] = v
+                    continue
+                raise TypeError(f"{self.name}() got an unexpected argument {k!r}")
+            if values[i] is not _MISSING:
+                raise TypeError(f"{self.name}() got multiple values for argument {k!r}")
+            values[i] = v
+        for i, v in enumerate(values):
+            if v is _MISSING:
+                name = self.arg_names[i]
+                if name in self.defaults:
+                    values[i] = self.defaults[name]
+                else:
+                    raise TypeError(f"{self.name}() missing argument {name!r}")
+        return values, options
+
+    # -- specialization and launch
+    #
+    # Each run-time argument contributes three items to the cache key: its
+    # kind (a dtype for tensors and arrays, 'i32'/'i64'/'u64'/'one'/'fp32'/
+    # 'i1' for scalars), whether it is a CUDA tensor (None for others), and
+    # its divisibility by 16 (address or value); a constexpr its value. The
+    # generated launcher (_make_launcher) computes the same key inline.
+
+    def _key_and_words(self, values):
+        key, words = [], []
+        for i, v in enumerate(values):
+            if self.constexpr[i]:
+                key.append(v)
+                continue
+            k, c, a, w = _arg_key(v, self._specialize_flags[i])
+            key += (k, c, a)
+            words.append(w)
+        return key, words
+
+    def _entries(self, key_items, values):
+        """Signature entries and struct codes of a key's arguments."""
+        entries, codes = [], []
+        j = 0
+        for i, v in enumerate(values):
+            if self.constexpr[i]:
+                entries.append(_constexpr_literal(self.arg_names[i], v))
+                codes.append("8x")
+                j += 1
+                continue
+            k, c, a = key_items[j:j + 3]
+            j += 3
+            if k == "one":
+                entries.append("1")
+                codes.append("q")
+            elif k in ("i32", "i64", "u64"):
+                entries.append(k + ":16" if a else k)
+                codes.append("Q" if k == "u64" else "q")
+            elif k == "fp32":
+                entries.append("fp32")
+                codes.append("f4x")
+            elif k == "i1":
+                entries.append("i1")
+                codes.append("?7x")
+            else:
+                e = _PTR_ENTRIES[_element_type(v)]
+                entries.append(e[1] if a else e[0])
+                codes.append("Q")
+        return entries, codes
+
+    def _compile(self, entries, codes, num_warps, num_stages, device, cpu):
+        signature = ", ".join(entries)
+        lib = _capi.lib()
+        handle = self._handle(num_warps, num_stages, device)
+        if cpu:
+            out = ctypes.c_void_p()
+            status = lib.tilec_kernel_compile_cpu(handle, signature.encode(), ctypes.byref(out))
+            if status:
+                _raise(status)
+            if os.environ.get("TILEC_CHECK_GPU_COMPILE") == "1":
+                # Also compile it for the GPU (PTX, ptxas): what a CPU-only
+                # test run can check of the GPU path.
+                binary = ctypes.c_void_p()
+                status = lib.tilec_kernel_compile(handle, signature.encode(), ctypes.byref(binary))
+                if status:
+                    _raise(status, "TILEC_CHECK_GPU_COMPILE")
+                lib.tilec_binary_destroy(binary)
+            return _Specialization(signature, out, codes, True)
+        binary = ctypes.c_void_p()
+        status = lib.tilec_kernel_compile(handle, signature.encode(), ctypes.byref(binary))
+        if status:
+            _raise(status)
+        module = ctypes.c_void_p()
+        status = lib.tilec_binary_load(_compiler(num_warps, num_stages, device), binary,
+                                       ctypes.byref(module))
+        if status:
+            _raise(status)
+        return _Specialization(signature, module, codes, False, binary,
+                               lib.tilec_binary_metadata(binary).decode())
+
+    def compile(self, signature, target="gpu", num_warps=4, num_stages=3):
+        """Compiles one signature (Triton's AOT form) without launching:
+        target 'gpu' gives a `CompiledKernel` (PTX, metadata, cache key; no GPU
+        needed), 'cpu' checks that it compiles for the CPU backend."""
+        lib = _capi.lib()
+        handle = self._handle(num_warps, num_stages)
+        if target == "cpu":
+            out = ctypes.c_void_p()
+            status = lib.tilec_kernel_compile_cpu(handle, signature.encode(), ctypes.byref(out))
+            if status:
+                _raise(status)
+            lib.tilec_cpu_kernel_destroy(out)
+            return None
+        binary = ctypes.c_void_p()
+        status = lib.tilec_kernel_compile(handle, signature.encode(), ctypes.byref(binary))
+        if status:
+            _raise(status)
+        return CompiledKernel(binary)
+
+    def run(self, *args, grid, **kwargs):
+        """The generic launch (`kernel[grid](...)` takes the generated fast
+        path, _make_launcher, and falls back to this)."""
+        values, options = self._bind(args, kwargs)
+        return self._launch(grid, values, options.get("num_warps", 4),
+                            options.get("num_stages", 3), options)
+
+    def _launch(self, grid, values, num_warps, num_stages, options):
+        if any(getattr(v, "_tilec_descriptor", False) for v in values):
+            return self._launch_descriptors(grid, values, num_warps, num_stages, options)
+        cpu = (_backend or backend()) == "cpu"
+        key, words = self._key_and_words(values)
+        key += (num_warps, num_stages)
+        if cpu:
+            device, stream = 0, None
+            key.append(0)
+        else:
+            device, stream = _cuda_device_stream(values, options or _NO_OPTIONS)
+            key.append(device)
+        key = tuple(key)
+        spec = self._cache.get(key)
+        if spec is None:
+            with self._lock:
+                spec = self._cache.get(key)
+                if spec is None:
+                    if not cpu:
+                        _check_gpu_arguments(values)
+                    else:
+                        _check_cpu_arguments(values)
+                    entries, codes = self._entries(self._runtime_key_items(key), values)
+                    spec = self._compile(entries, codes, num_warps, num_stages, device, cpu)
+                    self._cache[key] = spec
+        if not isinstance(grid, tuple):
+            if callable(grid):
+                grid = grid(dict(zip(self.arg_names, values)))
+            grid = tuple(grid)
+        ng = len(grid)
+        gx = grid[0]
+        gy = grid[1] if ng > 1 else 1
+        gz = grid[2] if ng > 2 else 1
+        if gx * gy * gz == 0:
+            return spec  # an empty grid runs nothing (as Triton)
+        if gx > 0x7FFFFFFF or gy > 0xFFFF or gz > 0xFFFF or gx < 0 or gy < 0 or gz < 0:
+            raise LaunchError(f"{self.name}: grid {tuple(grid)} out of range (x: 1 to 2^31-1, "
+                              "y and z: 1 to 65535, on every backend)")
+        if cpu:
+            spec.packer.pack_into(spec.words, 0, gx, gy, gz, _cpu_threads(), *words)
+            status = _capi.lib().tilec_cpu_kernel_launch_packet(spec.handle, spec.address, spec.nwords)
+        else:
+            spec.packer.pack_into(spec.words, 0, gx, gy, gz, stream or 0, *words)
+            status = _capi.lib().tilec_module_launch_packet(spec.handle, spec.address, spec.nwords)
+        if status:
+            _raise(status, f"{self.name}[{tuple(grid)}] ({spec.signature})")
+        return spec
+
+    def _launch_descriptors(self, grid, values, num_warps, num_stages, options):
+        """A launch with TensorDescriptor arguments: through the variant of
+        the kernel that takes their pieces (tensor_descriptor.py)."""
+        from .tensor_descriptor import expand_source
+        descs = {self.arg_names[i]: v for i, v in enumerate(values)
+                 if getattr(v, "_tilec_descriptor", False)}
+        vkey = tuple((n, len(d.shape), tuple(d.block_shape)) for n, d in descs.items())
+        variant = self._variants.get(vkey)
+        if variant is None:
+            text, names, constexpr = expand_source(self.source(), self.name, descs)
+            variant = _SourceKernel(text, self.name, self.file_name, names, constexpr,
+                                    {k: v for k, v in self.defaults.items() if k not in descs})
+            self._variants[vkey] = variant
+        expanded = []
+        for i, v in enumerate(values):
+            if self.arg_names[i] in descs:
+                expanded += [v.base] + list(v.shape) + list(v.strides)
+            else:
+                expanded.append(v)
+        return variant._launch(grid, expanded, num_warps, num_stages, options)
+
+    def _runtime_key_items(self, key):
+        """The key items of the arguments, constexprs as one item each (the
+        layout _entries walks)."""
+        return list(key[:-3])
+
+    def _fail(self, status, grid, spec):
+        _raise(status, f"{self.name}[{tuple(grid)}] ({spec.signature})")
+
+    def __getitem__(self, grid):
+        launcher = self._launchers.get(_backend or backend())
+        if launcher is None:
+            launcher = self._make_launcher()
+        return functools.partial(launcher, grid)
+
+    def _make_launcher(self):
+        """A launcher generated for this kernel's parameters (as Triton
+        generates its binder): binds the arguments by Python's own call
+        mechanism, computes the cache key inline (torch tensors and ints
+        without a function call), and on a hit packs the words and calls
+        libtilec. Anything unusual (a miss, keyword options other than
+        num_warps/num_stages) goes to _launch."""
+        which = _backend or backend()
+        cpu = which == "cpu"
+        torch = sys.modules.get("torch")
+        names = self.arg_names
+        params, body, key, words = [], [], [], []
+        for i, name in enumerate(names):
+            v = name
+            params.append(f"{v}=_D[{name!r}]" if name in self.defaults else v)
+            if self.constexpr[i]:
+                key.append(v)
+                continue
+            spec = self._specialize_flags[i]
+            body.append(f"    if type({v}) is _T:\n"
+                        f"        _w{i} = {v}.data_ptr(); _k{i} = {v}.dtype; _c{i} = {v}.is_cuda; "
+                        f"_s{i} = {'not _w%d & 15' % i if spec else 'False'}\n"
+                        f"    elif type({v}) is int and {_INT32_MIN} <= {v} <= {_INT32_MAX}"
+                        f"{' and %s != 1' % v if spec else ''}:\n"
+                        f"        _w{i} = {v}; _k{i} = 'i32'; _c{i} = None; "
+                        f"_s{i} = {'not %s & 15' % v if spec else 'False'}\n"
+                        f"    else:\n"
+                        f"        _k{i}, _c{i}, _s{i}, _w{i} = _ak({v}, {spec})")
+            key.append(f"_k{i}, _c{i}, _s{i}")
+            words.append(f"_w{i}")
+        meta = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
+        values = "[" + ", ".join(names) + "]"
+        if cpu:
+            device = "    _dev = 0\n"
+            tail = "_THREADS"
+            call = "_cpu_launch(_spec.handle, _spec.address, _spec.nwords)"
+        else:
+            device = "    _dev = _cur_dev()\n"
+            tail = "_stream(_dev)"
+            call = "_gpu_launch(_spec.handle, _spec.address, _spec.nwords)"
+        src = (f"def {self.name}(_grid, {', '.join(params)}{', ' if params else ''}num_warps=4, num_stages=3, **extra):\n"
+               f"    if extra:\n"
+               f"        return _self.run(*{values}, grid=_grid, num_warps=num_warps, num_stages=num_stages, **extra)\n"
+               + "\n".join(body) + "\n" + device +
+               f"    _spec = _get(({', '.join(key)}{', ' if key else ''}num_warps, num_stages, _dev))\n"
+               f"    if _spec is None:\n"
+               f"        return _self._launch(_grid, {values}, num_warps, num_stages, None)\n"
+               f"    if type(_grid) is not tuple:\n"
+               f"        _grid = tuple(_grid({meta}) if callable(_grid) else _grid)\n"
+               f"    _ng = len(_grid)\n"
+               f"    _gx = _grid[0]; _gy = _grid[1] if _ng > 1 else 1; _gz = _grid[2] if _ng > 2 else 1\n"
+               f"    if not (0 < _gx <= 0x7FFFFFFF and 0 < _gy <= 0xFFFF and 0 < _gz <= 0xFFFF):\n"
+               f"        return _self._launch(_grid, {values}, num_warps, num_stages, None)\n"
+               f"    _spec.packer.pack_into(_spec.words, 0, _gx, _gy, _gz, {tail}{', ' if words else ''}{', '.join(words)})\n"
+               f"    _status = {call}\n"
+               f"    if _status:\n"
+               f"        _self._fail(_status, _grid, _spec)\n"
+               f"    return _spec\n")
+        lib = _capi.lib()
+        scope = {
+            "_D": self.defaults, "_T": torch.Tensor if torch is not None else _NoTensor,
+            "_ak": _arg_key, "_get": self._cache.get, "_self": self,
+            "_cpu_launch": lib.tilec_cpu_kernel_launch_packet, "_THREADS": _cpu_threads(),
+            "_gpu_launch": lib.tilec_module_launch_packet,
+        }
+        if not cpu:
+            scope["_cur_dev"], scope["_stream"] = _cuda_functions()
+            if _cuda_override is None:
+                # torch.cuda.current_device() without its per-call lazy-init
+                # check (CUDA is initialized by now: a tensor exists).
+                import torch
+                fast = getattr(torch._C, "_cuda_getDevice", None)
+                if fast is not None and torch.cuda.is_initialized():
+                    scope["_cur_dev"] = fast
+        exec(compile(src, f"<tilec launcher of {self.name}>", "exec"), scope)
+        self._launcher_source = src
+        self._launchers[which] = scope[self.name]
+        return scope[self.name]
+
+    def cache_stats(self):
+        """libtilec's cache counters of the default compiler (a dict)."""
+        stats = _capi.CacheStats()
+        _capi.lib().tilec_compiler_stats(_compiler(4, 3), ctypes.byref(stats))
+        return {name: getattr(stats, name) for name, _ in stats._fields_}
+
+
+_MISSING = object()
+_NO_OPTIONS = {}
+_LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "stream", "device"}
+
+
+def _cpu_threads():
+    try:
+        return int(os.environ.get("TILEC_CPU_THREADS", "0"))
+    except ValueError:
+        return 0
+
+
+_torch_cuda = None
+
+
+class _NoTensor:
+    """Stands for torch.Tensor in generated launchers when torch is not
+    imported (no object has this type)."""
+
+
+def _arg_key(v, specialize):
+    """(kind, is-CUDA, divisible by 16, word) of a run-time argument; see
+    KernelBase._key_and_words."""
+    t = type(v)
+    if t is bool:
+        return "i1", None, False, v
+    if t is int:
+        if specialize and v == 1:
+            return "one", None, False, 1
+        if _INT32_MIN <= v <= _INT32_MAX:
+            k = "i32"
+        elif _INT64_MIN <= v <= _INT64_MAX:
+            k = "i64"
+        elif 0 <= v < (1 << 64):
+            k = "u64"
+        else:
+            raise OverflowError(f"tilec: the integer argument {v} does not fit in 64 bits")
+        return k, None, specialize and not v & 15, v
+    if t is float:
+        return "fp32", None, False, v
+    if v is None:
+        raise TypeError("tilec: None is not a kernel argument")
+    if getattr(v, "_tilec_descriptor", False):
+        return "desc", None, False, 0  # never cached: _launch expands it
+    p = _address(v)
+    _element_type(v)  # a TypeError for unsupported dtypes
+    return v.dtype, getattr(v, "is_cuda", None), specialize and not p & 15, p
+
+
+def _check_gpu_arguments(values):
+    for v in values:
+        if getattr(v, "is_cuda", True) is False:
+            raise LaunchError("tilec: a CPU tensor was passed to a GPU launch "
+                              "(TILEC_BACKEND=cpu runs kernels on the CPU)")
+        if type(v).__module__ == "numpy":
+            raise LaunchError("tilec: numpy arrays run on the CPU backend only")
+
+
+def _check_cpu_arguments(values):
+    for v in values:
+        if getattr(v, "is_cuda", False) is True:
+            raise LaunchError("tilec: a CUDA tensor was passed to a CPU-backend launch "
+                              f"(the backend is '{backend()}'; TILEC_BACKEND selects it)")
+
+
+# (current_device(), raw_stream(device)) of GPU launches; tests without a GPU
+# set it to stand-ins (test_gpu_fake.py, on tilec's fake CUDA driver).
+_cuda_override = None
+
+
+def _cuda_functions():
+    global _torch_cuda
+    if _cuda_override is not None:
+        return _cuda_override
+    if _torch_cuda is None:
+        import torch
+        _torch_cuda = (torch.cuda.current_device, torch._C._cuda_getCurrentRawStream)
+    return _torch_cuda
+
+
+def _cuda_device_stream(values, options):
+    """The device index and raw CUstream of a GPU launch: torch's current
+    device and stream (or options['device'], options['stream'])."""
+    current_device, raw_stream = _cuda_functions()
+    device = options.get("device")
+    if device is None:
+        device = current_device()
+    stream = options.get("stream")
+    if stream is None:
+        stream = raw_stream(device)
+    return device, stream
+
+
+class CompiledKernel:
+    """One compiled GPU specialization (tilec_binary): `signature`,
+    `cache_key` (64 hex digits), `metadata` (a dict, docs/metadata.md),
+    `asm['ptx']`, `from_disk_cache`."""
+
+    def __init__(self, binary):
+        import json
+        lib = _capi.lib()
+        self._binary = binary
+        self.signature = lib.tilec_binary_signature(binary).decode()
+        self.cache_key = lib.tilec_binary_cache_key(binary).decode()
+        self.metadata = json.loads(lib.tilec_binary_metadata(binary).decode())
+        size = ctypes.c_size_t()
+        self.asm = {"ptx": lib.tilec_binary_ptx(binary, ctypes.byref(size)).decode()}
+        self.from_disk_cache = bool(lib.tilec_binary_from_disk_cache(binary))
+
+    def __del__(self):
+        try:
+            _capi.lib().tilec_binary_destroy(self._binary)
+        except Exception:
+            pass
+
+
+# ---------------------------------------------------------------- @jit
+
+
+def _is_constexpr_annotation(annotation):
+    if annotation is inspect.Parameter.empty:
+        return False
+    if isinstance(annotation, str):
+        return annotation.split(".")[-1] == "constexpr"
+    return getattr(annotation, "__name__", "") == "constexpr"
+
+
+_PRELUDE = "import triton\nimport triton.language as tl\nimport tilec\n"
+
+
+def _code_names(code):
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            names |= _code_names(const)
+    return names
+
+
+class JITFunction(KernelBase):
+    """A `@tilec.jit` kernel or helper."""
+
+    def __init__(self, fn, do_not_specialize=(), debug=None, noinline=None):
+        sig = inspect.signature(fn)
+        params, constexpr, defaults = [], [], {}
+        for p in sig.parameters.values():
+            params.append(p.name)
+            constexpr.append(_is_constexpr_annotation(p.annotation))
+            if p.default is not inspect.Parameter.empty:
+                defaults[p.name] = p.default
+        dns = [params[d] if isinstance(d, int) else d for d in do_not_specialize]
+        try:
+            file_name = inspect.getsourcefile(fn) or "<source>"
+        except TypeError:
+            file_name = "<source>"
+        super().__init__(fn.__name__, file_name, params, constexpr, defaults, dns)
+        self.fn = fn
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+        # The module's text as it is now (the code Python runs), so that a
+        # later edit of the file never compiles other code than this.
+        # A kernel defined inside a function is not in the module's top
+        # level, which is what the frontend compiles: it is compiled from its
+        # own text (dedented) instead, with a prelude.
+        self._module_text = None
+        self._own_text = None
+        lines = linecache.getlines(file_name) if file_name != "<source>" else []
+        if lines and "<locals>" not in self.__qualname__:
+            self._module_text = "".join(lines)
+        else:
+            try:
+                self._own_text = textwrap.dedent(inspect.getsource(fn))
+            except (OSError, TypeError):
+                self._own_text = None
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{self.name} is a @tilec.jit kernel: launch it as "
+                           f"{self.name}[grid](...); it cannot be called from Python")
+
+    def _own_source(self):
+        if self._module_text is not None:
+            return self._module_text
+        if self._own_text is None:
+            raise CompilationError(f"tilec: the source of {self.name} is not available "
+                                   "(define kernels in a file)")
+        return self._own_text
+
+    def source(self):
+        """The text compiled: the defining module (or, without a file, a
+        prelude and the function), then what it uses from elsewhere: @jit
+        helpers of other modules and constants defined outside its module."""
+        if self._source_text is not None:
+            return self._source_text
+        base = self._own_source()
+        if self._module_text is None:
+            base = _PRELUDE + base
+        texts = [base]
+        seen = {id(self)}
+        defined = set()
+        todo = [self]
+        while todo:
+            f = todo.pop()
+            names = {name: f.fn.__globals__.get(name) for name in _code_names(f.fn.__code__)}
+            # Closure variables (kernels and constants of an enclosing function).
+            for name, cell in zip(f.fn.__code__.co_freevars, f.fn.__closure__ or ()):
+                try:
+                    names[name] = cell.cell_contents
+                except ValueError:
+                    pass
+            for name in sorted(names):
+                obj = names[name]
+                if isinstance(obj, JITFunction):
+                    if id(obj) in seen:
+                        continue
+                    seen.add(id(obj))
+                    todo.append(obj)
+                    # In the compiled module text already, unless it comes
+                    # from elsewhere or this kernel is compiled on its own.
+                    if (self._module_text is None or obj._module_text is None
+                            or obj.file_name != self.file_name):
+                        try:
+                            texts.append(textwrap.dedent(inspect.getsource(obj.fn)))
+                        except (OSError, TypeError):
+                            raise CompilationError(f"tilec: the source of helper {obj.name} "
+                                                   "is not available")
+                elif name not in defined and _is_constant(obj) and not re.search(
+                        r"^" + re.escape(name) + r"\s*(:[^=\n]*)?=", base, re.M):
+                    defined.add(name)
+                    texts.append(f"{name}: tl.constexpr = {_constexpr_source(obj)}\n")
+        self._source_text = "\n\n".join(texts)
+        return self._source_text
+
+
+def _is_constant(obj):
+    if type(obj).__name__ == "constexpr":
+        obj = getattr(obj, "value", obj)
+    return type(obj) in (int, float, bool)
+
+
+def _constexpr_source(obj):
+    obj = getattr(obj, "value", obj)
+    return repr(obj)
+
+
+def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, **_ignored):
+    """`@tilec.jit` / `@tilec.jit(do_not_specialize=[...])`."""
+    def wrap(f):
+        return JITFunction(f, do_not_specialize=do_not_specialize, debug=debug, noinline=noinline)
+    if fn is not None:
+        return wrap(fn)
+    return wrap
+
+
+class _SourceKernel(KernelBase):
+    """A kernel of a given source text (descriptor variants)."""
+
+    def __init__(self, text, name, file_name, params, constexpr, defaults):
+        super().__init__(name, file_name, params, constexpr, defaults)
+        self._text = text
+
+    def source(self):
+        return self._text
+
+
+class FileKernel(KernelBase):
+    """A kernel of a `.tile` (or Triton `.py`) file: `compile_file`."""
+
+    def __init__(self, path, kernel=None):
+        with open(path, encoding="utf-8") as f:
+            self._text = f.read()
+        lib = _capi.lib()
+        handle = ctypes.c_void_p()
+        text = self._text.encode("utf-8")
+        status = lib.tilec_kernel_from_source(_compiler(4, 3), text, len(text),
+                                              (kernel or "").encode(), path.encode(),
+                                              ctypes.byref(handle))
+        if status:
+            _raise(status)
+        name = lib.tilec_kernel_name(handle).decode()
+        count = lib.tilec_kernel_num_parameters(handle)
+        params = [lib.tilec_kernel_parameter_name(handle, i).decode() for i in range(count)]
+        constexpr = [bool(lib.tilec_kernel_parameter_is_constexpr(handle, i)) for i in range(count)]
+        super().__init__(name, path, params, constexpr, {})
+        self._handles[(4, 3, 0)] = handle
+
+    def source(self):
+        return self._text
+
+
+def compile_file(path, kernel=None):
+    """The kernel `kernel` (None: the only one) of a `.tile` file, launched
+    like a `@tilec.jit` function: `k = tilec.compile_file("add.tile");
+    k[grid](x, y, out, n, BLOCK_SIZE=1024)`."""
+    return FileKernel(os.fspath(path), kernel)

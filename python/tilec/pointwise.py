@@ -1,0 +1,590 @@
+"""`tilec.pointwise_dynamic`: FlagGems' pointwise code generator on tilec
+(the design in the seed: a scalar `@tilec.jit` function becomes a kernel and
+a wrapper that handles broadcasting, strides, dtype promotion and outputs).
+
+    @tilec.pointwise_dynamic(is_tensor=[True, True, False],
+                             promotion_methods=[(0, 1, "DEFAULT")])
+    @tilec.jit
+    def add_func(x, y, alpha):
+        return x + y * alpha
+
+    out = add_func(a, b, 0.5)             # broadcast, promoted, allocated
+    add_func(a, b, 0.5, out0=a)           # in place (outputs by keyword)
+
+The wrapper (metadata computation, per call):
+- task space: the broadcast of the tensor inputs' shapes (ranks 0-8);
+- output dtypes from `promotion_methods`, one `(arg indices..., KIND)` per
+  output, KIND one of torch's ELEMENTWISE_TYPE_PROMOTION_KIND (DEFAULT,
+  NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL, COMPLEX_TO_FLOAT, BOOL_TO_LONG) with
+  torch's result-type rules (dimensioned tensors over zero-dim tensors over
+  Python scalars, by category);
+- outputs `out0=`, `out1=`, ... are checked (shape, device, a dtype the
+  result can be cast to, no internal overlap); missing ones are allocated
+  (with the inputs' layout when they all share one, else contiguous);
+- inputs are read in place through their strides (broadcast dimensions get
+  stride 0): nothing is copied or made contiguous;
+- the task space is reduced to rank 1 when every tensor is dense,
+  non-overlapping and laid out alike, else adjacent dimensions that are
+  contiguous in every tensor are merged and size-1 dimensions dropped.
+
+The kernel is generated as source text per task-space rank and per which
+arguments are tensors (ranks 0-1: a 1-D block of tasks per program; rank 2
+and up: a tile of outer positions by consecutive innermost ones, see
+_kernel_source), appended to the scalar function's module text (so
+errors in the scalar function point at its file), compiled by tilec and
+cached; dtypes specialize it further in tilec's JIT. `instantiate(rank)`
+returns the rank's launcher without the metadata step (every output given,
+every tensor of that rank; for `StridedBuffer` views with negative strides).
+
+Arrays: torch tensors (GPU or CPU backend) or numpy arrays (CPU backend).
+"""
+
+import sys
+
+from .jit import JITFunction as _JITFunction, KernelBase as _KernelBase
+
+DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL, COMPLEX_TO_FLOAT, BOOL_TO_LONG = (
+    "DEFAULT", "NO_OPMATH", "INT_TO_FLOAT", "ALWAYS_BOOL", "COMPLEX_TO_FLOAT", "BOOL_TO_LONG")
+_KINDS = {DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL, COMPLEX_TO_FLOAT, BOOL_TO_LONG}
+MAX_RANK = 8
+
+# ------------------------------------------------------------ dtypes
+
+_CATEGORY = {"bool": 0, "uint8": 1, "int8": 1, "int16": 1, "int32": 1, "int64": 1,
+             "float16": 2, "bfloat16": 2, "float32": 2, "float64": 2,
+             "complex64": 3, "complex128": 3}
+_SIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
+         "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
+_SIGNED = ["int8", "int16", "int32", "int64"]
+_COMPLEX_TO_FLOAT = {"complex64": "float32", "complex128": "float64"}
+
+
+def _name(dtype):
+    """'float32' for torch.float32, numpy.float32 and np.dtype('float32')."""
+    n = str(dtype)
+    n = n[6:] if n.startswith("torch.") else n
+    if n == "bool_":
+        n = "bool"
+    if n not in _CATEGORY:
+        try:
+            import numpy as np
+            n = np.dtype(dtype).name
+        except (TypeError, ImportError):
+            pass
+    if n not in _CATEGORY:
+        raise TypeError(f"pointwise_dynamic: unsupported dtype {dtype}")
+    return n
+
+
+def promote_types(a, b):
+    """torch.promote_types on dtype names."""
+    if a == b:
+        return a
+    ca, cb = _CATEGORY[a], _CATEGORY[b]
+    if ca != cb:
+        hi, lo = (a, b) if ca > cb else (b, a)
+        if _CATEGORY[hi] == 3 and _CATEGORY[lo] == 2 and _SIZE[lo] == 8:
+            return "complex128"
+        return hi
+    if ca == 0:
+        return "bool"
+    if ca == 1:
+        if "uint8" in (a, b):
+            other = b if a == "uint8" else a
+            return "int16" if other == "int8" else other
+        return a if _SIZE[a] >= _SIZE[b] else b
+    if ca == 2:
+        if {a, b} == {"float16", "bfloat16"}:
+            return "float32"
+        return a if _SIZE[a] > _SIZE[b] else b
+    return a if _SIZE[a] >= _SIZE[b] else b
+
+
+def _combine(higher, lower):
+    """c10's combine_categories."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    ch, cl = _CATEGORY[higher], _CATEGORY[lower]
+    if ch == 3:
+        return higher
+    if cl == 3:
+        return ("complex128" if higher == "float64" else "complex64") if ch == 2 else lower
+    if ch == 2:
+        return higher
+    if higher == "bool" or cl == 2:
+        return promote_types(higher, lower)
+    return higher
+
+
+def result_type(args):
+    """torch.result_type over tensors, arrays and Python scalars: dimensioned
+    tensors, then zero-dim tensors, then scalars (a Python float is the
+    default float32, an int int64), combined by category."""
+    dim = zero = wrapped = None
+    for a in args:
+        if isinstance(a, bool):
+            t, group = "bool", 2
+        elif isinstance(a, int):
+            t, group = "int64", 2
+        elif isinstance(a, float):
+            t, group = "float32", 2
+        elif isinstance(a, complex):
+            t, group = "complex64", 2
+        else:
+            t = _name(a.dtype)
+            group = 0 if len(_shape(a)) > 0 else 1
+        if group == 0:
+            dim = t if dim is None else promote_types(dim, t)
+        elif group == 1:
+            zero = t if zero is None else promote_types(zero, t)
+        else:
+            wrapped = t if wrapped is None else promote_types(wrapped, t)
+    return _combine(dim, _combine(zero, wrapped))
+
+
+def elementwise_dtype(args, kind):
+    """The result dtype (a name) of torch's elementwise promotion `kind`."""
+    if kind not in _KINDS:
+        raise ValueError(f"pointwise_dynamic: unknown promotion kind {kind!r} "
+                         f"(one of {', '.join(sorted(_KINDS))})")
+    t = result_type(args)
+    if kind == INT_TO_FLOAT and _CATEGORY[t] <= 1:
+        return "float32"
+    if kind == ALWAYS_BOOL:
+        return "bool"
+    if kind == COMPLEX_TO_FLOAT and _CATEGORY[t] == 3:
+        return _COMPLEX_TO_FLOAT[t]
+    if kind == BOOL_TO_LONG and t == "bool":
+        return "int64"
+    return t
+
+
+# ------------------------------------------------------------ arrays
+
+
+def _is_array(v):
+    return hasattr(v, "shape") and hasattr(v, "dtype") and not isinstance(v, (int, float, bool))
+
+
+def _shape(v):
+    return tuple(int(s) for s in v.shape)
+
+
+def _strides(v):
+    s = v.stride() if callable(getattr(v, "stride", None)) else None
+    if s is not None:
+        return tuple(s)
+    itemsize = v.dtype.itemsize
+    if any(b % itemsize for b in v.strides):
+        raise ValueError("pointwise_dynamic: an array whose strides are not whole elements")
+    return tuple(b // itemsize for b in v.strides)
+
+
+def _device(v):
+    if getattr(v, "is_cuda", False):
+        return str(v.device)
+    return "cpu"
+
+
+def _is_torch(v):
+    t = sys.modules.get("torch")
+    return t is not None and isinstance(getattr(v, "base", v), t.Tensor)
+
+
+def _empty(like, shape, dtype, strides=None):
+    if _is_torch(like):
+        import torch
+        dt = getattr(torch, dtype)
+        dev = getattr(like, "device", "cpu")
+        if strides is not None:
+            return torch.empty_strided(shape, strides, dtype=dt, device=dev)
+        return torch.empty(shape, dtype=dt, device=dev)
+    import numpy as np
+    out = np.empty(shape, dtype=dtype)
+    if strides is not None and len(shape) > 0:
+        # The inputs' layout: allocate in their dimension order.
+        order = sorted(range(len(shape)), key=lambda d: -strides[d])
+        out = np.empty([shape[d] for d in order], dtype=dtype).transpose(
+            [order.index(d) for d in range(len(shape))])
+    return out
+
+
+def broadcast_shapes(shapes):
+    rank = max((len(s) for s in shapes), default=0)
+    out = [1] * rank
+    for s in shapes:
+        for i, n in enumerate(s):
+            j = rank - len(s) + i
+            if n != 1:
+                if out[j] != 1 and out[j] != n:
+                    raise ValueError(f"pointwise_dynamic: shapes {[tuple(x) for x in shapes]} "
+                                     "do not broadcast")
+                out[j] = n
+    return tuple(out)
+
+
+def _broadcast_strides(shape, strides, task):
+    lead = len(task) - len(shape)
+    out = [0] * lead
+    for n, s in zip(shape, strides):
+        out.append(0 if n == 1 else s)
+    return out
+
+
+def _dense_non_overlapping(shape, strides):
+    """Every element of a block of prod(shape) elements exactly once
+    (a permutation of a contiguous layout)."""
+    expected = 1
+    for n, s in sorted(((n, s) for n, s in zip(shape, strides) if n != 1), key=lambda p: p[1]):
+        if s != expected:
+            return False
+        expected *= n
+    return True
+
+
+def has_internal_overlap(shape, strides):
+    """True when two indices of the view address the same element (exact)."""
+    dims = sorted(((abs(s), n) for n, s in zip(shape, strides) if n > 1))
+    if any(s == 0 for s, _ in dims):
+        return True
+    span = 0
+    for s, n in dims:
+        if s <= span:
+            break
+        span += s * (n - 1)
+    else:
+        return False
+    # The sufficient condition failed: decide exactly when that is cheap.
+    count = 1
+    for _, n in dims:
+        count *= n
+    if count > (1 << 22):
+        return True  # treated as overlapping (conservative)
+    import numpy as np
+    offsets = np.zeros(1, dtype=np.int64)
+    for s, n in dims:
+        offsets = (offsets[:, None] + s * np.arange(n, dtype=np.int64)[None, :]).ravel()
+    return len(np.unique(offsets)) != len(offsets)
+
+
+def _reduce(task, strides_list):
+    """(task, strides) with size-1 dimensions dropped and adjacent
+    dimensions merged where every tensor is contiguous across them."""
+    dims = [d for d in range(len(task)) if task[d] != 1]
+    shape = [task[d] for d in dims]
+    strides = [[s[d] for d in dims] for s in strides_list]
+    i = len(shape) - 1
+    while i > 0:
+        if all(st[i - 1] == st[i] * shape[i] for st in strides):
+            shape[i - 1] *= shape[i]
+            del shape[i]
+            for st in strides:
+                st[i - 1] = st[i]
+                del st[i]
+        i -= 1
+    return shape, strides
+
+
+# ------------------------------------------------------------ code generation
+
+
+def _kernel_source(fn_name, name, rank, tensor_mask, num_outputs):
+    """(text, parameter names, constexpr flags) of the rank-`rank` kernel.
+
+    Ranks 0 and 1: a 1-D block of BLOCK tasks per program. Rank r >= 2: a
+    BO x BI tile per program, BO positions of the outer dimensions 0..r-2
+    (flattened) by BI consecutive positions of the innermost one, so that
+    the inner index is a plain arange (contiguous, vectorizable accesses
+    where the innermost stride is 1, which the JIT specializes) and the outer
+    multi-index is computed once per row of the tile: by multiply-and-shift
+    (_magic) with 32-bit indices, by division with 64-bit ones."""
+    args, call_args, strides = [], [], []
+    for i, is_t in enumerate(tensor_mask):
+        if is_t:
+            args.append(f"in{i}")
+            strides += [f"in{i}_s{d}" for d in range(rank)]
+        else:
+            args.append(f"sc{i}")
+    outs = [f"out{k}" for k in range(num_outputs)]
+    for k in range(num_outputs):
+        strides += [f"out{k}_s{d}" for d in range(rank)]
+    shape = [f"shape{d}" for d in range(rank)]
+    if rank <= 1:
+        magic, extra, consts = [], ["num_tasks"], ["BLOCK", "INT64"]
+    else:
+        magic = [x for d in range(1, rank - 1) for x in (f"magic{d}", f"shift{d}")]
+        extra, consts = ["num_tasks", "n_inner_blocks"], ["BO", "BI", "INT64"]
+    names = args + outs + shape + magic + strides + extra + consts
+    params = args + outs + shape + magic + strides + extra + [c + ": tl.constexpr" for c in consts]
+    lines = ["@tilec.jit", f"def {name}({', '.join(params)}):", "    pid = tl.program_id(0)"]
+    if rank <= 1:
+        lines += ["    if INT64:",
+                  "        tid = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)",
+                  "    else:",
+                  "        tid = pid * BLOCK + tl.arange(0, BLOCK)",
+                  "    mask = tid < num_tasks"]
+        if rank == 1:
+            lines.append("    i0 = tid")
+    else:
+        inner = rank - 1
+        lines += ["    pid_o = pid // n_inner_blocks",
+                  "    pid_i = pid - pid_o * n_inner_blocks",
+                  "    if INT64:",
+                  "        io = pid_o.to(tl.int64) * BO + tl.arange(0, BO)",
+                  "        ii = (pid_i * BI).to(tl.int64) + tl.arange(0, BI)",
+                  "    else:",
+                  "        io = pid_o * BO + tl.arange(0, BO)",
+                  "        ii = pid_i * BI + tl.arange(0, BI)",
+                  f"    mask = (io < num_tasks)[:, None] & (ii < shape{inner})[None, :]",
+                  "    rem = io"]
+        for d in range(rank - 2, 0, -1):
+            lines += ["    if INT64:",
+                      f"        i{d} = rem % shape{d}",
+                      f"        rem = rem // shape{d}",
+                      "    else:",
+                      f"        q = ((rem.to(tl.int64) * magic{d}) >> shift{d}).to(tl.int32)",
+                      f"        i{d} = rem - q * shape{d}",
+                      "        rem = q"]
+        lines.append("    i0 = rem")
+
+    def offset(prefix):
+        if rank == 0:
+            return "tid * 0"
+        if rank == 1:
+            return f"i0 * {prefix}_s0"
+        outer = " + ".join(f"i{d} * {prefix}_s{d}" for d in range(rank - 1))
+        return f"({outer})[:, None] + ii[None, :] * {prefix}_s{rank - 1}"
+
+    for i, is_t in enumerate(tensor_mask):
+        if is_t:
+            lines.append(f"    x{i} = tl.load(in{i} + ({offset(f'in{i}')}), mask=mask)")
+            call_args.append(f"x{i}")
+        else:
+            call_args.append(f"sc{i}")
+    results = ", ".join(f"r{k}" for k in range(num_outputs))
+    lines.append(f"    {results} = {fn_name}({', '.join(call_args)})")
+    for k in range(num_outputs):
+        lines.append(f"    tl.store(out{k} + ({offset(f'out{k}')}), r{k}, mask=mask)")
+    constexpr = [False] * (len(names) - len(consts)) + [True] * len(consts)
+    return "\n".join(lines) + "\n", names, constexpr
+
+
+def _magic(d):
+    """(m, k) with floor(n / d) == (n * m) >> k for 0 <= n < 2^31 (the
+    round-up method: k = 31 + ceil(log2 d), m = ceil(2^k / d) <= 2^32, so
+    n * m < 2^63 fits int64; Granlund and Montgomery, PLDI 1994)."""
+    k = 31 + (d - 1).bit_length()
+    return -(-(1 << k) // d), k
+
+
+class _GeneratedKernel(_KernelBase):
+    def __init__(self, text, name, file_name, params, constexpr):
+        super().__init__(name, file_name, params, constexpr, {})
+        self._text = text
+
+    def source(self):
+        return self._text
+
+
+class PointwiseDynamicFunction:
+    """What `@pointwise_dynamic` returns; call it like the scalar function
+    (inputs positionally, outputs as `out0=`, `out1=`, ...)."""
+
+    def __init__(self, fn, is_tensor=None, dtypes=None, promotion_methods=None, num_outputs=None,
+                 config=None):
+        if not isinstance(fn, _JITFunction):
+            raise TypeError("pointwise_dynamic decorates a @tilec.jit function")
+        self.fn = fn
+        nargs = len(fn.arg_names)
+        self.is_tensor = list(is_tensor) if is_tensor is not None else [True] * nargs
+        if len(self.is_tensor) != nargs:
+            raise ValueError(f"pointwise_dynamic: is_tensor has {len(self.is_tensor)} entries, "
+                             f"{fn.name} takes {nargs} arguments")
+        self.dtypes = list(dtypes) if dtypes is not None else [None] * nargs
+        if promotion_methods is None:
+            raise ValueError("pointwise_dynamic: promotion_methods is required (one per output)")
+        self.promotion_methods = []
+        for m in promotion_methods:
+            m = tuple(m)
+            kind = m[-1]
+            if kind not in _KINDS:
+                raise ValueError(f"pointwise_dynamic: unknown promotion kind {kind!r}")
+            idx = []
+            for x in m[:-1]:
+                idx += list(x) if isinstance(x, (tuple, list)) else [x]
+            for i in idx:
+                if not 0 <= i < nargs:
+                    raise ValueError(f"pointwise_dynamic: promotion index {i} out of range")
+            self.promotion_methods.append((tuple(idx), kind))
+        self.num_outputs = num_outputs if num_outputs is not None else len(self.promotion_methods)
+        if len(self.promotion_methods) != self.num_outputs:
+            raise ValueError(f"pointwise_dynamic: {self.num_outputs} outputs need as many "
+                             "promotion_methods")
+        self.config = dict(BLOCK=1024, num_warps=4)
+        if config:
+            self.config.update(config)
+        self._kernels = {}
+        self.__name__ = fn.name
+        self.__doc__ = fn.__doc__
+
+    # -- kernels
+
+    def _kernel(self, rank, tensor_mask):
+        key = (rank, tensor_mask)
+        k = self._kernels.get(key)
+        if k is None:
+            if rank > MAX_RANK:
+                raise ValueError(f"pointwise_dynamic: rank {rank} > {MAX_RANK}")
+            name = f"_pointwise_{self.fn.name}_rank{rank}_" + "".join("t" if t else "s" for t in tensor_mask)
+            text, params, constexpr = _kernel_source(self.fn.name, name, rank, tensor_mask,
+                                                     self.num_outputs)
+            k = _GeneratedKernel(self.fn.source() + "\n\n" + text, name, self.fn.file_name, params,
+                                 constexpr)
+            self._kernels[key] = k
+        return k
+
+    def kernel_source(self, rank, tensor_mask=None):
+        """The generated kernel text for a rank (debugging aid)."""
+        mask = tuple(tensor_mask) if tensor_mask is not None else tuple(self.is_tensor)
+        return _kernel_source(self.fn.name, f"_pointwise_{self.fn.name}_rank{rank}", rank, mask,
+                              self.num_outputs)[0]
+
+    def _launch(self, rank, args, outs, task, strides_list, tensor_mask):
+        num_tasks = 1
+        for n in task:
+            num_tasks *= n
+        if num_tasks == 0:
+            return
+        block = self.config["BLOCK"]
+        big = self.config.get("INT64", False) or num_tasks + block >= (1 << 31) or any(
+            sum(abs(s) * (n - 1) for s, n in zip(st, task)) >= (1 << 31) for st in strides_list)
+        flat = [s for st in strides_list for s in st]
+        kernel = self._kernel(rank, tensor_mask)
+        warps = self.config["num_warps"]
+        if rank <= 1:
+            kernel[(-(-num_tasks // block),)](*args, *outs, *task, *flat, num_tasks, block, big,
+                                              num_warps=warps)
+            return
+        inner = task[-1]
+        outer = num_tasks // inner
+        bi = min(block, 1 << (inner - 1).bit_length())
+        bo = max(1, block // bi)
+        n_inner_blocks = -(-inner // bi)
+        magic = []
+        for d in range(1, rank - 1):
+            magic += _magic(task[d]) if not big else (0, 0)
+        grid = (-(-outer // bo) * n_inner_blocks,)
+        if grid[0] > 0x7FFFFFFF:
+            raise ValueError(f"pointwise_dynamic: {grid[0]} programs; at most 2^31-1")
+        kernel[grid](*args, *outs, *task, *magic, *flat, outer, n_inner_blocks, bo, bi, big,
+                     num_warps=warps)
+
+    # -- the wrapper
+
+    def __call__(self, *args, **kwargs):
+        nargs = len(self.is_tensor)
+        if len(args) != nargs:
+            raise TypeError(f"{self.__name__}() takes {nargs} positional arguments (inputs), "
+                            f"got {len(args)}")
+        outs = [None] * self.num_outputs
+        for key, v in kwargs.items():
+            if not (key.startswith("out") and key[3:].isdigit() and int(key[3:]) < self.num_outputs):
+                raise TypeError(f"{self.__name__}() got an unexpected keyword {key!r} "
+                                f"(outputs are out0..out{self.num_outputs - 1})")
+            outs[int(key[3:])] = v
+        tensor_mask = tuple(bool(t) and _is_array(a) for t, a in zip(self.is_tensor, args))
+        for i, (t, a) in enumerate(zip(self.is_tensor, args)):
+            if not t and _is_array(a):
+                raise TypeError(f"{self.__name__}: argument {i} is not a tensor argument "
+                                "(is_tensor), got an array")
+        tensors = [a for a, m in zip(args, tensor_mask) if m]
+        devices = {_device(a) for a in tensors + [o for o in outs if o is not None]}
+        if len(devices) > 1:
+            raise ValueError(f"{self.__name__}: tensors on several devices {sorted(devices)}")
+        task = broadcast_shapes([_shape(a) for a in tensors])
+        # Output dtypes.
+        dtypes = [elementwise_dtype([args[i] for i in idx], kind) for idx, kind in self.promotion_methods]
+        in_strides = [_broadcast_strides(_shape(a), _strides(a), task) for a in tensors]
+        like = tensors[0] if tensors else next((o for o in outs if o is not None), None)
+        if like is None:
+            raise ValueError(f"{self.__name__}: no tensor argument or output to take the device from")
+        # The inputs' common layout, if they have one.
+        layout = None
+        if tensors and all(_shape(a) == task for a in tensors):
+            s0 = _strides(tensors[0])
+            if all(_strides(a) == s0 for a in tensors) and _dense_non_overlapping(task, s0) \
+                    and all(s >= 0 for s in s0):
+                layout = s0
+        for k in range(self.num_outputs):
+            o = outs[k]
+            if o is None:
+                outs[k] = _empty(like, task, dtypes[k], layout)
+                continue
+            if _shape(o) != task:
+                raise ValueError(f"{self.__name__}: out{k} has shape {_shape(o)}, the result "
+                                 f"{task}")
+            have = _name(o.dtype)
+            if _CATEGORY[have] < _CATEGORY[dtypes[k]]:
+                raise TypeError(f"{self.__name__}: out{k} is {have}; the {dtypes[k]} result "
+                                "cannot be cast to it")
+            if has_internal_overlap(_shape(o), _strides(o)):
+                raise ValueError(f"{self.__name__}: out{k} overlaps itself (some of its elements "
+                                 "share memory); pass an output without internal overlap")
+        out_strides = [list(_strides(o)) for o in outs]
+        all_strides = in_strides + out_strides
+        # Task-space rank: 1 when every tensor is dense, non-overlapping and
+        # laid out alike; else merge what is contiguous everywhere.
+        s0 = all_strides[0]
+        if all(list(st) == list(s0) for st in all_strides) and _dense_non_overlapping(task, s0) \
+                and all(s >= 0 for s in s0):
+            n = 1
+            for x in task:
+                n *= x
+            shape, strides_list = [n], [[1]] * len(all_strides)
+        else:
+            shape, strides_list = _reduce(task, all_strides)
+        kargs = [a if m else self._scalar(i, a) for i, (a, m) in enumerate(zip(args, tensor_mask))]
+        self._launch(len(shape), kargs, outs, shape, strides_list, tensor_mask)
+        return outs[0] if self.num_outputs == 1 else tuple(outs)
+
+    def _scalar(self, i, a):
+        want = self.dtypes[i]
+        if want is float and isinstance(a, int):
+            return float(a)
+        return a
+
+    def instantiate(self, rank):
+        """The rank-`rank` launcher without metadata computation: call it
+        with the inputs (tensors of exactly that rank, or StridedBuffers,
+        and scalars) and every output as `outN=`; the task space is out0's
+        shape and every tensor is read through its own strides."""
+        def overload(*args, **kwargs):
+            outs = [kwargs.pop(f"out{k}") for k in range(self.num_outputs)]
+            if kwargs:
+                raise TypeError(f"unexpected keywords {sorted(kwargs)}")
+            tensor_mask = tuple(bool(t) and _is_array(a) for t, a in zip(self.is_tensor, args))
+            task = _shape(outs[0])
+            if len(task) != rank:
+                raise ValueError(f"instantiate({rank}): out0 has rank {len(task)}")
+            strides_list = []
+            for a in [a for a, m in zip(args, tensor_mask) if m] + outs:
+                if len(_shape(a)) != rank:
+                    raise ValueError(f"instantiate({rank}): a tensor of rank {len(_shape(a))}")
+                strides_list.append(list(_strides(a)))
+            kargs = [a if m else self._scalar(i, a) for i, (a, m) in enumerate(zip(args, tensor_mask))]
+            self._launch(rank, kargs, outs, list(task), strides_list, tensor_mask)
+            return outs[0] if self.num_outputs == 1 else tuple(outs)
+        return overload
+
+
+def pointwise_dynamic(f=None, *, is_tensor=None, dtypes=None, promotion_methods=None,
+                      num_outputs=None, config=None):
+    """`@tilec.pointwise_dynamic(...)` over a `@tilec.jit` scalar function;
+    see the module docstring."""
+    def wrap(fn):
+        return PointwiseDynamicFunction(fn, is_tensor=is_tensor, dtypes=dtypes,
+                                        promotion_methods=promotion_methods,
+                                        num_outputs=num_outputs, config=config)
+    return wrap(f) if f is not None else wrap
