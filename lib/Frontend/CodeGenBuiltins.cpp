@@ -1297,9 +1297,9 @@ static FailureOr<CGValue> builtinDot(CodeGen &cg, CallArgs &call) {
                                   lhs->describe() + " and b is " +
                                   rhs->describe());
   int64_t m = as[r - 2], k = as[r - 1], n = bs[r - 1];
-  if (m < 16 || n < 16 || k < 16)
+  if (m < 1 || n < 1 || k < 1)
     return cg.error(call.loc,
-                    "tl.dot() needs M, N and K of at least 16, got "
+                    "tl.dot() needs M, N and K of at least 1, got "
                     "M=" +
                         std::to_string(m) + ", N=" + std::to_string(n) +
                         ", K=" + std::to_string(k) + " (a is " +
@@ -3385,26 +3385,12 @@ static FailureOr<CGValue> builtinFlip(CodeGen &cg, CallArgs &call) {
   return r->front();
 }
 
-/// An inclusive scan of `inputs` (one shape) along `axis` with `combine`.
+/// An inclusive scan of `inputs` (one shape) along `axis` with `combine`:
+/// one tile.scan (CodeGenReduce.cpp).
 static FailureOr<llvm::SmallVector<CGValue>>
 scan(CodeGen &cg, SMLoc loc, llvm::ArrayRef<CGValue> inputs, int64_t axis,
      bool reverse, StringRef what, ValuesCombine combine) {
-  llvm::SmallVector<CGValue> spread;
-  for (const CGValue &x : inputs) {
-    FailureOr<CGValue> s = spreadAlong(cg, x, axis, loc, what);
-    if (failed(s))
-      return failure();
-    spread.push_back(*s);
-  }
-  FailureOr<CGValue> flag = pairFlag(
-      cg, spread.front().getShape(), axis, loc,
-      [&](const CGValue &i, const CGValue &j) {
-        return cg.compareOp(reverse ? CmpOp::GtE : CmpOp::LtE, j, i, loc, loc,
-                            loc);
-      });
-  if (failed(flag))
-    return failure();
-  return flaggedReduce(cg, loc, spread, *flag, axis + 1, combine);
+  return cg.scan(inputs, axis, reverse, loc, combine);
 }
 
 /// tl.cumsum / tl.cumprod (input, axis=0, reverse=False[, dtype]).

@@ -109,6 +109,7 @@ std::vector<CaseSpec> allCases() {
   addMatmulGroupedCases(cases);
   addAttentionCases(cases);
   addOpsCases(cases);
+  addViewScanDotCases(cases);
   return cases;
 }
 

@@ -161,6 +161,7 @@ void addLayerNormCases(std::vector<CaseSpec> &cases);
 void addMatmulGroupedCases(std::vector<CaseSpec> &cases);
 void addAttentionCases(std::vector<CaseSpec> &cases);
 void addOpsCases(std::vector<CaseSpec> &cases);
+void addViewScanDotCases(std::vector<CaseSpec> &cases);
 void addWeightedSumCases(std::vector<CaseSpec> &cases);
 void addPuzzleElementwiseCases(std::vector<CaseSpec> &cases);
 void addPuzzleReductionCases(std::vector<CaseSpec> &cases);
