@@ -85,6 +85,13 @@ if [ "${HOPPER_BENCH:-0}" = 1 ]; then
   awk '/^\| (GEMM kernel|attention) \|/ {p = 1} p' "$final/hopper.log"
   grep -iE "error|Traceback" "$final/hopper.log" | head -5
 fi
+if [ "${SCAN_BENCH:-0}" = 1 ]; then
+  echo "== scans and transpose vs Triton (bench/scan_transpose.py)"
+  timeout ${SCAN_BENCH_TIMEOUT:-180} python3 "$root/bench/scan_transpose.py" --tilec "$work/bin/tilec" \
+    --json "$final/scan.json" > "$final/scan.log" 2>&1 || status=1
+  sed -n '/^| kernel/,$p' "$final/scan.log"
+  grep -iE "error|Traceback" "$final/scan.log" | head -5
+fi
 if [ "${SKIP_GEMM:-0}" = 1 ]; then
   echo "GEMM benchmark skipped (SKIP_GEMM=1)"
   exit $status

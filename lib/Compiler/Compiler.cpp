@@ -14,6 +14,8 @@
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
@@ -27,6 +29,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <mutex>
+#include <optional>
 #include <map>
 
 using namespace tilec;
@@ -48,6 +52,90 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
+
+/// Keeps the verifier's messages about IR a pass left invalid (a tilec bug,
+/// never the user's) from reaching the user raw, with an MLIR dump as a
+/// note: while the passes run every error is held back (remarks and
+/// warnings pass); when a pass
+/// fails, the IR is verified again to learn which of them the verifier
+/// produced; `flush` then reports those as located internal errors naming
+/// the op and the pass, and re-emits every other diagnostic unchanged, in
+/// order.
+class InternalVerifierErrors : public mlir::PassInstrumentation {
+public:
+  explicit InternalVerifierErrors(mlir::MLIRContext *ctx) : ctx(ctx) {
+    handler.emplace(ctx, [this](mlir::Diagnostic &diag) -> mlir::LogicalResult {
+      std::lock_guard<std::mutex> lock(mutex);
+      // Remarks and warnings go on at once (to the dump report, which
+      // records the stage that emitted them, and to the user); only errors
+      // wait to be told apart from the verifier's.
+      if (!reverifying && diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+        return mlir::failure();
+      (reverifying ? reverified : held).push_back(std::move(diag));
+      return mlir::success();
+    });
+  }
+
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      reverifying = true;
+    }
+    bool invalid = mlir::failed(mlir::verify(op));
+    std::lock_guard<std::mutex> lock(mutex);
+    reverifying = false;
+    if (invalid)
+      for (mlir::Diagnostic &diag : reverified)
+        if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
+          invalidOps.push_back(
+              {diag.getLocation(), diag.str(), pass->getArgument().str()});
+    reverified.clear();
+  }
+
+  /// Stops holding diagnostics back and emits them.
+  void flush() {
+    handler.reset();
+    for (mlir::Diagnostic &diag : held) {
+      auto it = llvm::find_if(invalidOps, [&](const InvalidOp &inv) {
+        return inv.loc == diag.getLocation() && inv.message == diag.str();
+      });
+      if (it == invalidOps.end()) {
+        ctx->getDiagEngine().emit(std::move(diag));
+        continue;
+      }
+      // The verifier's form is "'dialect.op' op <what is wrong>".
+      llvm::StringRef message = it->message, opName, what = message;
+      if (message.starts_with("'") && message.contains("' op ")) {
+        auto [name, rest] = message.drop_front().split("' op ");
+        opName = name;
+        what = rest;
+      }
+      mlir::InFlightDiagnostic err = mlir::emitError(it->loc);
+      err << "internal error: pass '" << it->pass << "' produced an invalid ";
+      if (!opName.empty())
+        err << "'" << opName << "' op";
+      else
+        err << "op";
+      err << " (" << what << ")";
+      err.attachNote() << "this is a bug in tilec, not in the kernel; "
+                          "--reproducer FILE saves the failing pass's input";
+    }
+    held.clear();
+  }
+
+private:
+  struct InvalidOp {
+    mlir::Location loc;
+    std::string message;
+    std::string pass;
+  };
+  mlir::MLIRContext *ctx;
+  std::optional<mlir::ScopedDiagnosticHandler> handler;
+  std::mutex mutex;
+  bool reverifying = false;
+  std::vector<mlir::Diagnostic> held, reverified;
+  std::vector<InvalidOp> invalidOps;
+};
 
 bool isPassIn(mlir::Pass *pass, const std::vector<std::string> &names) {
   return llvm::is_contained(names, pass->getArgument().str());
@@ -217,11 +305,16 @@ runPasses(mlir::ModuleOp module, const KernelInterface &kernel,
     pm.enableCrashReproducerGeneration(options.reproducerFile,
                                        /*genLocalReproducer=*/true);
   }
+  auto verifierErrors =
+      std::make_unique<InternalVerifierErrors>(module->getContext());
+  InternalVerifierErrors &internalErrors = *verifierErrors;
+  pm.addInstrumentation(std::move(verifierErrors));
   auto passesStart = std::chrono::steady_clock::now();
   mlir::LogicalResult passed = pm.run(module);
   passesSeconds = secondsSince(passesStart);
   // A pipeline that stops at tilegpu still gets its layout pictures.
   dumps.addLayouts(module);
+  internalErrors.flush();
   if (mlir::failed(passed)) {
     std::string message =
         "compilation of '" + kernel.name + "' failed (see the errors above)";

@@ -50,8 +50,8 @@ static FailureOr<CGValue> builtinDot(CodeGen &cg, Args &a) {
     return cg.error(loc, "tl.dot(): the batch dimensions differ: a is " +
                              lhs->describe() + " and b is " + rhs->describe());
   int64_t m = as[r - 2], k = as[r - 1], n = bs[r - 1];
-  if (m < 16 || n < 16 || k < 16)
-    return cg.error(loc, "tl.dot() needs M, N and K of at least 16, got "
+  if (m < 1 || n < 1 || k < 1)
+    return cg.error(loc, "tl.dot() needs M, N and K of at least 1, got "
                          "M=" +
                              std::to_string(m) + ", N=" + std::to_string(n) +
                              ", K=" + std::to_string(k) + " (a is " +

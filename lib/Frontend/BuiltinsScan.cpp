@@ -28,26 +28,12 @@ using mlir::success;
 namespace arith = mlir::arith;
 namespace math = mlir::math;
 
-/// An inclusive scan of `inputs` (one shape) along `axis` with `combine`.
+/// An inclusive scan of `inputs` (one shape) along `axis` with `combine`:
+/// one tile.scan (CodeGenReduce.cpp).
 static FailureOr<llvm::SmallVector<CGValue>>
 scan(CodeGen &cg, SMLoc loc, llvm::ArrayRef<CGValue> inputs, int64_t axis,
      bool reverse, StringRef what, ValuesCombine combine) {
-  llvm::SmallVector<CGValue> spread;
-  for (const CGValue &x : inputs) {
-    FailureOr<CGValue> s = spreadAlong(cg, x, axis, loc, what);
-    if (failed(s))
-      return failure();
-    spread.push_back(*s);
-  }
-  FailureOr<CGValue> flag =
-      pairFlag(cg, spread.front().getShape(), axis, loc,
-               [&](const CGValue &i, const CGValue &j) {
-                 return cg.compareOp(reverse ? CmpOp::GtE : CmpOp::LtE, j, i,
-                                     loc, loc, loc);
-               });
-  if (failed(flag))
-    return failure();
-  return flaggedReduce(cg, loc, spread, *flag, axis + 1, combine);
+  return cg.scan(inputs, axis, reverse, loc, combine);
 }
 
 /// tl.cumsum / tl.cumprod (input, axis=0, reverse=False[, dtype]).

@@ -370,6 +370,12 @@ public:
   reduce(llvm::ArrayRef<CGValue> srcs, std::optional<int64_t> axis,
          bool keepDims, llvm::SMLoc loc, llvm::SMLoc axisLoc,
          CombineBuilder combine);
+  /// An inclusive scan of `srcs` (same shape) along `axis` (in range) with
+  /// `combine` (one `tile.scan`); `reverse` scans from the last element.
+  /// The results have the sources' shapes and dtypes.
+  mlir::FailureOr<llvm::SmallVector<CGValue>>
+  scan(llvm::ArrayRef<CGValue> srcs, int64_t axis, bool reverse,
+       llvm::SMLoc loc, CombineBuilder combine);
 
   //===--------------------------------------------------------------------===//
   // Builtins (CodeGenBuiltins.cpp; the table is in Builtins.h)

@@ -111,6 +111,7 @@ std::vector<CaseSpec> allCases() {
   addAttentionBackwardCases(cases);
   addOpsCases(cases);
   addSortCases(cases);
+  addViewScanDotCases(cases);
   return cases;
 }
 

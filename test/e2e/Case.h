@@ -163,6 +163,7 @@ void addAttentionCases(std::vector<CaseSpec> &cases);
 void addAttentionBackwardCases(std::vector<CaseSpec> &cases);
 void addOpsCases(std::vector<CaseSpec> &cases);
 void addSortCases(std::vector<CaseSpec> &cases);
+void addViewScanDotCases(std::vector<CaseSpec> &cases);
 void addWeightedSumCases(std::vector<CaseSpec> &cases);
 void addPuzzleElementwiseCases(std::vector<CaseSpec> &cases);
 void addPuzzleReductionCases(std::vector<CaseSpec> &cases);

@@ -286,6 +286,10 @@ void writeDescription(const std::string &path,
                     {"family", spec.family},
                     {"dtype", spec.dtype},
                     {"kernel", spec.kernel},
+                    {"file", spec.file},
+                    {"signature", spec.signature},
+                    {"num_warps", spec.numWarps},
+                    {"num_stages", spec.numStages},
                     {"sizes", sizes},
                     {"large", spec.large}});
   }

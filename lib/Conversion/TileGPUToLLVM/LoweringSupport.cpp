@@ -252,12 +252,22 @@ void lowering::emitBarrier(OpBuilder &b, Location loc) {
   NVVM::Barrier0Op::create(b, loc);
 }
 
+/// True for the float types LLVM has no type for (fp8 e4m3 and e5m2, and
+/// any other small float a tile may hold): they are kept as integers of the
+/// same width in memory and in shuffles.
+static bool isBitsOnlyFloat(Type type) {
+  auto f = dyn_cast<FloatType>(type);
+  return f && !isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(f);
+}
+
 Type lowering::getStorageType(Type registerType) {
   MLIRContext *ctx = registerType.getContext();
   if (isa<LLVM::LLVMPointerType>(registerType))
     return IntegerType::get(ctx, 64);
   if (registerType.isInteger(1))
     return IntegerType::get(ctx, 8);
+  if (isBitsOnlyFloat(registerType))
+    return IntegerType::get(ctx, registerType.getIntOrFloatBitWidth());
   return registerType;
 }
 
@@ -271,6 +281,8 @@ Value lowering::toStorage(OpBuilder &b, Location loc, Value value) {
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
   if (type.isInteger(1))
     return arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
+  if (isBitsOnlyFloat(type))
+    return arith::BitcastOp::create(b, loc, getStorageType(type), value);
   return value;
 }
 
@@ -280,6 +292,8 @@ Value lowering::fromStorage(OpBuilder &b, Location loc, Value stored,
     return LLVM::IntToPtrOp::create(b, loc, registerType, stored);
   if (registerType.isInteger(1))
     return arith::TruncIOp::create(b, loc, registerType, stored);
+  if (isBitsOnlyFloat(registerType))
+    return arith::BitcastOp::create(b, loc, registerType, stored);
   return stored;
 }
 
@@ -309,15 +323,16 @@ Value lowering::loadSharedElement(OpBuilder &b, Location loc, Operation *anchor,
   return fromStorage(b, loc, loaded, registerType);
 }
 
-Value lowering::emitShuffleXor(OpBuilder &b, Location loc, Value value,
-                               unsigned laneMask) {
+/// `shfl.sync` of kind `kind` with lane operand `laneArg` of any register
+/// value (split/widened to 32-bit words).
+static Value emitShuffle(OpBuilder &b, Location loc, Value value, Value laneArg,
+                         NVVM::ShflKind kind) {
   Type type = value.getType();
   auto shuffle32 = [&](Value word) -> Value {
     Value all = i32Val(b, loc, -1);
-    return NVVM::ShflOp::create(b, loc, word.getType(), all, word,
-                                i32Val(b, loc, laneMask),
-                                i32Val(b, loc, kThreadsPerWarp - 1),
-                                NVVM::ShflKind::bfly, /*return_value_and_is_valid=*/UnitAttr());
+    return NVVM::ShflOp::create(b, loc, word.getType(), all, word, laneArg,
+                                i32Val(b, loc, kThreadsPerWarp - 1), kind,
+                                /*return_value_and_is_valid=*/UnitAttr());
   };
   if (type.isF32() || type.isInteger(32))
     return shuffle32(value);
@@ -346,6 +361,17 @@ Value lowering::emitShuffleXor(OpBuilder &b, Location loc, Value value,
   if (result.getType() != stored.getType())
     result = arith::BitcastOp::create(b, loc, stored.getType(), result);
   return fromStorage(b, loc, result, type);
+}
+
+Value lowering::emitShuffleXor(OpBuilder &b, Location loc, Value value,
+                               unsigned laneMask) {
+  return emitShuffle(b, loc, value, i32Val(b, loc, laneMask),
+                     NVVM::ShflKind::bfly);
+}
+
+Value lowering::emitShuffleIdx(OpBuilder &b, Location loc, Value value,
+                               Value srcLane) {
+  return emitShuffle(b, loc, value, srcLane, NVVM::ShflKind::idx);
 }
 
 Value lowering::emitLinearIndex(OpBuilder &b, Location loc,

@@ -101,7 +101,8 @@ mlir::Value getSharedMemoryAddress(mlir::OpBuilder &b, mlir::Location loc,
 void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
 
 /// The type a register value is stored as in shared memory (i1 as i8,
-/// pointers as i64), and conversions to/from it.
+/// pointers as i64, fp8 as i8: LLVM has no type for it), and conversions
+/// to/from it.
 mlir::Type getStorageType(mlir::Type registerType);
 mlir::Value toStorage(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 mlir::Value fromStorage(mlir::OpBuilder &b, mlir::Location loc,
@@ -121,6 +122,10 @@ mlir::Value loadSharedElement(mlir::OpBuilder &b, mlir::Location loc,
 /// `shfl.sync.bfly` of any register value (split/widened to 32-bit words).
 mlir::Value emitShuffleXor(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value value, unsigned laneMask);
+/// `shfl.sync.idx` of any register value: the value lane `srcLane` (an i32,
+/// 0..31) of the warp holds.
+mlir::Value emitShuffleIdx(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value, mlir::Value srcLane);
 
 /// Moves a tile held in `srcLayout` registers into `dstLayout` registers
 /// through shared memory: each thread writes its elements at their position
@@ -167,6 +172,10 @@ void populateAtomicOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateReduceOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns,
                                     LoweringState &state);
+/// tile.scan (ScanOpToLLVM.cpp).
+void populateScanOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns,
+                                  LoweringState &state);
 void populateDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns,
                                  LoweringState &state);

@@ -174,6 +174,7 @@ struct ConvertTileGPUToLLVMPass
     populateMemoryOpToLLVMPatterns(converter, patterns, state);
     populateAtomicOpToLLVMPatterns(converter, patterns, state);
     populateReduceOpToLLVMPatterns(converter, patterns, state);
+    populateScanOpToLLVMPatterns(converter, patterns, state);
     populateDotOpToLLVMPatterns(converter, patterns, state);
     populateProgramOpToLLVMPatterns(converter, patterns, state);
     populateDebugOpToLLVMPatterns(converter, patterns, state);

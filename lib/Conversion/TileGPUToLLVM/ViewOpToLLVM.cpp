@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// make_range, splat, broadcast, expand_dims, convert_layout, reshape, trans.
+// make_range, splat, broadcast, expand_dims, convert_layout, reshape, trans
+// (through shared memory with rows padded against bank conflicts).
 // When each thread already holds what it needs (getRegisterMapping), these
 // rename register slots; otherwise the tile goes through shared memory.
 //
@@ -16,6 +17,10 @@
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace tilec;
@@ -191,8 +196,66 @@ struct ReshapeOpLowering : TileOpLowering<tile::ReshapeOp> {
   }
 };
 
-/// Trans: result element c is source element c permuted back; the
-/// shared-memory index is the source's row-major position.
+/// Most elements of padding a transpose puts after every row (the source's
+/// last dimension) of its shared-memory copy.
+constexpr int64_t kMaxTransPadding = 8;
+
+/// The padding, of 0..kMaxTransPadding elements per row, that leaves the
+/// fewest shared-memory bank conflicts (32 banks of 4 bytes; lanes reading
+/// one word share it) in the writes of warp 0 in the source layout plus its
+/// reads in the result layout, counted from the layouts: a transpose whose
+/// reads walk down the source's columns hits one bank with an unpadded row
+/// of a multiple of 128 bytes. The smallest padding wins a tie.
+int64_t chooseTransPadding(const LinearLayout &src, const LinearLayout &dst,
+                           ArrayRef<int32_t> order, int64_t elementBytes) {
+  ArrayRef<int64_t> shape = src.getShape();
+  int64_t rowLength = shape.back();
+  // Source row-major index of every element warp 0 touches, per slot.
+  SmallVector<SmallVector<int64_t>> accesses;
+  auto collect = [&](const LinearLayout &layout, bool isDst) {
+    for (int64_t r = 0, e = layout.getNumRegisters(); r < e; ++r) {
+      SmallVector<int64_t> lanes;
+      for (int64_t lane = 0; lane < layout.getNumLanes(); ++lane) {
+        Coord c = layout.apply(r, lane, 0);
+        if (isDst) {
+          Coord s(c.size());
+          for (auto [i, d] : llvm::enumerate(order))
+            s[d] = c[i];
+          c = s;
+        }
+        lanes.push_back(src.linearize(c));
+      }
+      accesses.push_back(lanes);
+    }
+  };
+  collect(src, false);
+  collect(dst, true);
+  int64_t best = 0, bestCost = std::numeric_limits<int64_t>::max();
+  for (int64_t pad = 0; pad <= kMaxTransPadding; ++pad) {
+    int64_t cost = 0;
+    for (const auto &lanes : accesses) {
+      llvm::SmallDenseMap<int64_t, llvm::SmallDenseSet<int64_t, 4>, 32> banks;
+      for (int64_t index : lanes) {
+        int64_t word =
+            (index + index / rowLength * pad) * elementBytes / 4;
+        banks[word % 32].insert(word);
+      }
+      int64_t degree = 0;
+      for (auto &entry : banks)
+        degree = std::max<int64_t>(degree, entry.second.size());
+      cost += degree;
+    }
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = pad;
+    }
+  }
+  return best;
+}
+
+/// Trans: result element c is source element c permuted back; its place
+/// in shared memory is the source's row-major position with `padding`
+/// elements after each row (chooseTransPadding).
 struct TransOpLowering : TileOpLowering<tile::TransOp> {
   using TileOpLowering::TileOpLowering;
   LogicalResult
@@ -205,19 +268,28 @@ struct TransOpLowering : TileOpLowering<tile::TransOp> {
     if (failed(src) || failed(dst))
       return failure();
     ArrayRef<int32_t> order = op.getOrder();
+    ArrayRef<int64_t> shape = srcType.getShape();
+    int64_t rowLength = shape.back();
+    int64_t rows = srcType.getNumElements() / rowLength;
+    int64_t padding = chooseTransPadding(
+        *src, *dst, order,
+        getStorageBytes(adaptor.getSrc().front().getType()));
+    auto padded = [&](OpBuilder &b, ArrayRef<Value> c) -> Value {
+      Value row = emitLinearIndex(b, loc, c.drop_back(), shape.drop_back());
+      Value start = arith::MulIOp::create(b, loc, row,
+                                          i32Val(b, loc, rowLength + padding));
+      return arith::AddIOp::create(b, loc, start, c.back());
+    };
     rewriter.replaceOpWithMultiple(
         op, {exchangeThroughSharedMemory(
                 rewriter, loc, op, state, adaptor.getSrc(), *src, *dst,
-                srcType.getNumElements(),
-                [&](OpBuilder &b, ArrayRef<Value> c) {
-                  return emitLinearIndex(b, loc, c, srcType.getShape());
-                },
+                srcType.getNumElements() + rows * padding, padded,
                 [&](OpBuilder &b, ArrayRef<Value> c) {
                   // dst dim i is src dim order[i].
                   SmallVector<Value> srcCoord(c.size());
                   for (auto [i, d] : llvm::enumerate(order))
                     srcCoord[d] = c[i];
-                  return emitLinearIndex(b, loc, srcCoord, srcType.getShape());
+                  return padded(b, srcCoord);
                 })});
     return success();
   }

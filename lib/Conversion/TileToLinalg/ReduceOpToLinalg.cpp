@@ -1,4 +1,4 @@
-//===- ReduceOpToLinalg.cpp - tile.reduce as a linalg.generic -------------===//
+//===- ReduceOpToLinalg.cpp - tile.reduce and tile.scan on tensors --------===//
 //
 // Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -15,6 +15,13 @@
 // rounding difference. Index-carrying reductions (argmax) break ties in the
 // region, so they agree exactly.
 //
+// tile.scan is a linear scan: an scf.for over the axis carries the running
+// slice (one per source) and the results; each step combines the running
+// slice with the next slice of the sources in one elementwise generic (the
+// region in order, never reassociated) and inserts it into the results. A
+// scan along another axis than the first is a scan of the permuted tiles
+// (contiguous slices), permuted back.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TileToLinalgSupport.h"
@@ -23,6 +30,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -132,9 +140,154 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
   }
 };
 
+struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<Value> srcs(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
+    auto inType = cast<RankedTensorType>(srcs.front().getType());
+    unsigned rank = inType.getRank();
+    unsigned inAxis = op.getAxis();
+    unsigned numSrcs = srcs.size();
+    if (inType.getDimSize(inAxis) == 1) {
+      rewriter.replaceOp(op, srcs);
+      return success();
+    }
+    // The scan runs along dimension 0, whose slices are contiguous (slices
+    // across the rows would bufferize to strided copies, a runtime call):
+    // another axis is first moved there (a copy with permuted indices) and
+    // moved back afterwards.
+    SmallVector<unsigned> order{inAxis};
+    for (unsigned d = 0; d < rank; ++d)
+      if (d != inAxis)
+        order.push_back(d);
+    auto permuted = [&](RankedTensorType type) {
+      SmallVector<int64_t> shape;
+      for (unsigned d : order)
+        shape.push_back(type.getDimSize(d));
+      return RankedTensorType::get(shape, type.getElementType());
+    };
+    if (inAxis != 0) {
+      // permuted[t] = src[s] with s[order[i]] = t[i].
+      SmallVector<AffineExpr> exprs(rank);
+      for (unsigned i = 0; i < rank; ++i)
+        exprs[order[i]] = getAffineDimExpr(i, ctx);
+      AffineMap map = AffineMap::get(rank, 0, exprs, ctx);
+      for (Value &src : srcs)
+        src = buildCopyGeneric(rewriter, loc,
+                               permuted(cast<RankedTensorType>(src.getType())),
+                               src, map);
+    }
+    auto srcType = cast<RankedTensorType>(srcs.front().getType());
+    const unsigned axis = 0;
+    int64_t extent = srcType.getDimSize(axis);
+
+    // Slices of one element along the axis (rank kept).
+    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+    for (int64_t size : srcType.getShape())
+      sizes.push_back(rewriter.getIndexAttr(size));
+    sizes[axis] = rewriter.getIndexAttr(1);
+    auto offsetsAt = [&](OpFoldResult index) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[axis] = index;
+      return offsets;
+    };
+    auto sliceAt = [&](OpBuilder &b, Value tensor, OpFoldResult index) {
+      return tensor::ExtractSliceOp::create(b, loc, tensor, offsetsAt(index),
+                                            sizes, strides)
+          .getResult();
+    };
+
+    // Results start as the sources (their first slice is final); the
+    // running slices as the first slice.
+    // The running slice starts as a copy of the first slice.
+    SmallVector<AffineExpr> firstExprs;
+    for (unsigned d = 0; d < rank; ++d)
+      firstExprs.push_back(d == axis ? getAffineConstantExpr(
+                                           op.getReverse() ? extent - 1 : 0, ctx)
+                                     : getAffineDimExpr(d, ctx));
+    AffineMap firstMap = AffineMap::get(rank, 0, firstExprs, ctx);
+    SmallVector<int64_t> sliceShape(srcType.getShape());
+    sliceShape[axis] = 1;
+    SmallVector<Value> inits(srcs);
+    for (Value src : srcs) {
+      auto type = cast<RankedTensorType>(src.getType());
+      inits.push_back(buildCopyGeneric(
+          rewriter, loc, RankedTensorType::get(sliceShape, type.getElementType()),
+          src, firstMap));
+    }
+    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value ub = arith::ConstantIndexOp::create(rewriter, loc, extent);
+    Value step = lb;
+    Block &combine = op.getCombineOp().front();
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lb, ub, step, inits,
+        [&](OpBuilder &b, Location l, Value iv, ValueRange iterArgs) {
+          Value index = iv;
+          if (op.getReverse())
+            index = arith::SubIOp::create(
+                b, l, arith::ConstantIndexOp::create(b, l, extent - 1), iv);
+          SmallVector<Value> inputs = llvm::to_vector(iterArgs.drop_front(numSrcs));
+          SmallVector<Value> outputs;
+          SmallVector<Type> types;
+          for (Value src : srcs) {
+            inputs.push_back(sliceAt(b, src, index));
+            auto sliceType = cast<RankedTensorType>(inputs.back().getType());
+            types.push_back(sliceType);
+            outputs.push_back(tensor::EmptyOp::create(
+                b, l, sliceType.getShape(), sliceType.getElementType()));
+          }
+          SmallVector<AffineMap> maps(
+              3 * numSrcs, b.getMultiDimIdentityMap(rank));
+          SmallVector<utils::IteratorType> iterators(
+              rank, utils::IteratorType::parallel);
+          auto generic = linalg::GenericOp::create(
+              b, l, types, inputs, outputs, maps, iterators,
+              [&](OpBuilder &bb, Location ll, ValueRange args) {
+                // Region (running..., new...) <- (running..., slice...).
+                IRMapping mapping;
+                for (unsigned i = 0; i < 2 * numSrcs; ++i)
+                  mapping.map(combine.getArgument(i), args[i]);
+                for (Operation &inner : combine.without_terminator())
+                  bb.clone(inner, mapping);
+                SmallVector<Value> yielded;
+                for (Value v : combine.getTerminator()->getOperands())
+                  yielded.push_back(mapping.lookupOrDefault(v));
+                linalg::YieldOp::create(bb, ll, yielded);
+              });
+          SmallVector<Value> next;
+          for (unsigned i = 0; i < numSrcs; ++i)
+            next.push_back(tensor::InsertSliceOp::create(
+                b, l, generic.getResult(i), iterArgs[i], offsetsAt(index),
+                sizes, strides));
+          next.append(generic.getResults().begin(), generic.getResults().end());
+          scf::YieldOp::create(b, l, next);
+        });
+    SmallVector<Value> results(loop.getResults().take_front(numSrcs));
+    if (inAxis != 0) {
+      // result[s] = permuted[t] with t[i] = s[order[i]].
+      SmallVector<AffineExpr> exprs;
+      for (unsigned d : order)
+        exprs.push_back(getAffineDimExpr(d, ctx));
+      AffineMap map = AffineMap::get(rank, 0, exprs, ctx);
+      for (auto [result, original] : llvm::zip(results, adaptor.getSrcs()))
+        result = buildCopyGeneric(
+            rewriter, loc, cast<RankedTensorType>(original.getType()), result,
+            map);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void cpu::populateReduceOpToLinalgPatterns(
     TileToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReduceOpLowering>(converter, patterns.getContext());
+  patterns.add<ReduceOpLowering, ScanOpLowering>(converter,
+                                                patterns.getContext());
 }

@@ -104,14 +104,6 @@ func.func @dot_inner(%a: tensor<32x16xf16>, %b: tensor<32x64xf16>, %c: tensor<32
 
 // -----
 
-func.func @dot_small(%a: tensor<8x16xf16>, %b: tensor<16x64xf16>, %c: tensor<8x64xf32>) {
-  // expected-error @+1 {{M, N and K must be at least 16 (got M=8, N=64, K=16)}}
-  %d = tile.dot %a, %b, %c : tensor<8x16xf16>, tensor<16x64xf16> -> tensor<8x64xf32>
-  return
-}
-
-// -----
-
 func.func @dot_types(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
   // expected-error @+1 {{operand element types differ: 'f16' and 'bf16'}}
   %d = tile.dot %a, %b, %c : tensor<16x16xf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
@@ -178,5 +170,29 @@ func.func @inline_asm_constraints(%x: tensor<16xi8>) {
 func.func @inline_asm_no_result(%x: tensor<16xi32>) {
   // expected-error @+1 {{needs at least one result}}
   "tile.inline_asm_elementwise"(%x) {asm_string = "", constraints = "r", packed_element = 1 : i32, pure = false} : (tensor<16xi32>) -> ()
+  return
+}
+
+// -----
+
+func.func @scan_result(%x: tensor<32x64xf32>) {
+  // expected-error @+1 {{result 0 has type 'tensor<64x32xf32>', expected the shape and element type of 'tensor<32x64xf32>'}}
+  %r = tile.scan %x {axis = 1 : i32} : (tensor<32x64xf32>) -> tensor<64x32xf32> {
+  ^bb0(%l: f32, %rr: f32):
+    %s = arith.addf %l, %rr : f32
+    tile.scan.return %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_axis(%x: tensor<32xf32>) {
+  // expected-error @+1 {{axis 1 out of range for rank 1}}
+  %r = tile.scan %x {axis = 1 : i32} : (tensor<32xf32>) -> tensor<32xf32> {
+  ^bb0(%l: f32, %rr: f32):
+    %s = arith.addf %l, %rr : f32
+    tile.scan.return %s : f32
+  }
   return
 }

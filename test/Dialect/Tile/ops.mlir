@@ -78,3 +78,16 @@ func.func @inline_asm(%x: tensor<512xi8>, %b: tensor<512xf32>, %s: i32) -> (tens
   %l = tile.inline_asm_elementwise "mov.u32 $0, %laneid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
   return %y, %z#0, %z#1, %l : tensor<512xi8>, tensor<512xi32>, tensor<512xf32>, i32
 }
+
+// CHECK-LABEL: func.func @scan
+// CHECK: tile.scan %{{.*}}, %{{.*}} {axis = 1 : i32, reverse = true} : (tensor<4x64xf32>, tensor<4x64xi32>) -> (tensor<4x64xf32>, tensor<4x64xi32>)
+// CHECK: tile.scan.return %{{.*}}, %{{.*}} : f32, i32
+func.func @scan(%x: tensor<4x64xf32>, %i: tensor<4x64xi32>) -> tensor<4x64xf32> {
+  %r:2 = tile.scan %x, %i {axis = 1 : i32, reverse = true} : (tensor<4x64xf32>, tensor<4x64xi32>) -> (tensor<4x64xf32>, tensor<4x64xi32>) {
+  ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+    %s = arith.addf %a, %b : f32
+    %t = arith.maxsi %ai, %bi : i32
+    tile.scan.return %s, %t : f32, i32
+  }
+  return %r#0 : tensor<4x64xf32>
+}

@@ -327,9 +327,6 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "accumulator shape " << shapeStr(c)
                          << " does not match " << shapeStr(a) << " @ "
                          << shapeStr(b);
-  if (m < 16 || n < 16 || k < 16)
-    return emitOpError() << "M, N and K must be at least 16 (got M=" << m
-                         << ", N=" << n << ", K=" << k << ")";
   Type aElt = aType.getElementType(), bElt = bType.getElementType();
   Type cElt = cType.getElementType();
   if (aElt != bElt)
@@ -401,6 +398,50 @@ LogicalResult ReduceOp::verifyRegions() {
                            << ", expected " << expected;
   }
   auto yield = dyn_cast<ReduceReturnOp>(body.getTerminator());
+  if (!yield || yield.getResult().size() != n)
+    return emitOpError() << "combine region must yield " << n << " values";
+  for (unsigned i = 0; i < n; ++i)
+    if (yield.getResult()[i].getType() != body.getArgument(i).getType())
+      return emitOpError("combine region yields a value of the wrong type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScanOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScanOp::verifyRegions() {
+  if (getSrcs().empty())
+    return emitOpError("needs at least one source");
+  auto first = cast<RankedTensorType>(getSrcs().front().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= first.getRank())
+    return emitOpError() << "axis " << axis << " out of range for rank "
+                         << first.getRank();
+  if (getResult().size() != getSrcs().size())
+    return emitOpError("needs one result per source");
+  Block &body = getCombineOp().front();
+  unsigned n = getSrcs().size();
+  if (body.getNumArguments() != 2 * n)
+    return emitOpError() << "combine region needs " << 2 * n
+                         << " arguments, has " << body.getNumArguments();
+  for (auto [i, src] : llvm::enumerate(getSrcs())) {
+    auto type = cast<RankedTensorType>(src.getType());
+    if (type.getShape() != first.getShape())
+      return emitOpError("all sources must have the same shape");
+    Type elt = type.getElementType();
+    if (body.getArgument(i).getType() != elt ||
+        body.getArgument(i + n).getType() != elt)
+      return emitOpError() << "combine region argument types must match the "
+                              "element type "
+                           << elt << " of source " << i;
+    auto res = cast<RankedTensorType>(getResult()[i].getType());
+    if (res.getShape() != type.getShape() || res.getElementType() != elt)
+      return emitOpError() << "result " << i << " has type " << res
+                           << ", expected the shape and element type of "
+                           << type;
+  }
+  auto yield = dyn_cast<ScanReturnOp>(body.getTerminator());
   if (!yield || yield.getResult().size() != n)
     return emitOpError() << "combine region must yield " << n << " values";
   for (unsigned i = 0; i < n; ++i)

@@ -47,8 +47,14 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
     return isRegisterOnly(convert.getSrc().getType(), convert.getType())
                ? 0
                : tileBytes(convert.getSrc().getType());
-  if (isa<tile::ReshapeOp, tile::TransOp>(op))
+  if (isa<tile::ReshapeOp>(op))
     return tileBytes(op->getOperand(0).getType());
+  if (isa<tile::TransOp>(op)) {
+    // Up to 8 elements of padding after each row (ViewOpToLLVM.cpp).
+    auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+    int64_t rows = src.getNumElements() / std::max<int64_t>(1, src.getShape().back());
+    return tileBytes(src, rows * 8);
+  }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     // One partial per warp along the reduced axis, per output element
     // (none when no warp splits the axis).
@@ -64,6 +70,15 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
     int64_t bytes = 0;
     for (Value result : reduce.getResults())
       bytes = llvm::alignTo(bytes + partials * tileBytes(result.getType()), 8);
+    return bytes;
+  }
+  if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+    // The warps' totals per line (at most one element per tile element),
+    // or each source moved into and out of a layout the scan takes; one
+    // area per source.
+    int64_t bytes = 0;
+    for (Value src : scan.getSrcs())
+      bytes = llvm::alignTo(bytes + tileBytes(src.getType()), 8);
     return bytes;
   }
   if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {

@@ -629,7 +629,8 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     `c: [M, N]` (or batched `[B, M, K] @ [B, K, N]`). `a` and `b` have the
     same element type: f16/bf16 (f32 accumulator), f32 (`input_precision`
     tf32, tf32x3 or ieee; f32 accumulator), f8E4M3FN/f8E5M2 (f32
-    accumulator) or i8 (i32 accumulator). M, N and K are at least 16.
+    accumulator) or i8 (i32 accumulator). M, N and K are any sizes (a
+    dot the tensor cores cannot take runs on the FMA path).
 
     Example:
 
@@ -682,6 +683,54 @@ def Tile_ReduceReturnOp : Tile_Op<"reduce.return",
     Yields the combined scalars, one per source of the enclosing `tile.reduce`.
 
     Example: `tile.reduce.return %r : f32`
+  }];
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [Pure, SingleBlock]> {
+  let summary = "inclusive scan of tiles along one axis with a combine region";
+  let description = [{
+    An inclusive prefix scan of every source tile along `axis`: result
+    element i along the axis combines source elements 0..i (or i..N-1 with
+    `reverse`), in that order, with the associative combine region, which
+    takes two sets of scalars (one per source: the running values, then the
+    new values; with `reverse`, the later elements come first as the running
+    values) and yields one set. The region need not be commutative. All
+    sources have one shape; every result has the shape and element type of
+    its source. `tl.cumsum`, `tl.cumprod` and `tl.associative_scan` lower to
+    this op.
+
+    The GPU lowering follows Triton's: a sequential scan of each thread's
+    elements, a Hillis-Steele scan over the lanes with `shfl.sync.up`, and
+    one pass through shared memory across warps; the CPU lowering is a loop
+    over the axis. Both do O(N) work along the axis.
+
+    Example:
+
+    ```mlir
+    %s = tile.scan %x {axis = 0 : i32, reverse = false} : (tensor<1024xf32>) -> tensor<1024xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      tile.scan.return %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis,
+                   DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs Variadic<Tile_Tensor>:$result);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = "$srcs attr-dict `:` functional-type($srcs, $result) $combineOp";
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ScanReturnOp : Tile_Op<"scan.return",
+    [Pure, Terminator, HasParent<"ScanOp">, ReturnLike]> {
+  let summary = "terminator of a tile.scan combine region";
+  let description = [{
+    Yields the combined scalars, one per source of the enclosing `tile.scan`.
+
+    Example: `tile.scan.return %r : f32`
   }];
   let arguments = (ins Variadic<AnyType>:$result);
   let assemblyFormat = "$result attr-dict `:` type($result)";

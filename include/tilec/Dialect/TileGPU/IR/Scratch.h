@@ -6,7 +6,7 @@
 //
 // Some ops of a `tilegpu` kernel are lowered through shared memory that is
 // private to the op while it runs (its "scratch"): a layout conversion that
-// crosses threads, reshape and trans, the cross-warp step of a reduction,
+// crosses threads, reshape and trans, the cross-warp step of a reduction or a scan,
 // the old values of a replicated atomic, the operand tiles of an FMA or
 // mma.sync dot. tilegpu-allocate-shared reserves it before the LLVM
 // conversion, which checks every use against the same bound.

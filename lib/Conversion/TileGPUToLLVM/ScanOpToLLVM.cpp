@@ -1,0 +1,463 @@
+//===- ScanOpToLLVM.cpp - inclusive scans along one axis ------------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// tile.scan with the structure of Triton's ScanOpToLLVM.cpp, on a layout in
+// which the scanned axis is split, from its low bits up, into register bits,
+// then lane bits, then warp bits (each a pure power of two of the axis):
+//
+//  1. each thread scans its consecutive elements of every line (the
+//     elements that differ only along the axis) sequentially in registers;
+//  2. the lanes along the axis scan the thread totals with a Hillis-Steele
+//     scan of log2(lanes) `shfl.sync.idx` steps (PTX ISA §9.7.8.6), then
+//     take the total of the lanes before them with one more shuffle;
+//  3. the last lane of every warp writes the warp's totals to shared memory
+//     (one pass), a barrier, and every thread combines the totals of the
+//     warps before it;
+//  4. every element is combined with the prefix of the elements before its
+//     thread.
+//
+// O(N / threads + log N) combines per thread: a 4096-element scan is a few
+// hundred instructions. A tile in any other layout is first moved (through
+// shared memory) into such a layout, built here from the shape, and moved
+// back afterwards. `reverse` scans from the last element: positions along
+// the axis are mirrored and the running value of the later elements is the
+// combine region's first argument (Triton's flip-scan-flip semantics).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringSupport.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+using namespace tilec::lowering;
+
+namespace {
+
+/// Where the scanned axis lives in a layout the scan takes directly: its
+/// low `regBits` bits in registers (bases 1, 2, ...), the next bits in the
+/// lane bits `laneBits` (in order of the axis bit they set), then in the
+/// warp bits `warpBits`.
+struct ScanAxis {
+  unsigned regBits = 0;
+  SmallVector<unsigned> laneBits, warpBits;
+};
+
+std::optional<ScanAxis> analyzeScanAxis(const LinearLayout &layout,
+                                        unsigned axis) {
+  int64_t n = layout.getShape()[axis];
+  if (!llvm::isPowerOf2_64(n))
+    return std::nullopt;
+  // (axis bit, hardware input, input bit) of every basis that moves along
+  // the axis.
+  SmallVector<std::tuple<unsigned, unsigned, unsigned>> entries;
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
+    for (auto [bit, basis] : llvm::enumerate(layout.getBases(HwDim(hw)))) {
+      if (basis[axis] == 0)
+        continue;
+      if (!llvm::isPowerOf2_64(basis[axis]))
+        return std::nullopt;
+      for (unsigned d = 0; d < basis.size(); ++d)
+        if (d != axis && basis[d] != 0)
+          return std::nullopt;
+      entries.push_back({llvm::Log2_64(basis[axis]), hw, unsigned(bit)});
+    }
+  llvm::sort(entries);
+  if (entries.size() != llvm::Log2_64(n))
+    return std::nullopt;
+  ScanAxis result;
+  unsigned previousHw = 0;
+  for (auto [i, entry] : llvm::enumerate(entries)) {
+    auto [axisBit, hw, bit] = entry;
+    if (axisBit != i || hw < previousHw)
+      return std::nullopt;
+    previousHw = hw;
+    if (hw == unsigned(HwDim::Register))
+      ++result.regBits;
+    else if (hw == unsigned(HwDim::Lane))
+      result.laneBits.push_back(bit);
+    else
+      result.warpBits.push_back(bit);
+  }
+  return result;
+}
+
+/// A layout of `shape` (powers of two) that analyzeScanAxis takes, over
+/// 32 lanes and 2^`warpBits` warps: each thread holds as many consecutive
+/// elements along the axis as the tile has per thread, the lanes and then
+/// the warps continue the axis and then cover the other dimensions (the
+/// last first); what is left goes to registers, and thread bits beyond the
+/// tile replicate.
+LinearLayout buildScanLayout(ArrayRef<int64_t> shape, unsigned axis,
+                             unsigned warpBits) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> log2(rank), next(rank, 0);
+  unsigned elementBits = 0;
+  for (unsigned d = 0; d < rank; ++d) {
+    log2[d] = llvm::Log2_64(shape[d]);
+    elementBits += log2[d];
+  }
+  unsigned threadBits = llvm::Log2_32(kThreadsPerWarp) + warpBits;
+  unsigned registerBits = elementBits > threadBits ? elementBits - threadBits : 0;
+  std::array<SmallVector<Coord>, kNumHwDims> bases;
+  auto unit = [&](unsigned d) {
+    Coord c(rank, 0);
+    c[d] = int64_t(1) << next[d]++;
+    return c;
+  };
+  SmallVector<unsigned> order{axis};
+  for (int d = rank - 1; d >= 0; --d)
+    if (unsigned(d) != axis)
+      order.push_back(d);
+  auto take = [&]() {
+    for (unsigned d : order)
+      if (next[d] < log2[d])
+        return unit(d);
+    return Coord(rank, 0);
+  };
+  auto &regs = bases[unsigned(HwDim::Register)];
+  for (unsigned i = 0, e = std::min(log2[axis], registerBits); i < e; ++i)
+    regs.push_back(unit(axis));
+  for (unsigned i = 0; i < llvm::Log2_32(kThreadsPerWarp); ++i)
+    bases[unsigned(HwDim::Lane)].push_back(take());
+  for (unsigned i = 0; i < warpBits; ++i)
+    bases[unsigned(HwDim::Warp)].push_back(take());
+  for (unsigned d : order)
+    while (next[d] < log2[d])
+      regs.push_back(unit(d));
+  return LinearLayout(shape, bases);
+}
+
+struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
+  ScanOpLowering(TileGPUTypeConverter &converter, MLIRContext *ctx,
+                 LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  using Values = SmallVector<Value>; // one per source
+
+  /// Combines two sets of values (one per source) with the region.
+  static Values combine(OpBuilder &b, tile::ScanOp op, ArrayRef<Value> lhs,
+                        ArrayRef<Value> rhs) {
+    Block &body = op.getCombineOp().front();
+    IRMapping mapping;
+    unsigned n = lhs.size();
+    for (unsigned i = 0; i < n; ++i) {
+      mapping.map(body.getArgument(i), lhs[i]);
+      mapping.map(body.getArgument(n + i), rhs[i]);
+    }
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, mapping);
+    Values results;
+    for (Value v : body.getTerminator()->getOperands())
+      results.push_back(mapping.lookupOrDefault(v));
+    return results;
+  }
+
+  static Values select(OpBuilder &b, Location loc, Value cond,
+                       ArrayRef<Value> t, ArrayRef<Value> f) {
+    Values results;
+    for (auto [x, y] : llvm::zip(t, f))
+      results.push_back(arith::SelectOp::create(b, loc, cond, x, y));
+    return results;
+  }
+
+  /// The bits `bits` of `index` gathered into an integer (bit j of the
+  /// result is bit bits[j] of the index).
+  static Value extractBits(OpBuilder &b, Location loc, Value index,
+                           ArrayRef<unsigned> bits) {
+    Value result = i32Val(b, loc, 0);
+    for (auto [j, bit] : llvm::enumerate(bits)) {
+      Value v = arith::ShRUIOp::create(b, loc, index, i32Val(b, loc, bit));
+      v = arith::AndIOp::create(b, loc, v, i32Val(b, loc, 1));
+      if (j)
+        v = arith::ShLIOp::create(b, loc, v, i32Val(b, loc, j));
+      result = arith::OrIOp::create(b, loc, result, v);
+    }
+    return result;
+  }
+
+  /// The inverse of extractBits over `bits`.
+  static Value depositBits(OpBuilder &b, Location loc, Value value,
+                           ArrayRef<unsigned> bits) {
+    Value result = i32Val(b, loc, 0);
+    for (auto [j, bit] : llvm::enumerate(bits)) {
+      Value v = arith::ShRUIOp::create(b, loc, value, i32Val(b, loc, j));
+      v = arith::AndIOp::create(b, loc, v, i32Val(b, loc, 1));
+      v = arith::ShLIOp::create(b, loc, v, i32Val(b, loc, bit));
+      result = arith::OrIOp::create(b, loc, result, v);
+    }
+    return result;
+  }
+
+  /// `value` or, with `reverse`, its mirror `count - 1 - value`.
+  static Value mirror(OpBuilder &b, Location loc, Value value, int64_t count,
+                      bool reverse) {
+    if (!reverse)
+      return value;
+    return arith::SubIOp::create(b, loc, i32Val(b, loc, count - 1), value);
+  }
+
+  LogicalResult
+  matchAndRewrite(tile::ScanOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    bool reverse = op.getReverse();
+    unsigned numSrcs = op.getSrcs().size();
+    auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+    ArrayRef<int64_t> shape = srcType.getShape();
+    for (int64_t size : shape)
+      if (!llvm::isPowerOf2_64(size))
+        return op.emitOpError() << "scans tiles whose dimensions are powers "
+                                   "of two, got "
+                                << srcType;
+    FailureOr<LinearLayout> srcLayout = getLayoutOf(loc, srcType);
+    if (failed(srcLayout))
+      return failure();
+
+    // [source][slot], in the layout the scan works in.
+    SmallVector<Values> values;
+    for (ValueRange range : adaptor.getSrcs())
+      values.emplace_back(range.begin(), range.end());
+    LinearLayout layout = *srcLayout;
+    std::optional<ScanAxis> scanAxis = analyzeScanAxis(layout, axis);
+    auto linear = [&](OpBuilder &b, ArrayRef<Value> c) {
+      return emitLinearIndex(b, loc, c, shape);
+    };
+    bool moved = !scanAxis.has_value();
+    if (moved) {
+      layout = buildScanLayout(shape, axis, srcLayout->getNumBits(HwDim::Warp));
+      scanAxis = analyzeScanAxis(layout, axis);
+      if (!scanAxis)
+        return op.emitOpError("internal error: no layout to scan in");
+      for (Values &v : values)
+        v = exchangeThroughSharedMemory(rewriter, loc, op, state, v,
+                                        *srcLayout, layout,
+                                        srcType.getNumElements(), linear,
+                                        linear);
+    }
+
+    // 1. Within a thread: each line's slots in scan order.
+    llvm::MapVector<int64_t, SmallVector<int64_t>> lines;
+    for (int64_t r = 0, e = layout.getNumRegisters(); r < e; ++r) {
+      Coord c = layout.applyOne(HwDim::Register, r);
+      c[axis] = 0;
+      lines[layout.linearize(c)].push_back(r);
+    }
+    auto slotValues = [&](int64_t slot) {
+      Values v;
+      for (unsigned i = 0; i < numSrcs; ++i)
+        v.push_back(values[i][slot]);
+      return v;
+    };
+    SmallVector<Values> scanned(layout.getNumRegisters());
+    SmallVector<Values> totals; // [line]: the thread's inclusive total
+    SmallVector<int64_t> firstSlots;
+    for (auto &[key, slots] : lines) {
+      llvm::sort(slots, [&](int64_t x, int64_t y) {
+        return layout.applyOne(HwDim::Register, x)[axis] <
+               layout.applyOne(HwDim::Register, y)[axis];
+      });
+      if (reverse)
+        std::reverse(slots.begin(), slots.end());
+      Values acc = slotValues(slots.front());
+      scanned[slots.front()] = acc;
+      for (int64_t slot : ArrayRef<int64_t>(slots).drop_front()) {
+        acc = combine(rewriter, op, acc, slotValues(slot));
+        scanned[slot] = acc;
+      }
+      totals.push_back(acc);
+      firstSlots.push_back(slots.front());
+    }
+
+    ThreadIndices ids = getThreadIndices(rewriter, loc);
+    auto cmp = [&](arith::CmpIPredicate pred, Value x, int64_t y) -> Value {
+      return arith::CmpIOp::create(rewriter, loc, pred, x,
+                                   i32Val(rewriter, loc, y));
+    };
+
+    // 2. Across the lanes along the axis.
+    ArrayRef<unsigned> laneBits = scanAxis->laneBits;
+    int64_t numLanes = int64_t(1) << laneBits.size();
+    Value hasLanePrefix, isLastLane;
+    SmallVector<Values> lanePrefix;
+    if (!laneBits.empty()) {
+      Value position = mirror(rewriter, loc,
+                              extractBits(rewriter, loc, ids.lane, laneBits),
+                              numLanes, reverse);
+      uint32_t axisMask = 0;
+      for (unsigned bit : laneBits)
+        axisMask |= 1u << bit;
+      Value others = arith::AndIOp::create(rewriter, loc, ids.lane,
+                                           i32Val(rewriter, loc, static_cast<int32_t>(~axisMask)));
+      // The lane at (mirrored) position `p` along the axis, in this lane's
+      // line.
+      auto laneAt = [&](Value p) -> Value {
+        Value unmirrored = mirror(rewriter, loc, p, numLanes, reverse);
+        return arith::OrIOp::create(
+            rewriter, loc, others,
+            depositBits(rewriter, loc, unmirrored, laneBits));
+      };
+      for (int64_t step = 1; step < numLanes; step <<= 1) {
+        Value valid = cmp(arith::CmpIPredicate::sge, position, step);
+        Value from = laneAt(arith::SubIOp::create(rewriter, loc, position,
+                                                  i32Val(rewriter, loc, step)));
+        for (Values &total : totals) {
+          Values partner;
+          for (Value v : total)
+            partner.push_back(emitShuffleIdx(rewriter, loc, v, from));
+          total = select(rewriter, loc, valid,
+                         combine(rewriter, op, partner, total), total);
+        }
+      }
+      Value from = laneAt(arith::SubIOp::create(rewriter, loc, position,
+                                                i32Val(rewriter, loc, 1)));
+      for (Values &total : totals) {
+        Values prefix;
+        for (Value v : total)
+          prefix.push_back(emitShuffleIdx(rewriter, loc, v, from));
+        lanePrefix.push_back(prefix);
+      }
+      hasLanePrefix = cmp(arith::CmpIPredicate::sgt, position, 0);
+      isLastLane = cmp(arith::CmpIPredicate::eq, position, numLanes - 1);
+    }
+
+    // 3. Across the warps along the axis, through shared memory.
+    ArrayRef<unsigned> warpBits = scanAxis->warpBits;
+    Value hasWarpPrefix;
+    SmallVector<Values> warpPrefix;
+    if (!warpBits.empty()) {
+      int64_t numWarps = int64_t(1) << warpBits.size();
+      int64_t numLines = srcType.getNumElements() / shape[axis];
+      SmallVector<int64_t> offsets;
+      int64_t bytes = 0;
+      for (Value v : totals.front()) {
+        offsets.push_back(bytes);
+        bytes = llvm::alignTo(
+            bytes + numWarps * numLines * getStorageBytes(v.getType()), 8);
+      }
+      state.requireScratch(op, bytes);
+      Value position = mirror(rewriter, loc,
+                              extractBits(rewriter, loc, ids.warp, warpBits),
+                              numWarps, reverse);
+      // Each line's index among the tile's lines (its coordinate with the
+      // axis dropped).
+      auto coords = emitCoordinates(rewriter, loc, layout, ids);
+      SmallVector<int64_t> lineShape(shape);
+      lineShape[axis] = 1;
+      SmallVector<Value> lineIndex;
+      for (int64_t slot : firstSlots) {
+        SmallVector<Value> c = coords[slot];
+        c[axis] = i32Val(rewriter, loc, 0);
+        lineIndex.push_back(emitLinearIndex(rewriter, loc, c, lineShape));
+      }
+      // Readers of the previous use of the scratch area must be done.
+      emitBarrier(rewriter, loc);
+      auto writeTotals = [&](OpBuilder &b) {
+        Value base = arith::MulIOp::create(b, loc, position,
+                                           i32Val(b, loc, numLines));
+        for (auto [line, total] : llvm::enumerate(totals)) {
+          Value index = arith::AddIOp::create(b, loc, base, lineIndex[line]);
+          for (auto [i, v] : llvm::enumerate(total))
+            storeSharedElement(b, loc, op, offsets[i], index, v);
+        }
+      };
+      if (isLastLane) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, isLastLane,
+                                      /*withElse=*/false);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        writeTotals(rewriter);
+      } else {
+        writeTotals(rewriter);
+      }
+      emitBarrier(rewriter, loc);
+      for (auto [line, total] : llvm::enumerate(totals)) {
+        Values acc;
+        for (int64_t k = 0; k + 1 < numWarps; ++k) {
+          Value index = arith::AddIOp::create(
+              rewriter, loc, lineIndex[line],
+              i32Val(rewriter, loc, k * numLines));
+          Values partial;
+          for (auto [i, v] : llvm::enumerate(total))
+            partial.push_back(loadSharedElement(rewriter, loc, op, offsets[i],
+                                                index, v.getType()));
+          if (k == 0) {
+            acc = partial;
+            continue;
+          }
+          Value before = cmp(arith::CmpIPredicate::sgt, position, k);
+          acc = select(rewriter, loc, before,
+                       combine(rewriter, op, acc, partial), acc);
+        }
+        warpPrefix.push_back(acc);
+      }
+      hasWarpPrefix = cmp(arith::CmpIPredicate::sgt, position, 0);
+    }
+
+    // 4. Every element after the prefix of the threads before it.
+    for (auto [line, entry] : llvm::enumerate(lines)) {
+      Values prefix;
+      Value hasPrefix;
+      if (hasLanePrefix && hasWarpPrefix) {
+        Values both =
+            combine(rewriter, op, warpPrefix[line], lanePrefix[line]);
+        prefix = select(rewriter, loc, hasWarpPrefix,
+                        select(rewriter, loc, hasLanePrefix, both,
+                               warpPrefix[line]),
+                        lanePrefix[line]);
+        hasPrefix =
+            arith::OrIOp::create(rewriter, loc, hasLanePrefix, hasWarpPrefix);
+      } else if (hasLanePrefix) {
+        prefix = lanePrefix[line];
+        hasPrefix = hasLanePrefix;
+      } else if (hasWarpPrefix) {
+        prefix = warpPrefix[line];
+        hasPrefix = hasWarpPrefix;
+      } else {
+        break;
+      }
+      for (int64_t slot : entry.second)
+        scanned[slot] = select(rewriter, loc, hasPrefix,
+                               combine(rewriter, op, prefix, scanned[slot]),
+                               scanned[slot]);
+    }
+
+    SmallVector<Values> results(numSrcs);
+    for (const Values &slot : scanned)
+      for (unsigned i = 0; i < numSrcs; ++i)
+        results[i].push_back(slot[i]);
+    if (moved)
+      for (Values &v : results)
+        v = exchangeThroughSharedMemory(rewriter, loc, op, state, v, layout,
+                                        *srcLayout, srcType.getNumElements(),
+                                        linear, linear);
+    SmallVector<ValueRange> ranges(results.begin(), results.end());
+    rewriter.replaceOpWithMultiple(op, ranges);
+    return success();
+  }
+
+  LoweringState &state;
+};
+
+} // namespace
+
+void lowering::populateScanOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            LoweringState &state) {
+  patterns.add<ScanOpLowering>(converter, patterns.getContext(), state);
+}
