@@ -253,7 +253,8 @@ def attention_rows(args):
                         # (N_CTX contiguous: the K-major B of the second dot).
                         q, k = q.to(torch.float8_e5m2), k.to(torch.float8_e5m2)
                         v = v.transpose(2, 3).contiguous().to(torch.float8_e5m2).transpose(2, 3)
-                        ref = sdpa("flash", q.half(), k.half(), v.half(), causal, sm_scale).double()
+                        ref = sdpa("flash", q.half(), k.half(), v.half().contiguous(), causal,
+                                   sm_scale).double()
                         o = torch.empty(Z, H, n_ctx, d, device="cuda", dtype=torch.float8_e5m2)
                     else:
                         ref = sdpa("flash", q, k, v, causal, sm_scale).double()

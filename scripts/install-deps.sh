@@ -4,8 +4,10 @@
 # toolkit (ptxas) is expected at /usr/local/cuda and is optional: without it
 # tilec still emits PTX and the cubin step is skipped with a message.
 # clang-22 and libclang-rt-22-dev are for the frontend's libFuzzer smoke run
-# in scripts/test.sh. python3-numpy and python3-torch (CPU torch 1.13) are for
-# the Python package's tests (python/), lld-22 for the static build of
+# in scripts/test.sh. chromium (headless) opens the --dump-ir report's page
+# in test/Compiler/dump-ir-html.test (skipped without it). python3-numpy and
+# python3-torch (CPU torch 1.13) are for the Python package's tests (python/)
+# and the differential tester, lld-22 for the static build of
 # scripts/prepare-gpu-check.sh.
 set -euo pipefail
 
@@ -13,7 +15,7 @@ packages=(
   cmake ninja-build g++ ccache python3 git
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
-  clang-22 libclang-rt-22-dev
+  clang-22 libclang-rt-22-dev chromium
   python3-numpy python3-torch python3-pip lld-22
 )
 missing=()

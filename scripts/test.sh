@@ -4,7 +4,8 @@
 # cases: every example compiled and assembled by ptxas; every example run on
 # the CPU backend on fresh random inputs against its float64 reference,
 # plain and under the sanitizer (tilec-e2e-cpu); on the GPU too when one is
-# present, skipped with the reason otherwise. Then the frontend under
+# present, skipped with the reason otherwise. Then 200 random programs of
+# the differential tester (scripts/difftest.sh). Then the frontend under
 # ASan+UBSan (scripts/sanitize-frontend.sh: a frontend-only build, ~2 min
 # cold on 2 cores, and the bad-input corpus, the frontend tests and the
 # examples through it; TILEC_SKIP_SANITIZE=1 skips it), then a 60 s
@@ -17,6 +18,9 @@ build=${TILEC_BUILD_DIR:-$root/build}
 start=$(date +%s)
 "$root/scripts/build.sh"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+# 200 random tile programs on the CPU backend against their references and
+# the reduced regression cases (test/difftest; ~25 s on 2 cores)
+"$root/scripts/difftest.sh"
 if [ "${TILEC_SKIP_SANITIZE:-0}" != 1 ]; then
   "$root/scripts/sanitize-frontend.sh"
   if command -v clang++-22 > /dev/null &&

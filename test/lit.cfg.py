@@ -47,6 +47,13 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 
+# Headless Chromium for the --dump-ir report's page (test/Compiler/dump-ir-html.test).
+import shutil
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
+
 # A CUDA driver on this machine (what the runtime dlopens):
 # `tilec run --backend gpu` can get further than "no CUDA driver".
 import ctypes

@@ -275,13 +275,17 @@ double tilec_binary_stage_seconds(const tilec_binary *binary,
 
 typedef struct tilec_module tilec_module;
 
-/** Loads `binary` (its cubin, else its PTX) on the compiler's device. */
+/** Loads `binary` (its cubin, else its PTX) on the compiler's device.
+ * TILEC_ERROR_INVALID_ARGUMENT when the device cannot run it (more shared
+ * memory or threads per block than it has), TILEC_ERROR_CUDA when the
+ * driver fails. */
 tilec_status tilec_binary_load(tilec_compiler *compiler,
                                const tilec_binary *binary,
                                tilec_module **module);
 /** Queues a launch with one argument per kernel parameter, as for
  * tilec_kernel_launch; the arguments of parameters the binary was
- * specialized on (constexprs) are ignored. */
+ * specialized on (constexprs) are ignored. A pointer to elements of another
+ * type than the binary's parameter is TILEC_ERROR_INVALID_ARGUMENT. */
 tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
                                  uint32_t grid_y, uint32_t grid_z,
                                  void *stream, const tilec_arg *args,

@@ -477,8 +477,11 @@ tilec_status tilec_binary_load(tilec_compiler *compiler,
   const std::string &image = ck.cubin.empty() ? ck.ptx : ck.cubin;
   auto loaded =
       runtime::Kernel::load(*device, *metadata, image.data(), image.size());
-  if (!loaded)
-    return fail(TILEC_ERROR_CUDA, loaded.status().message());
+  if (!loaded) // A kernel the device cannot run (shared memory, threads)
+    return fail(loaded.status().code() == runtime::ErrorCode::InvalidArgument
+                    ? TILEC_ERROR_INVALID_ARGUMENT
+                    : TILEC_ERROR_CUDA,
+                loaded.status().message());
   *module = new tilec_module{compiler->state, loaded.take()};
   return TILEC_SUCCESS;
 }
@@ -509,6 +512,20 @@ tilec_status tilec_module_launch(tilec_module *module, uint32_t grid_x,
                       md.parameters[i].name +
                       "'): a string for a run-time "
                       "parameter");
+    // The binary reads the elements as its parameter's type: a pointer to
+    // other elements would be read as the wrong type (the JIT launch would
+    // specialize a new kernel instead).
+    const runtime::ParameterInfo &param = md.parameters[i];
+    if (param.kind == runtime::ParameterInfo::Kind::Pointer &&
+        cppArgs[i].kind() == jit::Arg::Kind::Pointer &&
+        cppArgs[i].type() != param.type)
+      return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                  "kernel '" + md.name + "': argument " +
+                      std::to_string(i + 1) + " ('" + param.name +
+                      "'): a pointer to " +
+                      runtime::scalarTypeName(cppArgs[i].type()) +
+                      " for a parameter compiled for pointers to " +
+                      runtime::scalarTypeName(param.type));
     passed.push_back(cppArgs[i].toRuntimeArg());
   }
   if (runtime::Status current = module->state->device->ensureCurrent();

@@ -7,6 +7,8 @@
 #include "tilec/Compiler/Compiler.h"
 #include "tilec/Compiler/CpuPipeline.h"
 
+#include "DumpReport.h"
+
 #include <map>
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
@@ -33,38 +35,6 @@ llvm::StringRef tilec::getTilecVersion() { return "0.1.0"; }
 
 namespace {
 
-/// Writes numbered files into the dump directory, in pipeline order.
-class DumpDirectory {
-public:
-  explicit DumpDirectory(std::string dir) : dir(std::move(dir)) {}
-  bool enabled() const { return !dir.empty(); }
-  llvm::Error create() {
-    if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-      return llvm::createStringError(ec, "cannot create dump directory " + dir);
-    return llvm::Error::success();
-  }
-  /// Writes `NN-<name>` and returns that file name ("" if it failed).
-  std::string write(llvm::StringRef name,
-                    llvm::function_ref<void(llvm::raw_ostream &)> fn) {
-    std::string file = llvm::formatv("{0:2}-{1}", counter++, name).str();
-    llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, file);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (ec) {
-      llvm::errs() << "tilec: warning: cannot write " << path << ": "
-                   << ec.message() << "\n";
-      return "";
-    }
-    fn(os);
-    return file;
-  }
-
-private:
-  std::string dir;
-  unsigned counter = 0;
-};
-
 /// How dumps and printed IR show ops: with their locations (`loc(#locN)`
 /// aliases to `"k.tile":12:5`), so that every IR maps back to the source
 /// and can be parsed again by tilec-opt.
@@ -79,26 +49,32 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// Dumps the module after every pass (`NN-<pass-argument>.mlir`).
-class DumpAfterEachPass : public mlir::PassInstrumentation {
-public:
-  explicit DumpAfterEachPass(DumpDirectory &dumps) : dumps(dumps) {}
-  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
-    if (!llvm::isa<mlir::ModuleOp>(op))
-      return;
-    dumps.write((pass->getArgument() + ".mlir").str(),
-                [&](llvm::raw_ostream &os) {
-                  op->print(os, getDumpPrintingFlags());
-                });
-  }
-
-private:
-  DumpDirectory &dumps;
-};
-
 bool isPassIn(mlir::Pass *pass, const std::vector<std::string> &names) {
   return llvm::is_contained(names, pass->getArgument().str());
 }
+
+/// Records every diagnostic of a compilation in its dump report, then lets
+/// the handler installed before it (the tool's) print it as usual.
+class DumpDiagnostics {
+public:
+  DumpDiagnostics(mlir::MLIRContext *context, DumpReport &report)
+      : context(context) {
+    if (report.enabled())
+      id = context->getDiagEngine().registerHandler(
+          [&report](mlir::Diagnostic &diagnostic) {
+            report.recordDiagnostic(diagnostic);
+            return mlir::failure();
+          });
+  }
+  ~DumpDiagnostics() {
+    if (id)
+      context->getDiagEngine().eraseHandler(*id);
+  }
+
+private:
+  mlir::MLIRContext *context;
+  std::optional<mlir::DiagnosticEngine::HandlerID> id;
+};
 
 } // namespace
 
@@ -203,20 +179,17 @@ static mlir::FunctionOpInterface findLoweredKernel(mlir::ModuleOp module) {
 /// the passes took go to `passesSeconds`.
 static llvm::Error
 runPasses(mlir::ModuleOp module, const KernelInterface &kernel,
-          const CompileOptions &options, DumpDirectory &dumps,
+          const CompileOptions &options, DumpReport &dumps,
           llvm::function_ref<void(mlir::OpPassManager &)> build,
           double &passesSeconds) {
   if (dumps.enabled()) {
     if (auto err = dumps.create())
       return err;
-    dumps.write("input.mlir", [&](llvm::raw_ostream &os) {
-      module->print(os, getDumpPrintingFlags());
-    });
+    dumps.recordInput(module);
   }
   mlir::PassManager pm(module->getContext());
   build(pm);
-  if (dumps.enabled())
-    pm.addInstrumentation(std::make_unique<DumpAfterEachPass>(dumps));
+  dumps.instrument(pm);
   if (options.printIRAfterAll || !options.printIRAfter.empty() ||
       !options.printIRBefore.empty()) {
     // Module-scope printing needs the passes to run on one thread.
@@ -247,6 +220,8 @@ runPasses(mlir::ModuleOp module, const KernelInterface &kernel,
   auto passesStart = std::chrono::steady_clock::now();
   mlir::LogicalResult passed = pm.run(module);
   passesSeconds = secondsSince(passesStart);
+  // A pipeline that stops at tilegpu still gets its layout pictures.
+  dumps.addLayouts(module);
   if (mlir::failed(passed)) {
     std::string message =
         "compilation of '" + kernel.name + "' failed (see the errors above)";
@@ -263,20 +238,22 @@ llvm::Error tilec::lowerModuleForCpu(mlir::ModuleOp module,
                                      const KernelInterface &kernel,
                                      const CompileOptions &options,
                                      const CpuPipelineOptions &cpu) {
-  DumpDirectory dumps(options.dumpDir);
+  DumpReport dumps(options, kernel);
+  DumpDiagnostics recorder(module->getContext(), dumps);
   double passesSeconds = 0;
-  return runPasses(
+  llvm::Error err = runPasses(
       module, kernel, options, dumps,
       [&](mlir::OpPassManager &pm) { buildCpuPipeline(pm, cpu); },
       passesSeconds);
+  dumps.finish(!err);
+  return err;
 }
 
-llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
-                                                   const KernelInterface &kernel,
-                                                   const CompileOptions &options) {
-  CompileResult result;
+static llvm::Error compileWithReport(mlir::ModuleOp module,
+                                     const KernelInterface &kernel,
+                                     const CompileOptions &options,
+                                     DumpReport &dumps, CompileResult &result) {
   result.numThreads = options.pipeline.numWarps * tilegpu::kThreadsPerWarp;
-  DumpDirectory dumps(options.dumpDir);
   if (auto err = runPasses(module, kernel, options, dumps,
                            [&](mlir::OpPassManager &pm) {
                              buildPipeline(pm, options.pipeline,
@@ -304,7 +281,7 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
   if (options.emit <= EmitKind::TileGPU) {
     llvm::raw_string_ostream os(result.mlir);
     module->print(os);
-    return result;
+    return llvm::Error::success();
   }
 
   auto llvmStart = std::chrono::steady_clock::now();
@@ -312,8 +289,14 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
   auto llvmModule = translateToLLVMIR(module, llvmContext, options.target);
   if (!llvmModule)
     return llvmModule.takeError();
+  auto printLLVM = [&] {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    (*llvmModule)->print(os, nullptr);
+    return text;
+  };
   if (dumps.enabled())
-    dumps.write("llvm-ir.ll", [&](llvm::raw_ostream &os) { (*llvmModule)->print(os, nullptr); });
+    dumps.writeArtifact("llvm-ir.ll", printLLVM());
   if (auto err = linkLibdevice(**llvmModule))
     return std::move(err);
   if (auto err = optimizeLLVMIR(**llvmModule, options.target))
@@ -325,11 +308,9 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     (*llvmModule)->print(os, nullptr);
   }
   if (dumps.enabled())
-    dumps.write("llvm-ir-opt.ll", [&](llvm::raw_ostream &os) {
-      (*llvmModule)->print(os, nullptr);
-    });
+    dumps.writeArtifact("llvm-ir-opt.ll", printLLVM(), "llvm-ir.ll");
   if (options.emit == EmitKind::LLVM)
-    return result;
+    return llvm::Error::success();
 
   auto ptxStart = std::chrono::steady_clock::now();
   auto ptx = emitPTX(**llvmModule, options.target);
@@ -338,24 +319,25 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
   result.ptx = std::move(*ptx);
   result.times.ptx = secondsSince(ptxStart);
   std::string ptxDump;
-  if (dumps.enabled())
-    ptxDump = dumps.write("kernel.ptx",
-                          [&](llvm::raw_ostream &os) { os << result.ptx; });
+  if (dumps.enabled()) {
+    ptxDump = dumps.writeArtifact("kernel.ptx", result.ptx);
+    dumps.setPTX(result.ptx, ptxDump);
+  }
   auto dumpMetadata = [&](llvm::StringRef cubinDump) {
     std::vector<std::pair<std::string, std::string>> artifacts = {
         {"ptx", ptxDump}};
     if (!cubinDump.empty())
       artifacts.push_back({"cubin", cubinDump.str()});
-    dumps.write("kernel.json", [&](llvm::raw_ostream &os) {
-      os << llvm::formatv("{0:2}", llvm::json::Value(buildKernelMetadata(
-                                       kernel, options, result, artifacts)))
-         << "\n";
-    });
+    dumps.writeArtifact(
+        "kernel.json",
+        llvm::formatv("{0:2}\n", llvm::json::Value(buildKernelMetadata(
+                                      kernel, options, result, artifacts)))
+            .str());
   };
   if (options.emit == EmitKind::PTX) {
     if (dumps.enabled())
       dumpMetadata("");
-    return result;
+    return llvm::Error::success();
   }
 
   std::string ptxas = options.ptxas;
@@ -379,13 +361,28 @@ llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
     return assembled.takeError();
   result.ptxas = std::move(*assembled);
   if (dumps.enabled()) {
-    dumps.write("ptxas.log", [&](llvm::raw_ostream &os) { os << result.ptxas->log; });
-    std::string cubinDump =
-        dumps.write("kernel.cubin", [&](llvm::raw_ostream &os) {
-          os.write(result.ptxas->cubin.data(), result.ptxas->cubin.size());
-        });
+    dumps.writeArtifact("ptxas.log", result.ptxas->log);
+    std::string cubinDump = dumps.writeArtifact(
+        "kernel.cubin",
+        llvm::StringRef(result.ptxas->cubin.data(), result.ptxas->cubin.size()));
     dumpMetadata(cubinDump);
   }
+  return llvm::Error::success();
+}
+
+llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
+                                                   const KernelInterface &kernel,
+                                                   const CompileOptions &options) {
+  DumpReport dumps(options, kernel);
+  DumpDiagnostics recorder(module->getContext(), dumps);
+  CompileResult result;
+  llvm::Error err = compileWithReport(module, kernel, options, dumps, result);
+  if (dumps.enabled()) {
+    dumps.setResult(result);
+    dumps.finish(!err);
+  }
+  if (err)
+    return std::move(err);
   return result;
 }
 

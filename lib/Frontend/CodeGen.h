@@ -19,7 +19,7 @@
 //   (CodeGenStmt.cpp).
 // - Calls to @jit functions, nested functions and lambdas are inlined, with
 //   constexpr arguments specialized (CodeGenCall.cpp); `tl.*` builtins and
-//   tensor methods are a table of handlers (CodeGenBuiltins.cpp).
+//   tensor methods are a table of specs, one file per family (Builtins.h).
 // - Every op gets the FileLineColLoc of the AST node it comes from (a
 //   LocationScope per visited node). Every problem is reported at the exact
 //   token, followed by notes (the other half of a conflict, then "in call
@@ -115,12 +115,38 @@ struct CallArgs {
   llvm::SmallVector<CallArg, 4> keywords;
 };
 
+/// What a builtin's argument must be: the binder (Builtins.h) converts it
+/// and reports a mismatch at the argument.
+enum class ArgType {
+  /// Anything; the builtin checks it.
+  Any,
+  /// A compile-time integer (tl.constexpr).
+  Int,
+  /// A compile-time bool (ParamSpec::boolDefault when omitted).
+  Bool,
+  /// A compile-time string (ParamSpec::strDefault when omitted).
+  Str,
+  /// A dtype (`tl.float32`).
+  DType,
+  /// A compile-time integer or a tuple of them (empty when omitted).
+  IntList,
+  /// A run-time value; a Python number becomes a scalar of its default type.
+  Runtime,
+  /// A run-time tile (not a scalar).
+  Tile,
+};
+
 /// One parameter of a builtin, for argument binding.
 struct ParamSpec {
   llvm::StringRef name;
   bool required = false;
   /// Can only be given by keyword (after `*args`).
   bool keywordOnly = false;
+  ArgType kind = ArgType::Any;
+  /// The value of an omitted ArgType::Bool parameter.
+  bool boolDefault = false;
+  /// The value of an omitted ArgType::Str parameter.
+  llvm::StringRef strDefault;
 };
 
 //===----------------------------------------------------------------------===//
@@ -346,7 +372,7 @@ public:
          CombineBuilder combine);
 
   //===--------------------------------------------------------------------===//
-  // Builtins (CodeGenBuiltins.cpp)
+  // Builtins (CodeGenBuiltins.cpp; the table is in Builtins.h)
   //===--------------------------------------------------------------------===//
 
   /// Calls builtin `name` (`tl.load`, `range`, ...).
@@ -511,12 +537,6 @@ CGValue unflattenValue(const CGValue &templ, llvm::ArrayRef<CGValue> leaves,
 /// The closest of `candidates` to `name` (for "did you mean"), or "".
 std::string findClosestName(llvm::StringRef name,
                             llvm::ArrayRef<std::string> candidates);
-
-/// Triton's random numbers (CodeGenRandom.cpp): `builtin` is one of
-/// `tl.randint`, `tl.randint4x`, `tl.rand`, `tl.rand4x`, `tl.randn`,
-/// `tl.randn4x`, expanded into Philox rounds on integer tiles.
-mlir::FailureOr<CGValue> emitRandom(CodeGen &cg, llvm::StringRef builtin,
-                                    CallArgs &call);
 
 } // namespace tilec::frontend
 

@@ -60,13 +60,14 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
   llvm::SmallVector<std::optional<CallArg>> values(params.size());
   size_t nextParam = 0;
   std::vector<CGValue> extraPositional;
-  int varPositional = -1;
+  // `**kwargs` collects the keyword arguments no parameter takes.
+  std::vector<std::pair<std::string, CGValue>> extraKeywords;
+  int varPositional = -1, varKeyword = -1;
   for (auto [i, param] : llvm::enumerate(params))
     if (param->getParamKind() == ParamKind::VarPositional)
       varPositional = static_cast<int>(i);
     else if (param->getParamKind() == ParamKind::VarKeyword)
-      return error(param->getLoc(), "'**kwargs' parameters are not supported "
-                                    "in a tilec kernel");
+      varKeyword = static_cast<int>(i);
   size_t numPositionalParams = 0;
   for (const Parameter *param : params)
     if (param->getParamKind() == ParamKind::Normal ||
@@ -97,8 +98,19 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
     for (auto [i, param] : llvm::enumerate(params))
       if (param->getName() == arg.keyword &&
           param->getParamKind() != ParamKind::VarPositional &&
+          param->getParamKind() != ParamKind::VarKeyword &&
           param->getParamKind() != ParamKind::PositionalOnly)
         index = static_cast<int>(i);
+    if (index < 0 && varKeyword >= 0) {
+      for (const auto &[name, value] : extraKeywords)
+        if (name == arg.keyword)
+          return error(arg.keywordLoc, shown +
+                                           " got multiple values for "
+                                           "argument '" +
+                                           arg.keyword + "'");
+      extraKeywords.emplace_back(arg.keyword, arg.value);
+      continue;
+    }
     if (index < 0) {
       llvm::SmallVector<std::string> names;
       for (const Parameter *param : params)
@@ -124,6 +136,11 @@ FailureOr<CGValue> CodeGen::callFunction(const CGValue &callee,
     if (param->getParamKind() == ParamKind::VarPositional) {
       frame->vars[param->getName()] =
           Binding{CGValue::tuple(extraPositional), param->getLoc()};
+      continue;
+    }
+    if (param->getParamKind() == ParamKind::VarKeyword) {
+      frame->vars[param->getName()] =
+          Binding{CGValue::dict(extraKeywords), param->getLoc()};
       continue;
     }
     CGValue value;

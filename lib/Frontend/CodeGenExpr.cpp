@@ -365,6 +365,20 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
     else
       indices.push_back(index);
 
+    if (base->isDict()) {
+      FailureOr<CGValue> key = eval(index);
+      if (failed(key))
+        return failure();
+      if (!key->isStr())
+        return error(index->getLoc(), "the keys of '**kwargs' are strings, "
+                                      "not " +
+                                          key->describe());
+      if (const CGValue *value = base->lookupKey(key->getStr()))
+        return *value;
+      return error(index->getLoc(), "no keyword argument " + key->repr() +
+                                        " was given (the '**kwargs' are " +
+                                        base->repr() + ")");
+    }
     if (base->isTuple() || base->isStr()) {
       if (indices.size() != 1)
         return error(index->getLoc(),
@@ -672,10 +686,27 @@ FailureOr<CallArgs> CodeGen::evalCallArgs(const CallExpr *call,
         args.positional.push_back({element, arg.value->getLoc(), "", SMLoc()});
       break;
     }
-    case ArgKind::DoubleStar:
-      error(arg.loc, "'**' arguments are not supported in a tilec kernel");
-      ok = false;
+    case ArgKind::DoubleStar: {
+      // `f(**kwargs)`: the keyword arguments a helper's `**kwargs`
+      // collected, passed on in order.
+      FailureOr<CGValue> value = eval(arg.value);
+      if (failed(value)) {
+        ok = false;
+        continue;
+      }
+      if (!value->isDict()) {
+        error(arg.loc, "only a helper's '**kwargs' can be unpacked with '**' "
+                       "in a call, not " +
+                           value->describe());
+        ok = false;
+        continue;
+      }
+      for (const CGValue &item : value->getElements())
+        args.keywords.push_back({item.getElements()[1], arg.value->getLoc(),
+                                 item.getElements()[0].getStr().str(),
+                                 arg.loc});
       break;
+    }
     }
   }
   if (!ok)

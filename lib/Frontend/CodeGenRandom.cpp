@@ -11,7 +11,8 @@
 // Box-Muller transform. Everything is expanded into integer and float ops
 // both backends lower, so there is no random op in the `tile` dialect:
 //
-//   randint4x(seed, offset, n_rounds) = philox(c = (offset_lo, offset_hi, 0, 0),
+//   randint4x(seed, offset, n_rounds) = philox(c = (offset_lo, offset_hi, 0,
+//   0),
 //                                              k = (seed_lo, seed_hi))
 //   per round:  c0' = umulhi(B, c2) ^ c1 ^ k0    c1' = B * c2
 //               c2' = umulhi(A, c0) ^ c3 ^ k1    c3' = A * c0
@@ -21,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CodeGen.h"
+#include "Builtins.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
@@ -131,45 +132,21 @@ enum class RandomFn { RandInt, RandInt4x, Rand, Rand4x, RandN, RandN4x };
 
 /// Checks the arguments and runs Philox on (offset, 0, 0, 0) keyed by the
 /// seed: Triton's randint4x.
-FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
-  llvm::SmallVector<const CallArg *> bound;
-  if (failed(cg.bindArgs(
-          call, {{"seed", true}, {"offset", true}, {"n_rounds", false}},
-          bound)))
-    return failure();
-  auto argName = [&](StringRef name) {
-    return "argument '" + name.str() + "' of " + call.calleeName + "()";
-  };
-
-  int64_t rounds = kDefaultRounds;
-  if (bound[2] && !bound[2]->value.isNone()) {
-    const CGValue &v = bound[2]->value;
-    if (v.isRuntime())
-      return cg
-          .error(bound[2]->loc,
-                 argName("n_rounds") +
-                     " must be a compile-time integer (tl.constexpr), but it "
-                     "is a run-time " +
-                     v.describe() + getAssignedNumberHint(v))
-          .constexprHint(v);
-    if (!v.isInt())
-      return cg.error(bound[2]->loc, argName("n_rounds") +
-                                         " must be an integer, got " +
-                                         v.describe());
-    rounds = v.getInt();
-    if (rounds < 0 || rounds > kMaxRounds)
-      return cg.error(bound[2]->loc, argName("n_rounds") + " must be in [0, " +
-                                         std::to_string(kMaxRounds) +
-                                         "], got " + std::to_string(rounds));
-  }
+FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, Args &a) {
+  enum { kSeed, kOffset, kRounds };
+  int64_t rounds = a.optInteger(kRounds).value_or(kDefaultRounds);
+  if (rounds < 0 || rounds > kMaxRounds)
+    return cg.error(a.loc(kRounds), a.name(kRounds) + " must be in [0, " +
+                                        std::to_string(kMaxRounds) + "], got " +
+                                        std::to_string(rounds));
 
   // The seed: an integer scalar, as uint64 (sign-extended from signed types,
   // as Triton's seed.to(tl.uint64)).
-  const CGValue &seedIn = bound[0]->value;
-  SMLoc seedLoc = bound[0]->loc;
+  const CGValue &seedIn = a.value(kSeed);
+  SMLoc seedLoc = a.loc(kSeed);
   if (seedIn.isTile() || (seedIn.isRuntime() && !seedIn.getDType().isInt()) ||
       (seedIn.isConstexpr() && !seedIn.isIntLike()))
-    return cg.error(seedLoc, argName("seed") +
+    return cg.error(seedLoc, a.name(kSeed) +
                                  " must be an integer scalar, got " +
                                  seedIn.describe());
   mlir::Value seed64;
@@ -190,10 +167,10 @@ FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
   }
 
   // The offsets: 32- or 64-bit integers, a tile or a scalar.
-  const CGValue &offsetIn = bound[1]->value;
-  SMLoc offsetLoc = bound[1]->loc;
+  const CGValue &offsetIn = a.value(kOffset);
+  SMLoc offsetLoc = a.loc(kOffset);
   if (offsetIn.isConstexpr() && !offsetIn.isInt())
-    return cg.error(offsetLoc, argName("offset") +
+    return cg.error(offsetLoc, a.name(kOffset) +
                                    " must be 32- or 64-bit integers, got " +
                                    offsetIn.describe());
   FailureOr<CGValue> offset = cg.toRuntime(offsetIn, offsetLoc);
@@ -202,7 +179,7 @@ FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
   DType offsetType = offset->getDType();
   unsigned width = offsetType.isInt() ? offsetType.getBitWidth() : 0;
   if (width != 32 && width != 64)
-    return cg.error(offsetLoc, argName("offset") +
+    return cg.error(offsetLoc, a.name(kOffset) +
                                    " must be 32- or 64-bit integers, got " +
                                    offset->describe());
 
@@ -212,23 +189,23 @@ FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, CallArgs &call) {
   const PhiloxConstants &k = kPhilox32;
   llvm::SmallVector<int64_t> shape = offset->getShape();
   mlir::Type i32 = cg.builder.getI32Type();
-  mlir::Type wordType = shape.empty()
-                            ? i32
-                            : mlir::Type(mlir::RankedTensorType::get(shape, i32));
+  mlir::Type wordType =
+      shape.empty() ? i32 : mlir::Type(mlir::RankedTensorType::get(shape, i32));
   DType wordDType = DType::get(ScalarKind::UInt32);
   mlir::Value offsetLo = offset->getValue(), offsetHi;
   if (width == 64) {
     Emitter wide(cg, offsetLo.getType());
     offsetHi = arith::TruncIOp::create(cg.builder, cg.loc(), wordType,
                                        wide.shrU(offsetLo, 32));
-    offsetLo = arith::TruncIOp::create(cg.builder, cg.loc(), wordType, offsetLo);
+    offsetLo =
+        arith::TruncIOp::create(cg.builder, cg.loc(), wordType, offsetLo);
   }
   Emitter e(cg, wordType);
   Emitter scalar(cg, i32);
   Emitter s64(cg, cg.builder.getI64Type());
   mlir::Value k0 = arith::TruncIOp::create(cg.builder, cg.loc(), i32, seed64);
-  mlir::Value k1 = arith::TruncIOp::create(cg.builder, cg.loc(), i32,
-                                           s64.shrU(seed64, 32));
+  mlir::Value k1 =
+      arith::TruncIOp::create(cg.builder, cg.loc(), i32, s64.shrU(seed64, 32));
 
   auto splat = [&](mlir::Value v) {
     return cg.splat(CGValue::runtime(v, wordDType), shape).getValue();
@@ -286,8 +263,8 @@ std::pair<mlir::Value, mlir::Value> normalPair(CodeGen &cg, mlir::Value u1,
           arith::MulFOp::create(cg.builder, cg.loc(), r, sinTh)};
 }
 
-FailureOr<CGValue> emitRandomFn(CodeGen &cg, CallArgs &call, RandomFn fn) {
-  FailureOr<PhiloxResult> philox = emitPhilox(cg, call);
+FailureOr<CGValue> emitRandomFn(CodeGen &cg, Args &a, RandomFn fn) {
+  FailureOr<PhiloxResult> philox = emitPhilox(cg, a);
   if (failed(philox))
     return failure();
   const DType fp32 = DType::get(ScalarKind::FP32);
@@ -322,14 +299,22 @@ FailureOr<CGValue> emitRandomFn(CodeGen &cg, CallArgs &call, RandomFn fn) {
 
 } // namespace
 
-FailureOr<CGValue> tilec::frontend::emitRandom(CodeGen &cg, StringRef builtin,
-                                               CallArgs &call) {
-  RandomFn fn = llvm::StringSwitch<RandomFn>(builtin)
-                    .Case("tl.randint", RandomFn::RandInt)
-                    .Case("tl.randint4x", RandomFn::RandInt4x)
-                    .Case("tl.rand", RandomFn::Rand)
-                    .Case("tl.rand4x", RandomFn::Rand4x)
-                    .Case("tl.randn", RandomFn::RandN)
-                    .Case("tl.randn4x", RandomFn::RandN4x);
-  return emitRandomFn(cg, call, fn);
+llvm::ArrayRef<BuiltinSpec> tilec::frontend::getRandomBuiltins() {
+#define RANDOM(NAME, FN)                                                       \
+  {                                                                            \
+    NAME,                                                                      \
+        [](CodeGen &cg, Args &a) {                                             \
+          return emitRandomFn(cg, a, RandomFn::FN);                            \
+        },                                                                     \
+    {                                                                          \
+      req("seed"), req("offset"), opt("n_rounds", ArgType::Int)                \
+    }                                                                          \
+  }
+  static const BuiltinSpec specs[] = {
+      RANDOM("tl.randint", RandInt), RANDOM("tl.randint4x", RandInt4x),
+      RANDOM("tl.rand", Rand),       RANDOM("tl.rand4x", Rand4x),
+      RANDOM("tl.randn", RandN),     RANDOM("tl.randn4x", RandN4x),
+  };
+#undef RANDOM
+  return specs;
 }

@@ -429,7 +429,30 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
   DType lt = lhsPy ? pythonNumberType(lhsIn) : lhsIn.getDType();
   DType rt = rhsPy ? pythonNumberType(rhsIn) : rhsIn.getDType();
 
-  // Bitwise operators: no weak typing, integers only.
+  // A Python integer operand must fit the computation type (Triton's
+  // binary_op_type_checking_impl).
+  auto checkPythonInts = [&](DType ret) -> LogicalResult {
+    for (auto [isPy, value, vloc] : {std::tuple(lhsPy, &lhsIn, lhsLoc),
+                                     std::tuple(rhsPy, &rhsIn, rhsLoc)}) {
+      if (!isPy || !ret.isInt() || value->isFloat())
+        continue;
+      if (!fitsIn(value->getInt(), ret)) {
+        if (value->getInt() < 0 && ret.isUnsigned())
+          return error(vloc, "cannot combine the negative constant " +
+                                 value->repr() + " with an unsigned " +
+                                 ret.str() +
+                                 " value; convert one of them explicitly");
+        return error(vloc, "the constant " + value->repr() +
+                               " does not fit in " + ret.str() +
+                               ", the type of the other operand");
+      }
+    }
+    return success();
+  };
+
+  // Bitwise operators: integers only; a Python number is weakly typed as
+  // in the arithmetic below (Triton's bitwise_op_type_checking_impl runs
+  // binary_op_type_checking_impl first: `x_u8 >> 2` stays uint8).
   if (op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
       op == BinaryOp::BitXor || op == BinaryOp::LShift ||
       op == BinaryOp::RShift) {
@@ -438,7 +461,14 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
                               "' needs integer (or int1) "
                               "operands, got " +
                               lhsIn.describe() + " and " + rhsIn.describe());
-    DType ret = integerPromote(lt, rt);
+    std::string reason;
+    std::optional<DType> computed = computationType(
+        lt, lhsPy, rt, rhsPy, /*divOrMod=*/false, reason);
+    if (!computed)
+      return error(opLoc, "invalid operands for '" + opName + "': " + reason);
+    DType ret = *computed;
+    if (failed(checkPythonInts(ret)))
+      return failure();
     FailureOr<CGValue> lhs = convertTo(lhsIn, ret, lhsLoc, "left operand");
     FailureOr<CGValue> rhs = convertTo(rhsIn, ret, rhsLoc, "right operand");
     if (failed(lhs) || failed(rhs))
@@ -552,20 +582,8 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
       computationType(lt, lhsPy, rt, rhsPy, divOrMod, reason);
   if (!ret)
     return error(opLoc, "invalid operands for '" + opName + "': " + reason);
-  for (auto [isPy, value, vloc] :
-       {std::tuple(lhsPy, &lhsIn, lhsLoc), std::tuple(rhsPy, &rhsIn, rhsLoc)}) {
-    if (!isPy || !ret->isInt() || value->isFloat())
-      continue;
-    if (!fitsIn(value->getInt(), *ret)) {
-      if (value->getInt() < 0 && ret->isUnsigned())
-        return error(vloc, "cannot combine the negative constant " +
-                               value->repr() + " with an unsigned " +
-                               ret->str() +
-                               " value; convert one of them explicitly");
-      return error(vloc, "the constant " + value->repr() + " does not fit in " +
-                             ret->str() + ", the type of the other operand");
-    }
-  }
+  if (failed(checkPythonInts(*ret)))
+    return failure();
   FailureOr<CGValue> lhs = convertTo(lhsIn, *ret, lhsLoc, "left operand");
   FailureOr<CGValue> rhs = convertTo(rhsIn, *ret, rhsLoc, "right operand");
   if (failed(lhs) || failed(rhs))

@@ -62,6 +62,7 @@ bool CGValue::isTruthy() const {
   case Kind::Str:
     return !text.empty();
   case Kind::Tuple:
+  case Kind::Dict:
     return !elements.empty();
   default:
     return true;
@@ -113,6 +114,16 @@ std::string CGValue::repr() const {
       s += ",";
     return s + ")";
   }
+  case Kind::Dict: {
+    std::string s = "{";
+    for (size_t i = 0; i < elements.size(); ++i) {
+      if (i)
+        s += ", ";
+      s += elements[i].elements[0].repr() + ": " +
+           elements[i].elements[1].repr();
+    }
+    return s + "}";
+  }
   case Kind::DTypeObj:
     return dtype.str();
   case Kind::Module:
@@ -163,6 +174,8 @@ std::string CGValue::describe() const {
     return "str " + repr();
   case Kind::Tuple:
     return "tuple " + repr();
+  case Kind::Dict:
+    return "dict " + repr();
   case Kind::DTypeObj:
     return "dtype " + dtype.getSpelling();
   case Kind::Module:
@@ -198,6 +211,7 @@ bool CGValue::constexprEquals(const CGValue &other) const {
   case Kind::Builtin:
     return text == other.text;
   case Kind::Tuple:
+  case Kind::Dict:
     if (elements.size() != other.elements.size())
       return false;
     for (size_t i = 0; i < elements.size(); ++i)

@@ -51,6 +51,9 @@ public:
     Float,
     Str,
     Tuple,
+    /// The keyword arguments a helper's `**kwargs` collected, in call order:
+    /// `elements` are (name, value) tuples.
+    Dict,
     /// A dtype object (`tl.float32`, `tl.pointer_type(tl.int8)`).
     DTypeObj,
     /// A module: `triton`, `triton.language`, `triton.language.math`,
@@ -95,6 +98,14 @@ public:
   static CGValue tuple(std::vector<CGValue> elements) {
     CGValue v(Kind::Tuple);
     v.elements = std::move(elements);
+    return v;
+  }
+  /// A `**kwargs` dict of (name, value) items, in order.
+  static CGValue dict(std::vector<std::pair<std::string, CGValue>> items) {
+    CGValue v(Kind::Dict);
+    for (auto &[name, value] : items)
+      v.elements.push_back(
+          CGValue::tuple({CGValue::string(name), std::move(value)}));
     return v;
   }
   static CGValue dtypeObject(DType dtype) {
@@ -159,6 +170,7 @@ public:
   bool isFloat() const { return kind == Kind::Float; }
   bool isStr() const { return kind == Kind::Str; }
   bool isTuple() const { return kind == Kind::Tuple; }
+  bool isDict() const { return kind == Kind::Dict; }
   bool isDType() const { return kind == Kind::DTypeObj; }
   bool isModule() const { return kind == Kind::Module; }
   bool isBuiltin() const { return kind == Kind::Builtin; }
@@ -197,6 +209,13 @@ public:
   /// Module path, builtin name, or method name.
   llvm::StringRef getName() const { return text; }
   llvm::ArrayRef<CGValue> getElements() const { return elements; }
+  /// The value of key `name` of a dict, or null.
+  const CGValue *lookupKey(llvm::StringRef name) const {
+    for (const CGValue &item : elements)
+      if (item.elements[0].text == name)
+        return &item.elements[1];
+    return nullptr;
+  }
   std::vector<CGValue> &getElementsMutable() { return elements; }
   const CGValue &getReceiver() const { return elements.front(); }
   DType getDType() const { return dtype; }

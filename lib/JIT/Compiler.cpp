@@ -30,7 +30,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -70,6 +72,12 @@ llvm::Error validate(const CompilerOptions &options) {
                                    llvm::Twine(options.ptxVersion));
   if (options.arch.empty())
     return llvm::createStringError("arch must name a GPU (sm_90a)");
+  std::string regexError;
+  if (!options.dumpKernel.empty() &&
+      !llvm::Regex(options.dumpKernel).isValid(regexError))
+    return llvm::createStringError("dumpKernel '" + options.dumpKernel +
+                                   "' is not a valid regular expression: " +
+                                   regexError);
   return llvm::Error::success();
 }
 
@@ -184,16 +192,50 @@ CompilerImpl::compile(const KernelState &state, llvm::StringRef signature) {
   std::string keyText = getCacheKeyText(inputs);
   std::string key = getCacheKey(inputs);
 
-  bool dumping = !options.dumpDir.empty();
+  bool dumping = !options.dumpDir.empty() &&
+                 (options.dumpKernel.empty() ||
+                  llvm::Regex(options.dumpKernel).match(state.info.name));
+  llvm::SmallString<256> dumpDir;
+  if (dumping) {
+    dumpDir = options.dumpDir;
+    llvm::sys::path::append(dumpDir, state.info.name + "-" + key.substr(0, 12));
+  }
+  // A cached kernel's dump directory says where it came from.
+  auto noteCacheHit = [&](llvm::StringRef origin, llvm::StringRef from) {
+    if (!dumping || llvm::sys::fs::create_directories(dumpDir))
+      return;
+    llvm::SmallString<256> path(dumpDir);
+    llvm::sys::path::append(path, "cache-hit.json");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return;
+    os << llvm::formatv(
+              "{0:2}",
+              llvm::json::Value(llvm::json::Object{
+                  {"format", "tilec-cache-hit"},
+                  {"kernel", state.info.name},
+                  {"signature", inputs.signature},
+                  {"key", key},
+                  {"origin", origin},
+                  {"from", from},
+                  {"note", "not recompiled, so no passes were dumped; set "
+                           "TILEC_DUMP_ON_CACHE_HIT=1 (dumpOnCacheHit) to "
+                           "recompile a disk-cached kernel and dump it"}}))
+       << "\n";
+  };
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = compiled.find(key);
     if (it != compiled.end()) {
       ++stats.memoryHits;
+      // Compiled (and dumped, if it was) by this process already.
+      if (dumping && it->second->dumpDir != dumpDir.str())
+        noteCacheHit("memory", it->second->dumpDir);
       return it->second;
     }
   }
-  if (options.diskCache && !dumping) {
+  if (options.diskCache && !(dumping && options.dumpOnCacheHit)) {
     auto start = std::chrono::steady_clock::now();
     CacheLookup found = disk.lookup(key, keyText);
     if (found.status == CacheLookup::Status::Hit) {
@@ -208,6 +250,10 @@ CompilerImpl::compile(const KernelState &state, llvm::StringRef signature) {
       kernel->ptxasLog = std::move(found.entry.ptxasLog);
       kernel->origin = CacheOrigin::Disk;
       kernel->diskSeconds = secondsSince(start);
+      if (dumping) {
+        noteCacheHit("disk", disk.getEntryPath(key));
+        kernel->dumpDir = dumpDir.str().str();
+      }
       std::lock_guard<std::mutex> lock(mutex);
       ++stats.diskHits;
       auto [it, inserted] = compiled.try_emplace(key, std::move(kernel));
@@ -218,12 +264,13 @@ CompilerImpl::compile(const KernelState &state, llvm::StringRef signature) {
       ++stats.diskCorrupt;
     }
   }
-  return compileNow(state, inputs.signature, key, keyText);
+  return compileNow(state, inputs.signature, key, keyText, dumpDir);
 }
 
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
 CompilerImpl::compileNow(const KernelState &state, llvm::StringRef signature,
-                         const std::string &key, const std::string &keyText) {
+                         const std::string &key, const std::string &keyText,
+                         llvm::StringRef dumpDir) {
   std::lock_guard<std::mutex> compileLock(compileMutex);
   {
     // Another thread may have compiled it while this one waited.
@@ -282,10 +329,9 @@ CompilerImpl::compileNow(const KernelState &state, llvm::StringRef signature,
   }
   compileOptions.emit = ptxas.empty() ? EmitKind::PTX : EmitKind::Cubin;
   compileOptions.ptxas = ptxas;
-  if (!options.dumpDir.empty()) {
-    llvm::SmallString<256> dir(options.dumpDir);
-    llvm::sys::path::append(dir, state.info.name + "-" + key.substr(0, 12));
-    compileOptions.dumpDir = dir.str().str();
+  if (!dumpDir.empty()) {
+    compileOptions.dumpDir = dumpDir.str();
+    compileOptions.dumpSourceText = state.source;
   }
   llvm::Expected<CompileResult> result =
       compileModule(*kernelModule->module, interface, compileOptions);
@@ -364,6 +410,12 @@ llvm::Expected<Compiler> Compiler::create(CompilerOptions options) {
   if (options.dumpDir.empty())
     if (const char *env = std::getenv("TILEC_DUMP_DIR"); env && *env)
       options.dumpDir = env;
+  if (options.dumpKernel.empty())
+    if (const char *env = std::getenv("TILEC_DUMP_KERNEL"); env && *env)
+      options.dumpKernel = env;
+  if (const char *env = std::getenv("TILEC_DUMP_ON_CACHE_HIT");
+      env && llvm::StringRef(env) == "1")
+    options.dumpOnCacheHit = true;
   return Compiler(std::make_shared<CompilerImpl>(std::move(options)));
 }
 

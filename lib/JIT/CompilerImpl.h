@@ -106,7 +106,8 @@ private:
   llvm::Error resolveToolchain();
   llvm::Expected<std::shared_ptr<const CompiledKernel>>
   compileNow(const KernelState &state, llvm::StringRef signature,
-             const std::string &key, const std::string &keyText);
+             const std::string &key, const std::string &keyText,
+             llvm::StringRef dumpDir);
 
   // The device first, so that it is destroyed last.
   std::unique_ptr<runtime::Device> device;

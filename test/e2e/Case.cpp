@@ -110,6 +110,7 @@ std::vector<CaseSpec> allCases() {
   addAttentionCases(cases);
   addAttentionBackwardCases(cases);
   addOpsCases(cases);
+  addSortCases(cases);
   return cases;
 }
 

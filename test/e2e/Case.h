@@ -162,6 +162,7 @@ void addMatmulGroupedCases(std::vector<CaseSpec> &cases);
 void addAttentionCases(std::vector<CaseSpec> &cases);
 void addAttentionBackwardCases(std::vector<CaseSpec> &cases);
 void addOpsCases(std::vector<CaseSpec> &cases);
+void addSortCases(std::vector<CaseSpec> &cases);
 void addWeightedSumCases(std::vector<CaseSpec> &cases);
 void addPuzzleElementwiseCases(std::vector<CaseSpec> &cases);
 void addPuzzleReductionCases(std::vector<CaseSpec> &cases);

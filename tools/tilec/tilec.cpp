@@ -19,6 +19,9 @@
 // --print-ir-after=PASS, --print-ir-before=PASS, --mlir-timing,
 // --reproducer FILE.
 //
+// tilec explain FILE … prints what the compiler decided for each load, dot
+// and loop and why (ExplainCommand.h).
+//
 // tilec run FILE … --grid X[,Y,Z] [--backend cpu|gpu] compiles a kernel and
 // runs it on random or given inputs (RunCommand.h, docs/cli.md).
 //
@@ -30,6 +33,7 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Frontend/Frontend.h"
 
+#include "ExplainCommand.h"
 #include "KernelSource.h"
 #include "RunCommand.h"
 
@@ -104,6 +108,15 @@ static cl::opt<std::string> dumpIR(
              "report, cubin and metadata to this directory, numbered in "
              "pipeline order (default: $TILEC_DUMP_DIR)"),
     cl::value_desc("dir"), cl::cat(tilecCategory));
+static cl::opt<bool> dumpIRAll(
+    "dump-ir-all",
+    cl::desc("With --dump-ir: also dump the passes that changed nothing"),
+    cl::cat(tilecCategory));
+static cl::opt<std::string> dumpIRFilter(
+    "dump-ir-filter",
+    cl::desc("With --dump-ir: dump and diff only the passes whose argument "
+             "matches this regular expression (all are in the index)"),
+    cl::value_desc("regex"), cl::cat(tilecCategory));
 static cl::opt<bool> printIRAfterAll("print-ir-after-all",
                                      cl::desc("Print the IR after every pass"),
                                      cl::cat(tilecCategory));
@@ -199,13 +212,16 @@ int main(int argc, char **argv) {
   // --mlir-print-debuginfo and friends: the reproducer is printed with the
   // default printing flags, which read them.
   mlir::registerAsmPrinterCLOptions();
-  cl::HideUnrelatedOptions({&tilecCategory, &tool::getRunCategory()});
+  cl::HideUnrelatedOptions({&tilecCategory, &tool::getRunCategory(),
+                           &tool::getExplainCategory()});
   cl::ParseCommandLineOptions(
       argc, argv,
       "tilec: compile a tile kernel for NVIDIA Hopper (`tilec run`: run it on "
-      "the CPU or the GPU)\n");
+      "the CPU or the GPU; `tilec explain`: why it is fast or slow)\n");
   if (tool::getRunSubCommand())
     return tool::runMain();
+  if (tool::getExplainSubCommand())
+    return tool::explainMain();
 
   std::optional<EmitKind> emit = parseEmitKind(emitKind);
   if (!emit)
@@ -280,6 +296,8 @@ int main(int argc, char **argv) {
   if (options.dumpDir.empty())
     if (const char *env = std::getenv("TILEC_DUMP_DIR"))
       options.dumpDir = env;
+  options.dumpAll = dumpIRAll;
+  options.dumpFilter = dumpIRFilter;
   options.printIRAfterAll = printIRAfterAll;
   options.printIRAfter.assign(printIRAfter.begin(), printIRAfter.end());
   options.printIRBefore.assign(printIRBefore.begin(), printIRBefore.end());

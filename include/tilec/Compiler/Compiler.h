@@ -93,9 +93,19 @@ struct CompileOptions {
   PipelineOptions pipeline;
   PTXTarget target;
   EmitKind emit = EmitKind::Cubin;
-  /// When set: `NN-<pass>.mlir` after every pass, then the LLVM IR, PTX,
-  /// ptxas report and metadata, numbered in pipeline order.
+  /// When set: the dump report (docs/cli.md, "Debugging the passes"):
+  /// `NN-<pass>.mlir` and `NN-<pass>.diff` after every pass that changed
+  /// the IR, then the LLVM IR, PTX, ptxas report and metadata, numbered in
+  /// pipeline order, and `index.json` / `index.html`.
   std::string dumpDir;
+  /// Dump passes that changed nothing too (`--dump-ir-all`).
+  bool dumpAll = false;
+  /// When set, only passes whose argument this regular expression matches
+  /// get dump and diff files (`--dump-ir-filter`); all are in the index.
+  std::string dumpFilter;
+  /// The kernel's source text for the report's source view (empty: read
+  /// from the kernel's source path).
+  std::string dumpSourceText;
   bool printIRAfterAll = false;
   /// Pass arguments (e.g. `convert-tile-to-tilegpu`) to print after/before.
   std::vector<std::string> printIRAfter, printIRBefore;
@@ -133,10 +143,12 @@ struct CompileResult {
 /// Compiles `module` (one kernel in the `tile` dialect, described by
 /// `kernel`). MLIR diagnostics go to the context's handler; the error says
 /// which stage failed. With `options.dumpDir`, the directory gets
-/// `00-input.mlir`, one `NN-<pass>.mlir` per pass (printed with their
-/// locations), `NN-llvm-ir.ll`, `NN-llvm-ir-opt.ll`, `NN-kernel.ptx`,
-/// `NN-ptxas.log`, `NN-kernel.cubin` and `NN-kernel.json` (the metadata,
-/// naming the numbered PTX and cubin), each as soon as its stage is done.
+/// `00-input.mlir`, `NN-<pass>.mlir` and `NN-<pass>.diff` for each pass that
+/// changed the IR (printed with their locations; every pass has its number),
+/// `NN-llvm-ir.ll`, `NN-llvm-ir-opt.ll`, `NN-kernel.ptx`, `NN-ptxas.log`,
+/// `NN-kernel.cubin` and `NN-kernel.json` (the metadata, naming the numbered
+/// PTX and cubin), each as soon as its stage is done, then `index.json`,
+/// `index.html` and `layouts/*.svg` (also when compilation fails).
 llvm::Expected<CompileResult> compileModule(mlir::ModuleOp module,
                                             const KernelInterface &kernel,
                                             const CompileOptions &options);

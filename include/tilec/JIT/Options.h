@@ -46,13 +46,21 @@ struct CompilerOptions {
   std::string cacheDir;
 
   /// When set (or, if empty, when `$TILEC_DUMP_DIR` is set), every kernel
-  /// specialization compiled by this Compiler writes its IR after every
-  /// pass, its LLVM IR, PTX, ptxas report, cubin and metadata into
-  /// `<dumpDir>/<kernel>-<first 12 digits of its cache key>/`, numbered in
-  /// pipeline order as `tilec --dump-ir` does. Dumping bypasses the disk
-  /// cache's lookup (the kernel is recompiled, so the dump is complete);
-  /// the result is still stored.
+  /// specialization compiled by this Compiler writes the `tilec --dump-ir`
+  /// report (docs/cli.md: the IR after every pass that changed it, diffs,
+  /// LLVM IR, PTX, ptxas report, cubin, metadata, index.json, index.html)
+  /// into `<dumpDir>/<kernel>-<first 12 digits of its cache key>/`. A
+  /// kernel found in the memory or disk cache is not recompiled: its
+  /// directory gets `cache-hit.json` saying where it came from, unless
+  /// `dumpOnCacheHit`.
   std::string dumpDir;
+  /// Only kernels whose name this regular expression matches are dumped
+  /// (empty: `$TILEC_DUMP_KERNEL`, else all).
+  std::string dumpKernel;
+  /// Recompile (and dump) a kernel found in the disk cache instead of
+  /// loading it (also `TILEC_DUMP_ON_CACHE_HIT=1`); the result is still
+  /// stored.
+  bool dumpOnCacheHit = false;
 
   /// The ptxas to assemble cubins with; empty means `$TILEC_PTXAS`, then
   /// `/usr/local/cuda/bin/ptxas`, then `PATH`. With no ptxas at all, kernels

@@ -160,8 +160,11 @@ static CaseSpec attentionFp8(const std::string &name, std::int64_t z,
     p.input("K", ScalarType::FP8E5, shape, rng, -2, 2);
     p.input("V", ScalarType::FP8E5, {z, h, d, nCtx}, rng, -1, 1);
     p.scalar(runtime::KernelArg::scalar(static_cast<float>(smScale)));
-    // M: fp32 dot products of fp8 values (exact) and exp2/log2.
-    p.output("M", ScalarType::FP32, {z * h, nCtx}, {1e-4, 1e-4});
+    // M: on the GPU the logits come from fp8 wgmma, whose accumulator is
+    // shorter than fp32 (bench/RESULTS.md, fp8 GEMM): ~1e-4 relative of
+    // the row maximum (measured on the H200: 1.6e-4 of M ~ 19), so 1e-3
+    // relative and 1e-2 absolute.
+    p.output("M", ScalarType::FP32, {z * h, nCtx}, {1e-3, 1e-2});
     // Out: e5m2 keeps 2 mantissa bits, so P (before the second dot) and
     // Out round by up to 2^-3 relative; the averaged P error stays below
     // the output's own rounding. Outputs that cancel toward 0 get an

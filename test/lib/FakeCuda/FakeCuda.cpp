@@ -14,6 +14,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -106,8 +107,18 @@ void record(FakeFunction *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
   }
 }
 
+/// The error every launch and synchronization returns after a simulated
+/// trap (tilecFakeCudaFailLaunches), as a real context's sticky error.
+std::atomic<int> stickyError{0};
+
 CUresult needContext() {
   return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CUresult launchResult() {
+  if (CUresult r = needContext())
+    return r;
+  return static_cast<CUresult>(stickyError.load());
 }
 
 } // namespace
@@ -124,7 +135,10 @@ void tilecFakeCudaLastLaunch(TilecFakeCudaLaunch *out) {
   *out = lastLaunch;
 }
 
+void tilecFakeCudaFailLaunches(int result) { stickyError = result; }
+
 void tilecFakeCudaReset(void) {
+  stickyError = 0;
   std::lock_guard<std::mutex> lock(mutex);
   stats = TilecFakeCudaStats();
   std::memset(&lastLaunch, 0, sizeof(lastLaunch));
@@ -138,7 +152,19 @@ CUresult cuDriverGetVersion(int *version) {
 }
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
-  *name = error == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR_FAKE";
+  switch (error) {
+  case CUDA_SUCCESS:
+    *name = "CUDA_SUCCESS";
+    break;
+  case CUDA_ERROR_ASSERT:
+    *name = "CUDA_ERROR_ASSERT";
+    break;
+  case CUDA_ERROR_LAUNCH_FAILED:
+    *name = "CUDA_ERROR_LAUNCH_FAILED";
+    break;
+  default:
+    *name = "CUDA_ERROR_FAKE";
+  }
   return CUDA_SUCCESS;
 }
 
@@ -172,7 +198,10 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
     *value = 132;
     break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
-    *value = 232448;
+    // TILEC_FAKE_CUDA_SHARED_OPTIN: a smaller device, for the limit checks.
+    *value = std::getenv("TILEC_FAKE_CUDA_SHARED_OPTIN")
+                 ? std::atoi(std::getenv("TILEC_FAKE_CUDA_SHARED_OPTIN"))
+                 : 232448;
     break;
   case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
     *value = 1024;
@@ -213,7 +242,7 @@ CUresult cuCtxGetCurrent(CUcontext *context) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuCtxSynchronize(void) { return needContext(); }
+CUresult cuCtxSynchronize(void) { return launchResult(); }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int,
                             CUjit_option *, void **) {
@@ -304,7 +333,7 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int gx, unsigned int gy,
                         unsigned int gz, unsigned int bx, unsigned int by,
                         unsigned int bz, unsigned int shared, CUstream stream,
                         void **params, void **) {
-  if (CUresult r = needContext())
+  if (CUresult r = launchResult())
     return r;
   record(reinterpret_cast<FakeFunction *>(function), gx, gy, gz, bx, by, bz,
          shared, stream, params);
@@ -313,7 +342,7 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int gx, unsigned int gy,
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction function,
                           void **params, void **) {
-  if (CUresult r = needContext())
+  if (CUresult r = launchResult())
     return r;
   record(reinterpret_cast<FakeFunction *>(function), config->gridDimX,
          config->gridDimY, config->gridDimZ, config->blockDimX,
@@ -378,7 +407,7 @@ CUresult cuStreamDestroy_v2(CUstream stream) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream) { return launchResult(); }
 
 CUresult cuEventCreate(CUevent *event, unsigned int) {
   *event = reinterpret_cast<CUevent>(new int(0));

@@ -49,10 +49,16 @@ typedef struct TilecFakeCudaLaunch {
 typedef void (*TilecFakeCudaGetStatsFn)(TilecFakeCudaStats *);
 typedef void (*TilecFakeCudaLastLaunchFn)(TilecFakeCudaLaunch *);
 typedef void (*TilecFakeCudaResetFn)(void);
+typedef void (*TilecFakeCudaFailLaunchesFn)(int);
 
 void tilecFakeCudaGetStats(TilecFakeCudaStats *stats);
 void tilecFakeCudaLastLaunch(TilecFakeCudaLaunch *launch);
+/// Resets the counters and clears a simulated trap.
 void tilecFakeCudaReset(void);
+/// Simulates a kernel that traps: from now on every launch and
+/// synchronization returns `result` (a CUresult such as CUDA_ERROR_ASSERT),
+/// as a real context's sticky error, until tilecFakeCudaReset.
+void tilecFakeCudaFailLaunches(int result);
 
 #ifdef __cplusplus
 }

@@ -254,7 +254,7 @@ TEST(CompilerTest, ConcurrentProcessesCompilingOneKernel) {
   EXPECT_EQ((*compiled)->origin, CacheOrigin::Disk);
 }
 
-TEST(CompilerTest, DumpsEveryStageAndBypassesTheDiskCache) {
+TEST(CompilerTest, DumpOfADiskCacheHitSaysWhereTheKernelCameFrom) {
   REQUIRE_PTXAS();
   TempDir dir;
   std::string cache = dir.file("cache");
@@ -263,6 +263,38 @@ TEST(CompilerTest, DumpsEveryStageAndBypassesTheDiskCache) {
   ASSERT_TRUE(stored);
   CompilerOptions options;
   options.dumpDir = dir.file("dump");
+  Compiler dumping = makeCompiler(cache, options);
+  auto hit = compile(dumping, kSource);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->origin, CacheOrigin::Disk);
+  std::string sub = "kernel-" + hit->key.substr(0, 12);
+  EXPECT_EQ(listFiles(options.dumpDir),
+            std::vector<std::string>{sub + "/cache-hit.json"});
+  auto note = llvm::MemoryBuffer::getFile(options.dumpDir + "/" + sub +
+                                          "/cache-hit.json");
+  ASSERT_TRUE(!!note);
+  EXPECT_NE((*note)->getBuffer().find("\"origin\": \"disk\""), llvm::StringRef::npos);
+  EXPECT_NE((*note)->getBuffer().find(cache), llvm::StringRef::npos);
+  // A kernel the selection leaves out is not dumped at all.
+  CompilerOptions other;
+  other.dumpDir = dir.file("dump-none");
+  other.dumpKernel = "^not_this_one$";
+  Compiler selecting = makeCompiler(cache, other);
+  ASSERT_TRUE(compile(selecting, kSource));
+  EXPECT_TRUE(listFiles(other.dumpDir).empty());
+}
+
+TEST(CompilerTest, DumpsEveryStageOnCacheHitWhenAsked) {
+  REQUIRE_PTXAS();
+  TempDir dir;
+  std::string cache = dir.file("cache");
+  Compiler original = makeCompiler(cache);
+  auto stored = compile(original, kSource);
+  ASSERT_TRUE(stored);
+  CompilerOptions options;
+  options.dumpDir = dir.file("dump");
+  options.dumpOnCacheHit = true;
+  options.dumpKernel = "^kern";
   Compiler dumping = makeCompiler(cache, options);
   auto dumped = compile(dumping, kSource);
   ASSERT_TRUE(dumped);
@@ -286,6 +318,8 @@ TEST(CompilerTest, DumpsEveryStageAndBypassesTheDiskCache) {
   EXPECT_TRUE(has("-ptxas.log"));
   EXPECT_TRUE(has("-kernel.cubin"));
   EXPECT_TRUE(has("-kernel.json"));
+  EXPECT_TRUE(has("/index.json"));
+  EXPECT_TRUE(has("/index.html"));
   // The IR keeps the source locations.
   auto input = llvm::MemoryBuffer::getFile(options.dumpDir + "/" + sub +
                                            "/00-input.mlir");

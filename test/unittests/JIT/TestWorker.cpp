@@ -9,6 +9,10 @@
 //
 //   tilec-jit-test-worker compile DIR FILE KERNEL SIGNATURE
 //       compiles (or reads) one kernel; prints "compiled KEY" or "disk KEY"
+//   tilec-jit-test-worker compile-ptx DIR FILE KERNEL SIGNATURE
+//       the same to PTX only; prints "compiled|disk KEY PTXHASH", then
+//       "store-failed" when the cache store failed (the kernel is still
+//       good: exit 0)
 //   tilec-jit-test-worker store DIR KEY COUNT SEED
 //       stores COUNT entries of various sizes under KEY as fast as it can
 //
@@ -16,6 +20,8 @@
 
 #include "tilec/JIT/DiskCache.h"
 #include "tilec/JIT/JIT.h"
+
+#include "llvm/Support/xxhash.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -37,9 +43,11 @@ CacheEntry stressEntry(unsigned seed, unsigned i) {
 
 int main(int argc, char **argv) {
   std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "compile" && argc == 6) {
+  bool ptxOnly = mode == "compile-ptx";
+  if ((mode == "compile" || ptxOnly) && argc == 6) {
     CompilerOptions options;
     options.cacheDir = argv[2];
+    options.ptxOnly = ptxOnly;
     auto compiler = Compiler::create(options);
     if (!compiler) {
       std::fprintf(stderr, "%s\n",
@@ -56,6 +64,18 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "%s\n",
                    llvm::toString(compiled.takeError()).c_str());
       return 1;
+    }
+    if (ptxOnly) {
+      std::printf("%s %s %016llx\n",
+                  (*compiled)->origin == CacheOrigin::Disk ? "disk"
+                                                           : "compiled",
+                  (*compiled)->key.c_str(),
+                  static_cast<unsigned long long>(
+                      llvm::xxh3_64bits((*compiled)->ptx)));
+      if (compiler->getStats().diskStoreErrors)
+        std::printf("store-failed %s\n",
+                    compiler->getLastStoreError().c_str());
+      return 0;
     }
     if (compiler->getStats().diskStoreErrors) {
       std::fprintf(stderr, "store failed: %s\n",
@@ -78,7 +98,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   std::fprintf(stderr,
-               "usage: %s compile DIR FILE KERNEL SIGNATURE | store DIR KEY "
+               "usage: %s compile|compile-ptx DIR FILE KERNEL SIGNATURE | "
+               "store DIR KEY "
                "COUNT SEED\n",
                argv[0]);
   return 2;
