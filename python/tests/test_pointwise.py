@@ -184,6 +184,17 @@ class PointwiseTest(unittest.TestCase):
             out = add_func(arr(z), arr(x), 1.5)
             self.check(out, z.astype(np.float64) + x * 1.5)
 
+    def test_scalar_for_a_tensor_argument(self):
+        x = randf(3, 33)
+        out = add_func(2.5, arr(x), 0.5)        # a Python float where a tensor may go
+        self.assertEqual(dtname(out), "float32")
+        self.check(out, 2.5 + x.astype(np.float64) * 0.5)
+        out = add_func(arr((x * 10).astype(np.int32)), 3, 2.0)
+        self.assertEqual(dtname(out), "int32")    # int tensor + int scalar stays int32
+        np.testing.assert_array_equal(host(out), (x * 10).astype(np.int32) + 6)
+        with self.assertRaises(ValueError):
+            abs_func(-3.0)                           # no tensor at all
+
     def test_64_bit_indexing(self):
         # What tensors of 2^31 elements or more take, forced on small ones.
         wide = tilec.pointwise_dynamic(add_func.fn, is_tensor=[True, True, False],
