@@ -499,27 +499,18 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
     ahead->insert(commit);
   }
 
-  // The schedule: the body in order, stage 0 moved after the CTA barrier;
-  // with the mbarrier release, to the end of the body: thread 0's wait for
-  // the other warps' release then overlaps its own work of iteration t
-  // instead of holding its warpgroup at the start of it (the copies still
-  // run S - 2 iterations and the rest of this one ahead).
+  // The schedule: the body in order, stage 0 moved after the barrier.
   std::vector<std::pair<Operation *, unsigned>> schedule;
   unsigned last = stages - 1;
-  auto scheduleAhead = [&] {
-    for (Operation &other : body->without_terminator())
-      if (ahead->contains(&other))
-        schedule.push_back({&other, 0});
-  };
   for (Operation &op : body->without_terminator()) {
     if (ahead->contains(&op))
       continue;
     schedule.push_back({&op, last});
-    if (&op == releaseBarrier && !empty)
-      scheduleAhead();
+    if (&op == releaseBarrier)
+      for (Operation &other : body->without_terminator())
+        if (ahead->contains(&other))
+          schedule.push_back({&other, 0});
   }
-  if (empty)
-    scheduleAhead();
 
   // The wait for this iteration's cp.async group: before the first reader,
   // leaving the groups issued since in flight.

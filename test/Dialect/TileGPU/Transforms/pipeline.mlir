@@ -11,11 +11,11 @@
 // a slot's first use passes at once); a body that waits for iteration t
 // in buffer t % 3 at phase (t / 3) & 1, runs its wgmma asynchronously,
 // waits until only it is in flight (the previous iteration's buffers are
-// free) and releases buffer (t - 1) % 3 (every warp, from t = 1); the
-// sum; at the end of the body, thread 0 waits for that release of slot
-// (t + 2) % 3 at parity (((t + 2) / 3) & 1) ^ 1 and refills it with
-// iteration t + 2 if it exists. No CTA barrier: the warps wait only for
-// the copies they read. After the loop the accumulator is waited for.
+// free), releases buffer (t - 1) % 3 (every warp, from t = 1), and then,
+// in thread 0, waits for that release of slot (t + 2) % 3 at parity
+// (((t + 2) / 3) & 1) ^ 1 and refills it with iteration t + 2 if it
+// exists. No CTA barrier: the warps wait only for the copies they read.
+// The sum is untouched; after the loop the accumulator is waited for.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG:     %[[E:.*]] = tilegpu.mbarrier_alloc : <3>
@@ -53,7 +53,6 @@
 // CHECK:           %[[JSLOT:.*]] = arith.remui %[[J]], %c3_i32
 // CHECK:           %[[HASPREV:.*]] = arith.cmpi sge, %[[I]], %c1_i32
 // CHECK:           tilegpu.mbarrier_arrive %[[E]][%[[JSLOT]]] if %[[HASPREV]]
-// CHECK:           %[[S:.*]] = arith.addi %[[SUM]], %[[I]]
 // CHECK:           %[[JK:.*]] = arith.muli %[[J]], %c64_i32
 // CHECK:           %[[JROUND:.*]] = arith.divui %[[J]], %c3_i32
 // CHECK:           %[[JBIT:.*]] = arith.andi %[[JROUND]], %c1_i32
@@ -64,6 +63,7 @@
 // CHECK:           tilegpu.mbarrier_expect %[[BB]][%[[JSLOT]]], 16384 if %[[JP]]
 // CHECK:           tilegpu.tma_load %arg2[%[[JK]], %c0_i32], %[[SB]][%[[JSLOT]]], %[[BB]][%[[JSLOT]]] if %[[JP]]
 // CHECK-NOT:       tilegpu.barrier
+// CHECK:           %[[S:.*]] = arith.addi %[[SUM]], %[[I]]
 // CHECK:           scf.yield %[[D]], %[[S]]
 // Drain.
 // CHECK:         %[[DONE:.*]] = tilegpu.warpgroup_wait %[[R]]#0 {pendings = 0 : i32}

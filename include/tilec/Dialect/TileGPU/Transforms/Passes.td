@@ -80,11 +80,9 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
       "empty" mbarrier of the slot (`tilegpu.mbarrier_arrive`, S of them,
       counting the warps), and thread 0 waits for the slot's release
       before it refills it (`tilegpu.mbarrier_wait ... leader`, parity
-      flipped so that a slot's first use passes), at the end of the body
-      so that its wait overlaps its own work; no warp waits for the
+      flipped so that a slot's first use passes); no warp waits for the
       others, so warpgroups run up to the ring's depth apart. With
-      cp.async (every thread copies), a CTA barrier there and the copies
-      right after it;
+      cp.async (every thread copies), a CTA barrier there;
     - stage 1 is everything else, in its order, on iteration t;
     - the cp.async copies of one iteration are one group; the wait before
       their first reader leaves S - 2 newer groups in flight;
