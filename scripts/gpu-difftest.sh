@@ -20,8 +20,9 @@ out=${OUT:-$root/gpu-difftest-out}
 mkdir -p "$out"
 work=$(mktemp -d)
 if [ -f "$root/.carry/tilec.xz" ]; then
-  xz -dc "$root/.carry/tilec.xz" > "$work/tilec" && chmod +x "$work/tilec"
-  tilec=$work/tilec
+  mkdir -p "$work/bin"
+  xz -dc "$root/.carry/tilec.xz" > "$work/bin/tilec" && chmod +x "$work/bin/tilec"
+  tilec=$work/bin/tilec
 else
   tilec=${TILEC:-$root/build/bin/tilec}
 fi
@@ -49,7 +50,7 @@ if command -v compute-sanitizer > /dev/null && [ "$mcount" -gt 0 ]; then
     --wrap "compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9" \
     --json "$out/memcheck.json" > "$out/memcheck.log" 2> "$out/memcheck.err" || status=1
 fi
-tar czf "$out/difftest-work.tgz" -C "$work" --exclude=tilec . 2> /dev/null
+tar czf "$out/difftest-work.tgz" -C "$work" --exclude=bin . 2> /dev/null
 for log in tilec triton memcheck; do
   [ -f "$out/$log.log" ] || continue
   echo "== $log"
