@@ -70,11 +70,19 @@ static void setAttentionLaunch(Problem &p, std::int64_t z, std::int64_t h,
   p.bytesMoved = 2.0 * 4 * z * h * nCtx * d + 4.0 * z * h * nCtx;
 }
 
+/// The block-pointer kernel (examples/attention.tile) in fp16, or with
+/// `fp8` in e5m2 as the tutorial runs it on Hopper: Q, K, V and Out fp8, V
+/// stored transposed (HEAD_DIM x N_CTX per head, the K-major operand wgmma
+/// reads for 8-bit types; the kernel's block pointer takes order (0, 1) for
+/// it) and P rounded to e5m2 before the second dot.
 static CaseSpec attention(const std::string &name, std::int64_t z,
                           std::int64_t h, std::int64_t nCtx, std::int64_t d,
                           std::int64_t blockM, std::int64_t blockN,
-                          bool causal, int warps, bool large) {
+                          bool causal, int warps, bool large,
+                          bool fp8 = false) {
   const double smScale = 0.3;
+  const ScalarType type = fp8 ? ScalarType::FP8E5 : ScalarType::FP16;
+  const std::string ptr = fp8 ? "*fp8e5:16" : "*fp16:16";
   CaseSpec c;
   c.name = name;
   c.family = causal ? "attention_causal" : "attention";
@@ -82,98 +90,51 @@ static CaseSpec attention(const std::string &name, std::int64_t z,
   c.kernel = "_attn_fwd";
   // (Q, K, V, sm_scale, M, Out, 4 strides each of Q, K, V, Out, Z, H,
   //  N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, STAGE): contiguous Z x H x N_CTX x
-  // HEAD_DIM tensors, the innermost stride the literal 1.
+  // HEAD_DIM tensors, the innermost stride the literal 1; a transposed V:
+  // (stride_vz, stride_vh, stride_vk, stride_vn) = (H N D, N D, 1, N).
   std::string strides = i32Entry(h * nCtx * d) + ", " + i32Entry(nCtx * d) +
                         ", " + i32Entry(d) + ", 1, ";
-  c.signature = "*fp16:16, *fp16:16, *fp16:16, fp32, *fp32:16, *fp16:16, " +
-                strides + strides + strides + strides + i32Entry(z) + ", " +
-                i32Entry(h) + ", " + i32Entry(nCtx) + ", " +
+  std::string vStrides = fp8 ? i32Entry(h * nCtx * d) + ", " +
+                                   i32Entry(nCtx * d) + ", 1, " +
+                                   i32Entry(nCtx) + ", "
+                             : strides;
+  c.signature = ptr + ", " + ptr + ", " + ptr + ", fp32, *fp32:16, " + ptr +
+                ", " + strides + strides + vStrides + strides + i32Entry(z) +
+                ", " + i32Entry(h) + ", " + i32Entry(nCtx) + ", " +
                 std::to_string(d) + ", " + std::to_string(blockM) + ", " +
                 std::to_string(blockN) + ", " + (causal ? "3" : "1");
   c.numWarps = warps;
-  c.dtype = "fp16";
+  c.dtype = fp8 ? "fp8e5" : "fp16";
   c.sizes = {{"Z", z}, {"H", h}, {"N_CTX", nCtx}, {"HEAD_DIM", d}};
   c.large = large;
   c.setup = [=](Rng &rng) {
     Problem p;
     std::vector<std::int64_t> shape = {z, h, nCtx, d};
-    p.input("Q", ScalarType::FP16, shape, rng, -2, 2);
-    p.input("K", ScalarType::FP16, shape, rng, -2, 2);
-    p.input("V", ScalarType::FP16, shape, rng, -1, 1);
+    p.input("Q", type, shape, rng, -2, 2);
+    p.input("K", type, shape, rng, -2, 2);
+    p.input("V", type, fp8 ? std::vector<std::int64_t>{z, h, d, nCtx} : shape,
+            rng, -1, 1);
     p.scalar(runtime::KernelArg::scalar(static_cast<float>(smScale)));
     // M: fp32 from fp32 dot products (exact fp16 products) and exp2/log2.
-    p.output("M", ScalarType::FP32, {z * h, nCtx}, {1e-4, 1e-4});
+    // With fp8 the logits come from fp8 wgmma on the GPU, whose
+    // accumulator is shorter than fp32 (bench/RESULTS.md, fp8 GEMM): ~1e-4
+    // relative of the row maximum (measured on the H200: 1.6e-4 of M ~
+    // 19), so 1e-3 relative and 1e-2 absolute.
+    p.output("M", ScalarType::FP32, {z * h, nCtx},
+             fp8 ? Tolerance{1e-3, 1e-2} : Tolerance{1e-4, 1e-4});
     // Out: P is rounded to fp16 before the second dot (as in the
     // tutorial), then Out to fp16 (2^-11 relative); 1e-3 is twice that,
     // tight enough that an accumulator rescaled by 0.999 per step fails.
-    p.output("Out", ScalarType::FP16, shape, {1e-3, 1e-3});
+    // e5m2 keeps 2 mantissa bits, so with fp8 P and Out round by up to
+    // 2^-3 relative; the averaged P error stays below the output's own
+    // rounding. Outputs that cancel toward 0 get an absolute allowance of
+    // the same order.
+    p.output("Out", type, shape,
+             fp8 ? Tolerance{0.15, 0.05} : Tolerance{1e-3, 1e-3});
     for (int t = 0; t < 4; ++t) {
       p.i32(h * nCtx * d);
       p.i32(nCtx * d);
-      p.i32(d);
-    }
-    p.i32(z);
-    p.i32(h);
-    p.i32(nCtx);
-    setAttentionLaunch(p, z, h, nCtx, d, blockM, causal);
-    return p;
-  };
-  c.reference = [=](const Problem &p, Expectations &expected) {
-    attentionReference(p, expected, z, h, nCtx, d, causal, smScale);
-  };
-  return c;
-}
-
-/// The block-pointer kernel in fp8 (e5m2), as the tutorial runs it on
-/// Hopper: Q, K, V and Out fp8, V stored transposed (HEAD_DIM x N_CTX per
-/// head, the K-major operand wgmma reads for 8-bit types; the kernel's
-/// block pointer takes order (0, 1) for it) and P rounded to e5m2 before
-/// the second dot.
-static CaseSpec attentionFp8(const std::string &name, std::int64_t z,
-                             std::int64_t h, std::int64_t nCtx, std::int64_t d,
-                             std::int64_t blockM, std::int64_t blockN,
-                             bool causal, int warps, bool large) {
-  const double smScale = 0.3;
-  CaseSpec c;
-  c.name = name;
-  c.family = causal ? "attention_causal" : "attention";
-  c.file = "attention.tile";
-  c.kernel = "_attn_fwd";
-  std::string strides = i32Entry(h * nCtx * d) + ", " + i32Entry(nCtx * d) +
-                        ", " + i32Entry(d) + ", 1, ";
-  // V: (stride_vz, stride_vh, stride_vk, stride_vn) = (H N D, N D, 1, N).
-  std::string vStrides = i32Entry(h * nCtx * d) + ", " + i32Entry(nCtx * d) +
-                         ", 1, " + i32Entry(nCtx) + ", ";
-  c.signature = "*fp8e5:16, *fp8e5:16, *fp8e5:16, fp32, *fp32:16, *fp8e5:16, " +
-                strides + strides + vStrides + strides + i32Entry(z) + ", " +
-                i32Entry(h) + ", " + i32Entry(nCtx) + ", " +
-                std::to_string(d) + ", " + std::to_string(blockM) + ", " +
-                std::to_string(blockN) + ", " + (causal ? "3" : "1");
-  c.numWarps = warps;
-  c.dtype = "fp8e5";
-  c.sizes = {{"Z", z}, {"H", h}, {"N_CTX", nCtx}, {"HEAD_DIM", d}};
-  c.large = large;
-  c.setup = [=](Rng &rng) {
-    Problem p;
-    std::vector<std::int64_t> shape = {z, h, nCtx, d};
-    p.input("Q", ScalarType::FP8E5, shape, rng, -2, 2);
-    p.input("K", ScalarType::FP8E5, shape, rng, -2, 2);
-    p.input("V", ScalarType::FP8E5, {z, h, d, nCtx}, rng, -1, 1);
-    p.scalar(runtime::KernelArg::scalar(static_cast<float>(smScale)));
-    // M: on the GPU the logits come from fp8 wgmma, whose accumulator is
-    // shorter than fp32 (bench/RESULTS.md, fp8 GEMM): ~1e-4 relative of
-    // the row maximum (measured on the H200: 1.6e-4 of M ~ 19), so 1e-3
-    // relative and 1e-2 absolute.
-    p.output("M", ScalarType::FP32, {z * h, nCtx}, {1e-3, 1e-2});
-    // Out: e5m2 keeps 2 mantissa bits, so P (before the second dot) and
-    // Out round by up to 2^-3 relative; the averaged P error stays below
-    // the output's own rounding. Outputs that cancel toward 0 get an
-    // absolute allowance of the same order.
-    p.output("Out", ScalarType::FP8E5, shape, {0.15, 0.05});
-    for (int t = 0; t < 4; ++t) {
-      p.i32(h * nCtx * d);
-      p.i32(nCtx * d);
-      p.i32(t == 2 ? nCtx : d);
+      p.i32(fp8 && t == 2 ? nCtx : d);
     }
     p.i32(z);
     p.i32(h);
@@ -183,7 +144,7 @@ static CaseSpec attentionFp8(const std::string &name, std::int64_t z,
   };
   c.reference = [=](const Problem &p, Expectations &expected) {
     attentionReference(p, expected, z, h, nCtx, d, causal, smScale,
-                       /*vTransposed=*/true);
+                       /*vTransposed=*/fp8);
   };
   return c;
 }
@@ -250,12 +211,12 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
   cases.push_back(attention("attention_causal_1024", 4, 8, 1024, 64, 128, 64,
                             true, 8, true));
   // fp8 e5m2 with V transposed (the tutorial's Hopper fp8 path).
-  cases.push_back(attentionFp8("attention_fp8_small", 2, 3, 128, 64, 64, 32,
-                               false, 4, false));
-  cases.push_back(attentionFp8("attention_fp8_causal_small", 1, 3, 128, 64, 64,
-                               32, true, 4, false));
-  cases.push_back(attentionFp8("attention_fp8_1024", 4, 8, 1024, 64, 128, 64,
-                               false, 8, true));
+  cases.push_back(attention("attention_fp8_small", 2, 3, 128, 64, 64, 32,
+                            false, 4, false, /*fp8=*/true));
+  cases.push_back(attention("attention_fp8_causal_small", 1, 3, 128, 64, 64,
+                            32, true, 4, false, /*fp8=*/true));
+  cases.push_back(attention("attention_fp8_1024", 4, 8, 1024, 64, 128, 64,
+                            false, 8, true, /*fp8=*/true));
   // The current tutorial: descriptors made in the kernel.
   cases.push_back(attentionDescriptor("attention_desc_small", 2, 3, 128, 64, 64,
                                       32, false, 4, false));
