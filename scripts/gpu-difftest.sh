@@ -11,8 +11,11 @@
 # compute-sanitizer memcheck. Disagreements are reduced (at most 10) and
 # saved under $OUT/cases (JSON for `difftest.py replay`, and the .tile).
 # Each stage has a time limit (the tilec batch stops starting programs
-# after 120 s, Triton's after 50 s, memcheck after 25 s: the counts are
-# what fit); the whole run stays under 5 minutes. Logs and
+# after DIFFTEST_TIME_LIMIT s, default 120; Triton's after
+# DIFFTEST_TRITON_TIME_LIMIT, default 50; memcheck after 25 s: the counts are
+# what fit); with the defaults the whole run stays under 5 minutes, and
+# DIFFTEST_TIME_LIMIT=400 DIFFTEST_TRITON_TIME_LIMIT=60 fits 2000 programs
+# in one 10-minute device call. Logs and
 # JSON go to $OUT; the tables are printed last.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,18 +33,20 @@ seed=${DIFFTEST_SEED:-100000}
 count=${DIFFTEST_COUNT:-2000}
 tcount=${DIFFTEST_TRITON_COUNT:-600}
 mcount=${DIFFTEST_MEMCHECK:-40}
+tlimit=${DIFFTEST_TIME_LIMIT:-120}
+ttlimit=${DIFFTEST_TRITON_TIME_LIMIT:-50}
 jobs=$(nproc)
 dt="python3 -W ignore $root/test/difftest/difftest.py"
 python3 -c "import numpy" || { echo "difftest needs numpy"; exit 1; }
 status=0
 echo "== tilec cpu + gpu: $count programs from seed $seed, $jobs jobs"
-timeout 200 $dt run --tilec "$tilec" --backends cpu,gpu --seed "$seed" --count "$count" \
-  --jobs "$jobs" --time-limit 120 --timeout 30 --reduce --max-reduce 4 --reduce-time 30 \
+timeout $((tlimit + 80)) $dt run --tilec "$tilec" --backends cpu,gpu --seed "$seed" --count "$count" \
+  --jobs "$jobs" --time-limit "$tlimit" --timeout 30 --reduce --max-reduce 4 --reduce-time 30 \
   --save-dir "$out/cases" --work "$work/tilec" --json "$out/tilec.json" \
   > "$out/tilec.log" 2> "$out/tilec.err" || status=1
 echo "== triton on the first $tcount of the same programs"
-timeout 90 $dt run --tilec "$tilec" --backends triton --seed "$seed" --count "$tcount" \
-  --jobs "$jobs" --time-limit 50 --timeout 30 --work "$work/triton" \
+timeout $((ttlimit + 40)) $dt run --tilec "$tilec" --backends triton --seed "$seed" --count "$tcount" \
+  --jobs "$jobs" --time-limit "$ttlimit" --timeout 30 --work "$work/triton" \
   --json "$out/triton.json" > "$out/triton.log" 2> "$out/triton.err" || status=1
 if command -v compute-sanitizer > /dev/null && [ "$mcount" -gt 0 ]; then
   echo "== memcheck: $mcount programs on the gpu backend"

@@ -256,21 +256,6 @@ using ValuesCombine =
 mlir::FailureOr<llvm::SmallVector<CGValue>>
 flaggedReduce(CodeGen &cg, llvm::SMLoc loc, llvm::ArrayRef<CGValue> values,
               const CGValue &flag, int64_t axis, ValuesCombine combine);
-/// The flag tile of shape `shape` (a source shape with a partner axis
-/// inserted after `axis`): relation(i, j) for i along `axis`, j along
-/// axis+1.
-mlir::FailureOr<CGValue>
-pairFlag(CodeGen &cg, llvm::ArrayRef<int64_t> shape, int64_t axis,
-         llvm::SMLoc loc,
-         llvm::function_ref<mlir::FailureOr<CGValue>(const CGValue &,
-                                                     const CGValue &)>
-             relation);
-/// `x` (shape S) with a partner axis of size S[axis] inserted after
-/// `axis`, each x[..., j, ...] repeated along the new axis `axis`; `what`
-/// names the builtin in the size check.
-mlir::FailureOr<CGValue> spreadAlong(CodeGen &cg, const CGValue &x,
-                                     int64_t axis, llvm::SMLoc loc,
-                                     llvm::StringRef what);
 /// The normalized axis argument `i` (ArgType::Int) of a tile of rank
 /// `rank`, `dflt` when omitted.
 mlir::FailureOr<int64_t> axisArg(CodeGen &cg, Args &a, size_t i, int64_t rank,

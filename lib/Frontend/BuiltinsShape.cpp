@@ -185,12 +185,10 @@ static FailureOr<CGValue> builtinHint(CodeGen &cg, Args &a) {
 //
 // These are built from ops both backends already lower (element-wise
 // arith/math, tile.make_range, tile.broadcast, tile.reshape, tile.reduce):
-// no new tile op. join and cat select between two broadcast copies; split,
-// flip and the scans are "flagged" reductions over a tile one dimension
-// larger: out[..., i, ...] combines the x[..., j, ...] whose flag(i, j) is
-// set (split: j == k, flip: j == N-1-i, scans: j <= i or j >= i). That is
-// O(N) work per output element along the axis (N x numel in all): fine
-// for the block sizes kernels use, and bounded by the tile size limit.
+// no new tile op. join and cat select between two broadcast copies; split
+// is a "flagged" reduction over its last axis of 2: out[..., k] picks the
+// x[..., j] whose flag j == k is set; flip swaps pairs log2(N) times
+// (O(numel log N); the scans are tile.scan).
 
 FailureOr<CGValue> tilec::frontend::indexAlong(CodeGen &cg,
                                                llvm::ArrayRef<int64_t> shape,
@@ -370,34 +368,6 @@ FailureOr<llvm::SmallVector<CGValue>> tilec::frontend::flaggedReduce(
   return results;
 }
 
-/// The flag tile of shape `shape` (the source shape with the partner axis
-/// inserted after `axis`): flag(i, j) for i along `axis`, j along axis+1.
-FailureOr<CGValue> tilec::frontend::pairFlag(
-    CodeGen &cg, llvm::ArrayRef<int64_t> shape, int64_t axis, SMLoc loc,
-    llvm::function_ref<FailureOr<CGValue>(const CGValue &, const CGValue &)>
-        relation) {
-  FailureOr<CGValue> i = indexAlong(cg, shape, axis, loc);
-  FailureOr<CGValue> j = indexAlong(cg, shape, axis + 1, loc);
-  if (failed(i) || failed(j))
-    return failure();
-  return relation(*i, *j);
-}
-
-/// `x` (shape S) with a partner axis of size S[axis] inserted after
-/// `axis`, each x[..., j, ...] repeated along the new axis `axis`.
-FailureOr<CGValue> tilec::frontend::spreadAlong(CodeGen &cg, const CGValue &x,
-                                                int64_t axis, SMLoc loc,
-                                                StringRef what) {
-  llvm::SmallVector<int64_t> shape(x.getShape());
-  shape.insert(shape.begin() + axis, shape[axis]);
-  if (failed(checkShape(cg, shape, loc,
-                        what.str() + " works on an N x N intermediate "
-                                     "along the axis (tilec has no native "
-                                     "scan yet)")))
-    return failure();
-  return cg.broadcastTo(cg.expandDims(x, axis), shape, loc, "the input");
-}
-
 FailureOr<int64_t> tilec::frontend::axisArg(CodeGen &cg, Args &a, size_t i,
                                             int64_t rank, int64_t dflt) {
   int64_t axis = a.optInteger(i).value_or(dflt);
@@ -439,8 +409,31 @@ static FailureOr<CGValue> builtinSplit(CodeGen &cg, Args &a) {
   return CGValue::tuple(std::move(halves));
 }
 
+/// The signless integer kind of `dtype`'s width, for bit-level moves (i1
+/// widens to i8, which a reduction handles on both backends).
+static ScalarKind bitsKind(DType dtype) {
+  switch (dtype.getBitWidth()) {
+  case 1:
+  case 8:
+    return ScalarKind::Int8;
+  case 16:
+    return ScalarKind::Int16;
+  case 32:
+    return ScalarKind::Int32;
+  default:
+    return ScalarKind::Int64;
+  }
+}
+
 /// tl.flip(x, dim=None): reversed along `dim` (default the last), whose
-/// size must be a power of two (as in Triton).
+/// size N must be a power of two (as in Triton). Built as Triton builds
+/// it: the index along `dim` has log2(N) bits and reversing the order is
+/// complementing every bit; bit b of the index is complemented by swapping
+/// the two halves of each pair along the middle axis of
+/// [outer * N / 2^(b+1), 2, 2^b * inner], and a pair (p, q) is swapped by
+/// xor-ing each with the pair's xor-sum (p ^ (p ^ q) = q), a commutative
+/// two-element reduction on the integers of the same width. O(numel *
+/// log2 N) work.
 static FailureOr<CGValue> builtinFlip(CodeGen &cg, Args &a) {
   const CallArgs &call = a.call;
   const CGValue *x = &a.value(0);
@@ -451,29 +444,51 @@ static FailureOr<CGValue> builtinFlip(CodeGen &cg, Args &a) {
   if (x->getDType().isPointer())
     return cg.error(a.loc(0), "tl.flip() of pointer tiles is not supported "
                               "by tilec yet");
-  int64_t n = x->getShape()[*dim];
+  llvm::SmallVector<int64_t> shape(x->getShape());
+  int64_t n = shape[*dim];
   if (n == 1)
     return *x;
-  FailureOr<CGValue> spread = spreadAlong(cg, *x, *dim, call.loc, "tl.flip()");
-  if (failed(spread))
+  if (!llvm::isPowerOf2_64(static_cast<uint64_t>(n)))
+    return cg.error(a.loc(0), "tl.flip() needs the size along dim " +
+                                  std::to_string(*dim) +
+                                  " to be a power of two, got " +
+                                  x->describe());
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < *dim; ++i)
+    outer *= shape[i];
+  for (int64_t i = *dim + 1; i < rank; ++i)
+    inner *= shape[i];
+  DType dtype = x->getDType();
+  DType bits = DType::get(bitsKind(dtype));
+  FailureOr<CGValue> y = cg.cast(*x, bits, call.loc,
+                                 /*bitcast=*/!dtype.isBool());
+  if (failed(y))
     return failure();
-  FailureOr<CGValue> flag =
-      pairFlag(cg, spread->getShape(), *dim, call.loc,
-               [&](const CGValue &i, const CGValue &j) -> FailureOr<CGValue> {
-                 FailureOr<CGValue> sum = cg.binaryOp(
-                     BinaryOp::Add, i, j, call.loc, call.loc, call.loc);
-                 if (failed(sum))
-                   return failure();
-                 return cg.compareOp(CmpOp::Eq, *sum, CGValue::integer(n - 1),
-                                     call.loc, call.loc, call.loc);
-               });
-  if (failed(flag))
-    return failure();
-  FailureOr<llvm::SmallVector<CGValue>> r =
-      flaggedReduce(cg, call.loc, {*spread}, *flag, *dim + 1, nullptr);
-  if (failed(r))
-    return failure();
-  return r->front();
+  for (int64_t d = 1; d < n; d *= 2) {
+    llvm::SmallVector<int64_t> shape3 = {outer * n / (2 * d), 2, d * inner};
+    CGValue z = cg.reshape(*y, shape3, /*allowReorder=*/false);
+    FailureOr<llvm::SmallVector<CGValue>> pairXor = cg.reduce(
+        {z}, std::optional<int64_t>(1), /*keepDims=*/true, call.loc, call.loc,
+        [&](llvm::ArrayRef<CGValue> lhs, llvm::ArrayRef<CGValue> rhs)
+            -> FailureOr<llvm::SmallVector<CGValue>> {
+          return llvm::SmallVector<CGValue>{CGValue::runtime(
+              arith::XOrIOp::create(cg.builder, cg.loc(), lhs[0].getValue(),
+                                    rhs[0].getValue()),
+              bits)};
+        });
+    if (failed(pairXor))
+      return failure();
+    FailureOr<CGValue> spread =
+        cg.broadcastTo(pairXor->front(), shape3, call.loc, "the pair");
+    if (failed(spread))
+      return failure();
+    CGValue swapped = CGValue::runtime(
+        arith::XOrIOp::create(cg.builder, cg.loc(), z.getValue(),
+                              spread->getValue()),
+        bits);
+    y = cg.reshape(swapped, shape, /*allowReorder=*/false);
+  }
+  return cg.cast(*y, dtype, call.loc, /*bitcast=*/!dtype.isBool());
 }
 
 //===----------------------------------------------------------------------===//
