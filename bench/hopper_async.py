@@ -34,11 +34,23 @@ the tutorial's), against causal SDPA's backward with the flash and the
 cuDNN backend forced; dQ, dK, dV checked against SDPA-flash's (rel-L2 <
 1e-2 each); FLOPs counted as the tutorial does (2.5 forward passes).
 
+Ablation (the seed's table, issue 12): the fp16 block-pointer GEMM 4096^3
+(128x256x64, 8 warps) and the bf16 block-pointer attention forward (D 128,
+N_CTX 4096, non-causal, 128x128, 8 warps), each compiled with one Hopper
+feature more per row: every dot on CUDA cores (FMA; --disable-wgmma
+--disable-mma) -> mma.sync (--disable-wgmma) -> wgmma with its operands
+stored to shared memory from registers, one stage (--disable-tma
+--disable-cp-async --num-stages 1) -> + TMA (--disable-cp-async, one stage)
+-> + pipelining (3 stages: the default compile), then the rows given with
+--ablation-extra 'LABEL=FLAGS' (e.g. warp specialization). Each row is
+checked like the others; TFLOP/s and the ratio to the row before.
+
 Every output is poisoned (NaN) before the checked launch; inputs are fresh
 uniform random numbers. Times: triton.testing.do_bench medians.
 
     python3 bench/hopper_async.py --tilec path/to/tilec [--json out.json]
-        [--sections gemm,attention] [--quick]
+        [--sections gemm,attention,attention_bwd,ablation] [--quick]
+        [--ablation-extra 'LABEL=FLAGS' ...]
 """
 
 import argparse
@@ -111,10 +123,10 @@ def triton_kernel(path, name):
     return getattr(triton_compile.load_module(out), name)
 
 
-def tilec_kernel(tilec, path, kernel, sig, warps, stages, tag):
+def tilec_kernel(tilec, path, kernel, sig, warps, stages, tag, flags=()):
     out = os.path.join(TMP, tag + ".cubin")
     cmd = [tilec, path, "--kernel", kernel, "--signature", sig, "--num-warps",
-           str(warps), "--num-stages", str(stages), "-o", out]
+           str(warps), "--num-stages", str(stages), "-o", out, *flags]
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(run.stderr[-600:])
@@ -428,6 +440,76 @@ def attention_bwd_rows(args):
     return rows
 
 
+ABLATION = [("naive (FMA on CUDA cores)", ["--disable-wgmma", "--disable-mma"], 1),
+            ("mma.sync", ["--disable-wgmma"], 1),
+            ("wgmma (operands stored from registers)", ["--disable-tma", "--disable-cp-async"], 1),
+            ("+ TMA", ["--disable-cp-async"], 1),
+            ("+ pipelining (3 stages)", [], 3)]
+
+
+def ablation_rows(args):
+    """One Hopper feature more per row, on one GEMM and one attention."""
+    steps = list(ABLATION)
+    for extra in args.ablation_extra or []:
+        label, _, flags = extra.partition("=")
+        steps.append((label, flags.split(), 3))
+    rows = []
+    m = n = k = 4096
+    a = torch.empty(m, k, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+    b = torch.empty(k, n, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+    ref = a.double() @ b.double()
+    out = torch.empty(m, n, device="cuda", dtype=torch.float32)
+    grid = (triton.cdiv(m, 128) * triton.cdiv(n, 256),)
+    sig = (f"*fp16:16, *fp16:16, *fp32:16, {entry(m)}, {entry(n)}, {entry(k)}, "
+           f"{entry(k)}, 1, {entry(n)}, 1, {entry(n)}, 1, 128, 256, 64, 8")
+    path = os.path.join(ROOT, "examples", "matmul.tile")
+    for label, flags, stages in steps:
+        row = dict(section="ablation", kernel="GEMM fp16 4096^3", step=label, flags=" ".join(flags))
+        try:
+            kern, _ = tilec_kernel(args.tilec, path, "matmul_kernel", sig, 8, stages,
+                                   f"abl_gemm_{len(rows)}", flags)
+            ok, err, rel, ms = timed(lambda: kern(grid, a, b, out, m, n, k, k, n, n), out, ref,
+                                     2e-3, 2e-3 * math.sqrt(k / 3.0))
+            row.update(tilec_ok=ok, rel_l2=rel, tilec_ms=ms, tilec_tflops=2.0 * m * n * k / ms / 1e9,
+                       registers=kern.meta["ptxas"]["registers"])
+        except Exception as e:
+            row["tilec_error"] = str(e)[-400:]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    del a, b, ref, out
+    Z, H, n_ctx, d, bm, bn, sm_scale = 4, 16, 4096, 128, 128, 128, 0.5
+    path = variant(os.path.join(ROOT, "examples", "attention.tile"),
+                   [("p = p.to(tl.float16)", "p = p.to(v.dtype)")], "abl_bf16_")
+    q, kk, v = (torch.empty(Z, H, n_ctx, d, device="cuda", dtype=torch.bfloat16).normal_()
+                for _ in range(3))
+    ref = sdpa("flash", q, kk, v, False, sm_scale).double()
+    o = torch.empty_like(q)
+    lse = torch.empty(Z * H, n_ctx, device="cuda", dtype=torch.float32)
+    st = ", ".join([entry(H * n_ctx * d), entry(n_ctx * d), entry(d), "1"])
+    sig = (f"*bf16:16, *bf16:16, *bf16:16, fp32, *fp32:16, *bf16:16, " + ", ".join([st] * 4) +
+           f", {entry(Z)}, {entry(H)}, {entry(n_ctx)}, {d}, {bm}, {bn}, 1")
+    s4 = [H * n_ctx * d, n_ctx * d, d]
+    run_args = [q, kk, v, sm_scale, lse, o] + s4 * 4 + [Z, H, n_ctx]
+    grid = (triton.cdiv(n_ctx, bm), Z * H, 1)
+    flops = 4.0 * Z * H * n_ctx * n_ctx * d
+    for label, flags, stages in steps:
+        row = dict(section="ablation", kernel="attention bf16 D128 N4096", step=label,
+                   flags=" ".join(flags))
+        try:
+            kern, _ = tilec_kernel(args.tilec, path, "_attn_fwd", sig, 8, stages,
+                                   f"abl_attn_{len(rows)}", flags)
+            ok, err, rel, ms = timed(lambda: kern(grid, *run_args), o, ref, 0, 8e-2, 2e-2)
+            row.update(tilec_ok=ok, rel_l2=rel, tilec_ms=ms, tilec_tflops=flops / ms / 1e9,
+                       registers=kern.meta["ptxas"]["registers"])
+        except Exception as e:
+            row["tilec_error"] = str(e)[-400:]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    del q, kk, v, o, ref
+    torch.cuda.empty_cache()
+    return rows
+
+
 def fmt(v):
     return f"{v:.1f}" if v else "-"
 
@@ -446,6 +528,8 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--sections", default="gemm,attention,attention_bwd")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--ablation-extra", action="append",
+                        help="an ablation row after pipelining: 'LABEL=tilec flags'")
     args = parser.parse_args()
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     triton_compile.install_tilec_alias()
@@ -453,9 +537,10 @@ def main():
     gemm = gemm_rows(args) if "gemm" in sections else []
     attention = attention_rows(args) if "attention" in sections else []
     attention += attention_bwd_rows(args) if "attention_bwd" in sections else []
+    ablation = ablation_rows(args) if "ablation" in sections else []
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"gemm": gemm, "attention": attention}, f, indent=1)
+            json.dump({"gemm": gemm, "attention": attention, "ablation": ablation}, f, indent=1)
     print()
     if gemm:
         print("| GEMM kernel | dtype | M x N x K | pass | regs | tilec TFLOP/s | cuBLAS | Triton "
@@ -478,7 +563,17 @@ def main():
                   f"{'yes' if r['causal'] else 'no'} | {status(r)} | {r.get('registers', '-')} | "
                   f"{fmt(t)} | {fmt(tr)} | {fmt(fl)} | {fmt(cd)} | {ratio(t, tr)} | "
                   f"{ratio(t, fl)} | {ratio(t, cd)} |")
-    failed = any(not r.get("tilec_ok") for r in gemm + attention)
+    if ablation:
+        print()
+        print("| ablation | step | tilec flags | pass | regs | TFLOP/s | x previous row |")
+        print("|---|---|---|---|---|---|---|")
+        prev = {}
+        for r in ablation:
+            t = r.get("tilec_tflops")
+            print(f"| {r['kernel']} | {r['step']} | `{r['flags'] or '(default)'}` | {status(r)} | "
+                  f"{r.get('registers', '-')} | {fmt(t)} | {ratio(t, prev.get(r['kernel']))} |")
+            prev[r["kernel"]] = t
+    failed = any(not r.get("tilec_ok") for r in gemm + attention + ablation)
     sys.exit(1 if failed else 0)
 
 
