@@ -35,7 +35,7 @@ tcount=${DIFFTEST_TRITON_COUNT:-600}
 mcount=${DIFFTEST_MEMCHECK:-40}
 tlimit=${DIFFTEST_TIME_LIMIT:-120}
 ttlimit=${DIFFTEST_TRITON_TIME_LIMIT:-50}
-jobs=$(nproc)
+jobs=${DIFFTEST_JOBS:-$(nproc)}
 dt="python3 -W ignore $root/test/difftest/difftest.py"
 python3 -c "import numpy" || { echo "difftest needs numpy"; exit 1; }
 status=0
