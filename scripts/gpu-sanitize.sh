@@ -39,10 +39,14 @@ one() {  # tool case
     echo "$1 $2 skip" >> "$work/results"
     return
   fi
-  local extra=()
-  [ "$1" = initcheck ] && extra=(--track-unused-memory no)
+  # Each run in its own copy of the case's artifacts: tilec-e2e writes the
+  # inputs and the CPU backend's reference there, and the tools of one case
+  # run at once.
+  local art="$work/run/$1-$2"
+  mkdir -p "$art" && cp "$work/art/$2".* "$art/"
+  # (initcheck's --track-unused-memory is off by default; it takes no value)
   timeout "$per_case" compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 9 \
-    "${extra[@]}" "$work/tilec-e2e" --no-compile --artifacts "$work/art" --filter "^$2\$" \
+    "$work/tilec-e2e" --no-compile --artifacts "$art" --filter "^$2\$" \
     > "$logs/$1-$2.log" 2>&1
   echo "$1 $2 $?" >> "$work/results"
 }

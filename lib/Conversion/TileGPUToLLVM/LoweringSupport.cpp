@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -401,8 +402,20 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
   // Readers of the previous use of the scratch area must be done.
   emitBarrier(b, loc);
   auto srcCoords = emitCoordinates(b, loc, srcLayout, ids);
-  for (auto [coord, value] : llvm::zip(srcCoords, srcValues))
-    storeSharedElement(b, loc, anchor, 0, srcIndex(b, coord), value);
+  {
+    // One of the threads holding a replicated element writes it: copies
+    // may differ in their last bit (a contracted fma before a butterfly),
+    // and two writers of one address race.
+    OpBuilder::InsertionGuard guard(b);
+    if (srcLayout.getReplicatedMask(HwDim::Lane) ||
+        srcLayout.getReplicatedMask(HwDim::Warp)) {
+      auto ifOp = scf::IfOp::create(b, loc, emitIsOwner(b, loc, srcLayout, ids),
+                                    /*withElse=*/false);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    for (auto [coord, value] : llvm::zip(srcCoords, srcValues))
+      storeSharedElement(b, loc, anchor, 0, srcIndex(b, coord), value);
+  }
   emitBarrier(b, loc);
   SmallVector<Value> results;
   for (const auto &coord : emitCoordinates(b, loc, dstLayout, ids))

@@ -19,6 +19,7 @@
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -168,13 +169,41 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
     for (const auto &coord : coords)
       outIndex.push_back(emitLinearIndex(rewriter, loc, coord, res.getShape()));
 
+    // Threads that hold the same partial (lanes, and warps apart from the
+    // reduced ones, over which the result is replicated) would write the
+    // same slot: one of them does (no write-write race between them).
+    uint64_t reducedWarps = 0;
+    for (unsigned bit : warpBits)
+      reducedWarps |= uint64_t(1) << bit;
+    uint64_t replicatedLanes = res.getReplicatedMask(HwDim::Lane);
+    uint64_t replicatedWarps = res.getReplicatedMask(HwDim::Warp) & ~reducedWarps;
+    Value writer;
+    auto isZero = [&](Value index, uint64_t mask) -> Value {
+      Value bits = arith::AndIOp::create(rewriter, loc, index, i32Val(rewriter, loc, mask));
+      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, bits,
+                                   i32Val(rewriter, loc, 0));
+    };
+    if (replicatedLanes)
+      writer = isZero(ids.lane, replicatedLanes);
+    if (replicatedWarps) {
+      Value w = isZero(ids.warp, replicatedWarps);
+      writer = writer ? arith::AndIOp::create(rewriter, loc, writer, w).getResult() : w;
+    }
+
     emitBarrier(rewriter, loc);
-    Value rowBase = arith::MulIOp::create(rewriter, loc, warpIndex,
-                                          i32Val(rewriter, loc, outNumel));
-    for (auto [r, values] : llvm::enumerate(acc)) {
-      Value index = arith::AddIOp::create(rewriter, loc, rowBase, outIndex[r]);
-      for (auto [i, v] : llvm::enumerate(values))
-        storeSharedElement(rewriter, loc, op, offsets[i], index, v);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (writer) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, writer, /*withElse=*/false);
+        rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      }
+      Value rowBase = arith::MulIOp::create(rewriter, loc, warpIndex,
+                                            i32Val(rewriter, loc, outNumel));
+      for (auto [r, values] : llvm::enumerate(acc)) {
+        Value index = arith::AddIOp::create(rewriter, loc, rowBase, outIndex[r]);
+        for (auto [i, v] : llvm::enumerate(values))
+          storeSharedElement(rewriter, loc, op, offsets[i], index, v);
+      }
     }
     emitBarrier(rewriter, loc);
     SmallVector<SmallVector<Value>> combined;
