@@ -144,6 +144,8 @@ Expected<std::unique_ptr<Kernel>> Kernel::load(const Device &device,
             std::to_string(attrs.registers) + " registers per thread)");
 
   TILEC_RETURN_IF_ERROR(kernel->configureSharedMemory());
+  kernel->layout_ = std::make_shared<const std::vector<ArgumentSlot>>(
+      PackedArguments::layout(kernel->metadata_));
   TILEC_RETURN_IF_ERROR(kernel->checkParameterLayout());
   TILEC_RETURN_IF_ERROR(kernel->checkTensorMapSupport());
   kernel->tensorMaps_.resize(metadata.hiddenParameters.size());
@@ -345,7 +347,8 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
                              " out of range (x in [1, 2^31-1], y and z in "
                              "[1, 65535])");
 
-  Expected<PackedArguments> packed = PackedArguments::pack(metadata_, args);
+  Expected<PackedArguments> packed =
+      PackedArguments::pack(metadata_, args, layout_);
   if (!packed)
     return packed.status();
   if (!metadata_.hiddenParameters.empty())

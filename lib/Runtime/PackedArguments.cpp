@@ -133,29 +133,45 @@ PackedArguments::layout(const KernelMetadata &metadata) {
 
 Expected<PackedArguments> PackedArguments::pack(const KernelMetadata &md,
                                                 KernelArgs args) {
-  std::vector<const ParameterInfo *> params = md.launchParameters();
-  if (args.size() != params.size())
+  return pack(md, args,
+              std::make_shared<const std::vector<ArgumentSlot>>(layout(md)));
+}
+
+Expected<PackedArguments>
+PackedArguments::pack(const KernelMetadata &md, KernelArgs args,
+                      std::shared_ptr<const std::vector<ArgumentSlot>> slots) {
+  // The hot path of every launch: no allocation but the buffer's.
+  std::size_t numLaunch = 0;
+  for (const ParameterInfo &param : md.parameters)
+    numLaunch += param.kind != ParameterInfo::Kind::Constexpr;
+  if (args.size() != numLaunch) {
+    std::vector<const ParameterInfo *> params = md.launchParameters();
     return Status::error(ErrorCode::InvalidArgument,
                          "kernel '" + md.name + "' takes " +
                              std::to_string(params.size()) + " argument" +
                              (params.size() == 1 ? "" : "s") + " (" +
                              listParameters(params) + "), got " +
                              std::to_string(args.size()));
-  for (std::size_t i = 0; i < params.size(); ++i)
-    TILEC_RETURN_IF_ERROR(checkArgument(md, i, *params[i], args[i]));
+  }
+  std::size_t index = 0;
+  for (const ParameterInfo &param : md.parameters)
+    if (param.kind != ParameterInfo::Kind::Constexpr) {
+      TILEC_RETURN_IF_ERROR(checkArgument(md, index, param, args[index]));
+      ++index;
+    }
 
   PackedArguments packed;
-  packed.slots_ = layout(md);
-  packed.firstHidden_ = params.size();
+  packed.slots_ = std::move(slots);
+  packed.firstHidden_ = numLaunch;
   std::size_t end = 0;
   std::size_t maxAlign = 1;
-  for (const ArgumentSlot &slot : packed.slots_) {
+  for (const ArgumentSlot &slot : *packed.slots_) {
     end = slot.offset + slot.size;
     maxAlign = std::max(maxAlign, slot.align);
   }
   packed.buffer_.assign(alignTo(end, maxAlign), 0);
-  for (std::size_t i = 0; i < params.size(); ++i)
-    std::memcpy(packed.buffer_.data() + packed.slots_[i].offset,
+  for (std::size_t i = 0; i < numLaunch; ++i)
+    std::memcpy(packed.buffer_.data() + (*packed.slots_)[i].offset,
                 args[i].data(), args[i].size());
   return packed;
 }
@@ -163,23 +179,25 @@ Expected<PackedArguments> PackedArguments::pack(const KernelMetadata &md,
 Status PackedArguments::setHidden(std::size_t hiddenIndex, const void *data,
                                   std::size_t size) {
   std::size_t slot = firstHidden_ + hiddenIndex;
-  if (slot >= slots_.size())
+  const std::vector<ArgumentSlot> &slots = *slots_;
+  if (slot >= slots.size())
     return Status::error(ErrorCode::InvalidArgument,
                          "hidden parameter index " +
                              std::to_string(hiddenIndex) + " out of range");
-  if (size != slots_[slot].size)
+  if (size != slots[slot].size)
     return Status::error(ErrorCode::InvalidArgument,
-                         "hidden parameter '" + slots_[slot].name + "' is " +
-                             std::to_string(slots_[slot].size) +
+                         "hidden parameter '" + slots[slot].name + "' is " +
+                             std::to_string(slots[slot].size) +
                              " bytes, got " + std::to_string(size));
-  std::memcpy(buffer_.data() + slots_[slot].offset, data, size);
+  std::memcpy(buffer_.data() + slots[slot].offset, data, size);
   return Status::success();
 }
 
 void **PackedArguments::kernelParams() {
-  params_.resize(slots_.size());
-  for (std::size_t i = 0; i < slots_.size(); ++i)
-    params_[i] = buffer_.data() + slots_[i].offset;
+  const std::vector<ArgumentSlot> &slots = *slots_;
+  params_.resize(slots.size());
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    params_[i] = buffer_.data() + slots[i].offset;
   return params_.empty() ? nullptr : params_.data();
 }
 

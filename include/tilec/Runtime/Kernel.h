@@ -37,6 +37,7 @@ struct CUstream_st;
 namespace tilec::runtime {
 
 class Device;
+struct ArgumentSlot;
 class PackedArguments;
 class Stream;
 
@@ -145,6 +146,8 @@ private:
   DeviceBuffer scratch_;
   /// One per hidden parameter (used by the tma_descriptor ones).
   std::vector<TensorMapCache> tensorMaps_;
+  /// PackedArguments::layout(metadata_), computed once at load.
+  std::shared_ptr<const std::vector<ArgumentSlot>> layout_;
 };
 
 } // namespace tilec::runtime

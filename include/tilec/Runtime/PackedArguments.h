@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,12 @@ public:
   /// Hidden slots are laid out and zeroed; fill them with `setHidden`.
   static Expected<PackedArguments> pack(const KernelMetadata &metadata,
                                         KernelArgs args);
+  /// The same with the slots `layout(metadata)` gave, computed once (a
+  /// loaded Kernel keeps them: the launch path then allocates only the
+  /// buffer).
+  static Expected<PackedArguments>
+  pack(const KernelMetadata &metadata, KernelArgs args,
+       std::shared_ptr<const std::vector<ArgumentSlot>> slots);
 
   /// The slots `pack` lays out for `metadata`, without any argument: what the
   /// compiled entry's parameter list must look like for `metadata.target`.
@@ -74,7 +81,7 @@ public:
                    std::size_t size);
 
   /// One slot per launch parameter, source ones first, then hidden ones.
-  const std::vector<ArgumentSlot> &slots() const { return slots_; }
+  const std::vector<ArgumentSlot> &slots() const { return *slots_; }
 
   /// Size of the parameter space: the end of the last slot rounded up to the
   /// largest alignment (0 for a kernel without parameters).
@@ -88,7 +95,7 @@ public:
   void **kernelParams();
 
 private:
-  std::vector<ArgumentSlot> slots_;
+  std::shared_ptr<const std::vector<ArgumentSlot>> slots_;
   std::size_t firstHidden_ = 0;
   std::vector<std::uint8_t> buffer_;
   std::vector<void *> params_;
