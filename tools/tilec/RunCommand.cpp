@@ -209,7 +209,7 @@ llvm::Expected<RunInputs> buildInputs(const KernelInterface &interface) {
       inputs.args.push_back(arg);
       continue;
     }
-    std::size_t elementBytes = getElementBytes(param.type);
+    std::size_t elementBytes = scalarTypeSize(param.type);
     if (elementBytes == 0)
       return llvm::createStringError("'" + param.name +
                                      "' points to unsupported type " +
@@ -275,7 +275,7 @@ llvm::Error runOnCpu(KernelSource &source, RunInputs &inputs, RunTimes &times,
       launch.buffers.push_back({array.name(), array.data(), array.bytes()});
     } else {
       args.push_back(cpu::CpuArgument::scalarBytes(
-          &arg.bits, getElementBytes(arg.parameter->type)));
+          &arg.bits, scalarTypeSize(arg.parameter->type)));
     }
   }
   unsigned workers = launch.threads
