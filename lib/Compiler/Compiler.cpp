@@ -467,6 +467,11 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
 llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
                                                    const KernelInterface &kernel,
                                                    const CompileOptions &options) {
+  // The entry points check with their own spelling first; this catches the
+  // C++ users of compileModule.
+  if (llvm::Error err =
+          verifyPipelineOptions(options.pipeline, OptionSpelling::Field))
+    return std::move(err);
   DumpReport dumps(options, kernel);
   DumpDiagnostics recorder(module->getContext(), dumps);
   CompileResult result;

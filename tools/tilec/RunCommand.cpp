@@ -105,6 +105,10 @@ static cl::opt<unsigned> runNumWarps("num-warps", cl::init(4),
                                      cl::desc("GPU: warps per program"),
                                      cl::sub(runCommand),
                                      cl::cat(runCategory));
+static cl::opt<unsigned>
+    runNumStages("num-stages", cl::init(3),
+                 cl::desc("GPU: software-pipelining depth (1 = none)"),
+                 cl::sub(runCommand), cl::cat(runCategory));
 static cl::opt<bool> runDebug(
     "debug",
     cl::desc("Debug mode, Triton's debug=True (also TRITON_DEBUG=1): "
@@ -327,6 +331,13 @@ std::string formatMillis(double seconds) {
 int tool::runMain() {
   if (runBackend != "cpu" && runBackend != "gpu")
     return fail("unknown --backend '" + runBackend + "' (expected cpu or gpu)");
+  // The CPU backend ignores them, but a run is a compile too: the same
+  // values are accepted on both backends.
+  PipelineOptions pipeline;
+  pipeline.numWarps = runNumWarps;
+  pipeline.numStages = runNumStages;
+  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
+    return fail(llvm::toString(std::move(err)));
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -353,7 +364,7 @@ int tool::runMain() {
   llvm::Error err =
       runBackend == "cpu"
           ? runOnCpu(*source, *inputs, times, device)
-          : runOnGpu(*source, runNumWarps, *inputs, times, device);
+          : runOnGpu(*source, pipeline, *inputs, times, device);
   if (err)
     return fail(llvm::toString(std::move(err)));
 
