@@ -19,6 +19,7 @@
 #include "tilec/JIT/JIT.h"
 #include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/Kernel.h"
+#include "tilec/Support/ScalarType.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -672,7 +673,7 @@ tilec_status tilec_cpu_kernel_launch_words(tilec_cpu_kernel *cpu_kernel,
           reinterpret_cast<const void *>(static_cast<uintptr_t>(word))));
     } else {
       passed.push_back(
-          cpu::CpuArgument::scalarBytes(&word, cpu::getScalarBytes(param.type)));
+          cpu::CpuArgument::scalarBytes(&word, scalarTypeSize(param.type)));
     }
   }
   cpu::CpuLaunchOptions options;
@@ -719,25 +720,26 @@ tilec_status tilec_cpu_kernel_launch(tilec_cpu_kernel *cpu_kernel,
           reinterpret_cast<const void *>(static_cast<uintptr_t>(a.bits))));
       continue;
     }
-    std::size_t bytes = cpu::getScalarBytes(param.type);
+    std::optional<ScalarType> type = parseScalarType(param.type);
+    std::size_t bytes = type ? scalarTypeSize(*type) : 0;
     uint64_t bits = a.bits;
     if (a.kind == TILEC_ARG_POINTER || a.kind == TILEC_ARG_STRING)
       return fail(TILEC_ERROR_INVALID_ARGUMENT,
                   where + ": the kernel takes a " + param.type + " scalar");
     if (a.kind == TILEC_ARG_FLOAT && !a.raw) {
-      if (param.type == "fp32") {
+      if (type == ScalarType::FP32) {
         float f = static_cast<float>(a.number);
         uint32_t b;
         std::memcpy(&b, &f, sizeof(b));
         bits = b;
-      } else if (param.type == "fp64") {
+      } else if (type == ScalarType::FP64) {
         std::memcpy(&bits, &a.number, sizeof(bits));
       } else {
         return fail(TILEC_ERROR_INVALID_ARGUMENT,
                     where + ": give a " + param.type +
                         " value as raw bits (tilec_arg_bits)");
       }
-    } else if (param.type.rfind("fp", 0) == 0 && !a.raw) {
+    } else if (type && isFloatType(*type) && !a.raw) {
       return fail(TILEC_ERROR_INVALID_ARGUMENT,
                   where + ": the kernel takes a " + param.type + " scalar");
     }

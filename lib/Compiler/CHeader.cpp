@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Compiler/CHeader.h"
+#include "tilec/Support/ScalarType.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -37,23 +37,10 @@ static bool isCKeyword(llvm::StringRef name) {
 
 /// The C type of a scalar parameter passed by value.
 static std::optional<llvm::StringRef> cScalarType(llvm::StringRef type) {
-  return llvm::StringSwitch<std::optional<llvm::StringRef>>(type)
-      .Case("i1", llvm::StringRef("bool"))
-      .Case("i8", llvm::StringRef("int8_t"))
-      .Case("i16", llvm::StringRef("int16_t"))
-      .Case("i32", llvm::StringRef("int32_t"))
-      .Case("i64", llvm::StringRef("int64_t"))
-      .Case("u8", llvm::StringRef("uint8_t"))
-      .Case("u16", llvm::StringRef("uint16_t"))
-      .Case("u32", llvm::StringRef("uint32_t"))
-      .Case("u64", llvm::StringRef("uint64_t"))
-      .Case("fp16", llvm::StringRef("uint16_t"))
-      .Case("bf16", llvm::StringRef("uint16_t"))
-      .Case("fp32", llvm::StringRef("float"))
-      .Case("fp64", llvm::StringRef("double"))
-      .Case("fp8e4nv", llvm::StringRef("uint8_t"))
-      .Case("fp8e5", llvm::StringRef("uint8_t"))
-      .Default(std::nullopt);
+  std::optional<ScalarType> scalar = parseScalarType(type);
+  if (!scalar)
+    return std::nullopt;
+  return llvm::StringRef(getScalarTypeInfo(*scalar).cType);
 }
 
 /// `text` as the body of a C string literal.

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+#include "tilec/Support/ScalarTypeMLIR.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -466,6 +467,11 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
 llvm::Expected<CompileResult> tilec::compileModule(mlir::ModuleOp module,
                                                    const KernelInterface &kernel,
                                                    const CompileOptions &options) {
+  // The entry points check with their own spelling first; this catches the
+  // C++ users of compileModule.
+  if (llvm::Error err =
+          verifyPipelineOptions(options.pipeline, OptionSpelling::Field))
+    return std::move(err);
   DumpReport dumps(options, kernel);
   DumpDiagnostics recorder(module->getContext(), dumps);
   CompileResult result;
@@ -492,18 +498,8 @@ static llvm::StringRef kindName(KernelParameter::Kind kind) {
 }
 
 std::string tilec::getSignatureTypeName(mlir::Type type) {
-  if (type.isF16())
-    return "fp16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "fp32";
-  if (type.isF64())
-    return "fp64";
-  if (llvm::isa<mlir::Float8E4M3FNType>(type))
-    return "fp8e4nv";
-  if (llvm::isa<mlir::Float8E5M2Type>(type))
-    return "fp8e5";
+  if (std::optional<ScalarType> scalar = getScalarTypeOf(type))
+    return scalarTypeName(*scalar);
   if (type.isInteger())
     return "i" + std::to_string(type.getIntOrFloatBitWidth());
   std::string text;

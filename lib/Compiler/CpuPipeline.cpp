@@ -8,6 +8,7 @@
 #include "tilec/Compiler/Compiler.h"
 
 #include "tilec/Conversion/Passes.h"
+#include "tilec/Support/ScalarType.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -77,7 +78,10 @@ void tilec::buildCpuPipeline(mlir::OpPassManager &pm,
   // to nearest even, which is what the GPU's f16 instructions compute.
   pm.addPass(mlir::math::createMathExtendToSupportedTypes());
   mlir::arith::ArithEmulateUnsupportedFloatsOptions emulate;
-  emulate.sourceTypeStrs = {"bf16", "f8E4M3FN", "f8E5M2"};
+  for (ScalarType type :
+       {ScalarType::BF16, ScalarType::FP8E4NV, ScalarType::FP8E5})
+    emulate.sourceTypeStrs.push_back(
+        std::string(getScalarTypeInfo(type).mlirName));
   emulate.targetTypeStr = "f32";
   pm.addPass(mlir::arith::createArithEmulateUnsupportedFloats(emulate));
   pm.addPass(createExpandFloat8Conversions());

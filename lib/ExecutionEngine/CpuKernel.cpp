@@ -12,6 +12,7 @@
 #include "Sanitizer.h"
 
 #include "tilec/Conversion/TileToLinalg/TileToLinalg.h"
+#include "tilec/Support/ScalarType.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -65,15 +66,6 @@ void dumpLLVMModule(llvm::StringRef dir, llvm::StringRef name,
 }
 
 } // namespace
-
-std::size_t cpu::getScalarBytes(llvm::StringRef type) {
-  return llvm::StringSwitch<std::size_t>(type)
-      .Cases({"i1", "i8", "u8", "fp8e4nv", "fp8e5"}, 1)
-      .Cases({"i16", "u16", "fp16", "bf16"}, 2)
-      .Cases({"i32", "u32", "fp32"}, 4)
-      .Cases({"i64", "u64", "fp64"}, 8)
-      .Default(0);
-}
 
 CpuKernel::~CpuKernel() = default;
 
@@ -178,10 +170,10 @@ llvm::Error CpuKernel::launch(std::array<unsigned, 3> grid,
       return llvm::createStringError(
           "kernel '" + name + "': argument '" + param->name + "' must be " +
           (isPointer ? "a pointer" : "a scalar of type " + param->type));
-    if (!isPointer && arg.size() != getScalarBytes(param->type))
+    if (!isPointer && arg.size() != scalarTypeSize(param->type))
       return llvm::createStringError(
           "kernel '" + name + "': argument '" + param->name + "' is " +
-          param->type + " (" + std::to_string(getScalarBytes(param->type)) +
+          param->type + " (" + std::to_string(scalarTypeSize(param->type)) +
           " bytes), got " + std::to_string(arg.size()) + " bytes");
   }
 

@@ -47,7 +47,7 @@ static FailureOr<CGValue> programIdLike(CodeGen &cg, Args &a,
   else
     v = tile::ProgramIdOp::create(cg.builder, cg.loc(),
                                   cg.builder.getI32IntegerAttr(axis));
-  return CGValue::runtime(v, DType::get(ScalarKind::Int32));
+  return CGValue::runtime(v, DType::get(ScalarType::I32));
 }
 
 static FailureOr<CGValue> builtinArange(CodeGen &cg, Args &a) {
@@ -75,7 +75,7 @@ static FailureOr<CGValue> builtinArange(CodeGen &cg, Args &a) {
   mlir::Value v = tile::MakeRangeOp::create(cg.builder, cg.loc(), type,
                                             cg.builder.getI32IntegerAttr(start),
                                             cg.builder.getI32IntegerAttr(end));
-  return CGValue::runtime(v, DType::get(ScalarKind::Int32));
+  return CGValue::runtime(v, DType::get(ScalarType::I32));
 }
 
 /// Makes `value` (a number or a run-time scalar) a tile of `shape`, `dtype`.
@@ -149,8 +149,8 @@ static FailureOr<CGValue> castTowardZero(CodeGen &cg, const CGValue &x,
     return failure();
   FailureOr<CGValue> away =
       cg.compareOp(CmpOp::Gt, *absRounded, *absX, loc, loc, loc);
-  DType bitsType = DType::get(dtype.getBitWidth() == 16 ? ScalarKind::Int16
-                                                        : ScalarKind::Int32);
+  DType bitsType = DType::get(dtype.getBitWidth() == 16 ? ScalarType::I16
+                                                        : ScalarType::I32);
   FailureOr<CGValue> bits = cg.cast(*rounded, bitsType, loc, /*bitcast=*/true);
   if (failed(away) || failed(bits))
     return failure();

@@ -118,10 +118,10 @@ static FailureOr<CGValue> builtinMakeTensorDescriptor(CodeGen &cg, Args &a) {
                     param->getName() + ": tl.constexpr`");
     return failure();
   }
-  ScalarKind elem = base.getDType().getScalar();
+  ScalarType elem = base.getDType().getScalar();
   // As in Triton (whose check of the block's bytes fails on 1-bit
   // elements): a descriptor of booleans is not a thing TMA can copy.
-  if (elem == ScalarKind::Int1)
+  if (elem == ScalarType::I1)
     return cg.error(a.loc(kBase),
                     "a tensor descriptor cannot have int1 (bool) elements; "
                     "describe the tensor through a pointer to tl.int8 "
@@ -136,12 +136,12 @@ static FailureOr<CGValue> builtinMakeTensorDescriptor(CodeGen &cg, Args &a) {
             std::to_string(elemBytes) + " bytes (" + DType::get(elem).str() +
             ") = " + std::to_string(blockShape->back() * elemBytes) + " bytes");
 
-  auto shape = intValues(cg, a, kShape, DType::get(ScalarKind::Int64));
-  auto strides = intValues(cg, a, kStrides, DType::get(ScalarKind::Int64));
+  auto shape = intValues(cg, a, kShape, DType::get(ScalarType::I64));
+  auto strides = intValues(cg, a, kStrides, DType::get(ScalarType::I64));
   if (failed(shape) || failed(strides))
     return failure();
   mlir::Value zero =
-      cg.makeScalarConstant(DType::get(ScalarKind::Int32), 0, 0, false);
+      cg.makeScalarConstant(DType::get(ScalarType::I32), 0, 0, false);
   llvm::SmallVector<mlir::Value> offsets(rank, zero);
   llvm::SmallVector<int32_t> order;
   for (size_t d = rank; d-- > 0;)
@@ -203,7 +203,7 @@ static FailureOr<mlir::Value> descriptorBlock(CodeGen &cg, Args &a, size_t i,
                           ".to(tl.int32)");
   }
   FailureOr<llvm::SmallVector<mlir::Value>> offsets =
-      intValues(cg, a, i, DType::get(ScalarKind::Int32));
+      intValues(cg, a, i, DType::get(ScalarType::I32));
   if (failed(offsets))
     return failure();
   return tile::AdvanceOp::create(cg.builder, cg.loc(), type, desc.getValue(),
@@ -284,10 +284,10 @@ FailureOr<CGValue> tilec::frontend::descriptorDims(CodeGen &cg,
   bool isShape = name == "shape";
   std::vector<CGValue> dims;
   for (mlir::Value v : isShape ? make.getShape() : make.getStrides()) {
-    CGValue value = CGValue::runtime(v, DType::get(ScalarKind::Int64));
+    CGValue value = CGValue::runtime(v, DType::get(ScalarType::I64));
     if (isShape) {
       FailureOr<CGValue> narrow =
-          cg.cast(value, DType::get(ScalarKind::Int32), nameLoc);
+          cg.cast(value, DType::get(ScalarType::I32), nameLoc);
       if (failed(narrow))
         return failure();
       value = *narrow;

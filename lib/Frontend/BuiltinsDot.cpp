@@ -66,17 +66,17 @@ static FailureOr<CGValue> builtinDot(CodeGen &cg, Args &a) {
     return cg.error(loc, "tl.dot() on two different fp8 types (" + at.str() +
                              " and " + bt.str() + ") is not supported yet");
   bool supported = at.isFP16() || at.isBF16() || at.isFP32() || at.isFP8() ||
-                   at.getScalar() == ScalarKind::Int8;
+                   at.getScalar() == ScalarType::I8;
   if (!supported)
     return cg.error(loc, "tl.dot() supports fp16, bf16, fp32, fp8 and "
                          "int8 operands, not " +
                              at.str());
 
   DType outDType =
-      a.has(kOutDType) ? a.dtype(kOutDType) : DType::get(ScalarKind::FP32);
+      a.has(kOutDType) ? a.dtype(kOutDType) : DType::get(ScalarType::FP32);
   DType ret;
   if (at.isInt()) {
-    ret = DType::get(ScalarKind::Int32);
+    ret = DType::get(ScalarType::I32);
   } else if (outDType.isBF16()) {
     return cg.error(a.loc(kOutDType), "out_dtype=tl.bfloat16 is not "
                                       "supported; use tl.float32 and convert "

@@ -50,7 +50,7 @@ static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
       return cg.error(
           a.loc(i), a.call.calleeName + " expects a floating-point tile, got " +
                         x->getDType().str() + "; use .to(tl.float32)");
-    return cg.cast(*x, DType::get(ScalarKind::FP32), a.loc(i));
+    return cg.cast(*x, DType::get(ScalarType::FP32), a.loc(i));
   }
   return x;
 }
@@ -166,7 +166,7 @@ static LogicalResult promotePair(CodeGen &cg, CGValue &x, CGValue &y, SMLoc loc,
   bool xPy = x.isConstexpr(), yPy = y.isConstexpr();
   auto typeOf = [](const CGValue &v) {
     if (v.isBool())
-      return DType::get(ScalarKind::Int1);
+      return DType::get(ScalarType::I1);
     if (v.isInt())
       return pythonIntType(v.getInt());
     if (v.isFloat())
@@ -271,7 +271,7 @@ static FailureOr<CGValue> builtinFma(CodeGen &cg, Args &a) {
   for (CGValue *v : {&x, &y, &z})
     if (v->isRuntime() && v->getDType().isInt()) {
       FailureOr<CGValue> c =
-          cg.cast(*v, DType::get(ScalarKind::FP32), call.loc);
+          cg.cast(*v, DType::get(ScalarType::FP32), call.loc);
       if (failed(c))
         return failure();
       *v = *c;
@@ -549,7 +549,7 @@ static FailureOr<CGValue> builtinPow(CodeGen &cg, Args &a) {
   for (CGValue *v : {&x, &y})
     if (v->isRuntime() && v->getDType().isInt()) {
       FailureOr<CGValue> c =
-          cg.cast(*v, DType::get(ScalarKind::FP32), call.loc);
+          cg.cast(*v, DType::get(ScalarType::FP32), call.loc);
       if (failed(c))
         return failure();
       *v = *c;

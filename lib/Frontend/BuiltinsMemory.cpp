@@ -100,7 +100,7 @@ FailureOr<CGValue> tilec::frontend::prepareMask(CodeGen &cg, Args &a, size_t i,
   CGValue m;
   if (mask.isIntLike()) {
     m = cg.makeConstant(CGValue::boolean(mask.isTruthy()),
-                        DType::get(ScalarKind::Int1));
+                        DType::get(ScalarType::I1));
   } else if (mask.isRuntime() && !mask.isBlockLike()) {
     if (!mask.getDType().isBool())
       return cg.error(a.loc(i), "the mask must be a boolean (int1) tile, got " +
@@ -192,9 +192,9 @@ static FailureOr<CGValue> builtinLoad(CodeGen &cg, Args &a) {
   bool isBool = elem.isBool();
   if (isBool) {
     // int1 is stored as int8.
-    elem = DType::get(ScalarKind::Int8);
+    elem = DType::get(ScalarType::I8);
     FailureOr<CGValue> p =
-        cg.cast(pointer, DType::pointer(ScalarKind::Int8), a.loc(kPtr));
+        cg.cast(pointer, DType::pointer(ScalarType::I8), a.loc(kPtr));
     if (failed(p))
       return failure();
     pointer = *p;
@@ -227,7 +227,7 @@ static FailureOr<CGValue> builtinLoad(CodeGen &cg, Args &a) {
                            mask, other, *cache, *evict, a.flag(kVolatile));
   CGValue result = CGValue::runtime(v, elem);
   if (isBool)
-    return cg.cast(result, DType::get(ScalarKind::Int1), a.call.loc);
+    return cg.cast(result, DType::get(ScalarType::I1), a.call.loc);
   return result;
 }
 
@@ -306,9 +306,9 @@ static FailureOr<CGValue> builtinStore(CodeGen &cg, Args &a) {
   CGValue pointer = ptr;
   DType elem = DType::get(ptr.getDType().getScalar());
   if (elem.isBool()) {
-    elem = DType::get(ScalarKind::Int8);
+    elem = DType::get(ScalarType::I8);
     FailureOr<CGValue> p =
-        cg.cast(pointer, DType::pointer(ScalarKind::Int8), a.loc(kPtr));
+        cg.cast(pointer, DType::pointer(ScalarType::I8), a.loc(kPtr));
     if (failed(p))
       return failure();
     pointer = *p;
@@ -384,9 +384,9 @@ static FailureOr<CGValue> builtinMakeBlockPtr(CodeGen &cg, Args &a) {
                         "the block_shape of tl.make_block_ptr()")))
     return failure();
   size_t rank = blockShape.size();
-  auto shape = intValues(cg, a, kShape, DType::get(ScalarKind::Int64));
-  auto strides = intValues(cg, a, kStrides, DType::get(ScalarKind::Int64));
-  auto offsets = intValues(cg, a, kOffsets, DType::get(ScalarKind::Int32));
+  auto shape = intValues(cg, a, kShape, DType::get(ScalarType::I64));
+  auto strides = intValues(cg, a, kStrides, DType::get(ScalarType::I64));
+  auto offsets = intValues(cg, a, kOffsets, DType::get(ScalarType::I32));
   if (failed(shape) || failed(strides) || failed(offsets))
     return failure();
   for (auto [index, count] :
@@ -433,14 +433,14 @@ static FailureOr<CGValue> builtinMakeBlockPtr(CodeGen &cg, Args &a) {
       break;
     }
   }
-  ScalarKind elem = base.getDType().getScalar();
-  if (elem == ScalarKind::Int1) {
+  ScalarType elem = base.getDType().getScalar();
+  if (elem == ScalarType::I1) {
     FailureOr<CGValue> p =
-        cg.cast(base, DType::pointer(ScalarKind::Int8), a.loc(kBase));
+        cg.cast(base, DType::pointer(ScalarType::I8), a.loc(kBase));
     if (failed(p))
       return failure();
     base = *p;
-    elem = ScalarKind::Int8;
+    elem = ScalarType::I8;
   }
   auto blockType = mlir::RankedTensorType::get(
       blockShape, DType::get(elem).toMLIR(&cg.context));
@@ -471,7 +471,7 @@ static FailureOr<CGValue> builtinAdvance(CodeGen &cg, Args &a) {
     mutableArg->value = CGValue::tuple(std::move(items));
   }
   FailureOr<llvm::SmallVector<mlir::Value>> offsets =
-      intValues(cg, a, 1, DType::get(ScalarKind::Int32));
+      intValues(cg, a, 1, DType::get(ScalarType::I32));
   if (failed(offsets))
     return failure();
   auto type = mlir::cast<tile::BlockPointerType>(base.getValue().getType());

@@ -91,9 +91,9 @@ static FailureOr<CGValue> builtinSum(CodeGen &cg, Args &a) {
   if (a.has(3)) {
     outType = a.dtype(3);
   } else if (d.isBool()) {
-    outType = DType::get(ScalarKind::Int32);
+    outType = DType::get(ScalarType::I32);
   } else if (d.isInt() && d.getBitWidth() < 32) {
-    outType = DType::get(d.isSigned() ? ScalarKind::Int32 : ScalarKind::UInt32);
+    outType = DType::get(d.isSigned() ? ScalarType::I32 : ScalarType::U32);
   }
   if (d.isPointer())
     return cg.error(a.loc(0), "tl.sum() of pointers is not supported");
@@ -186,7 +186,7 @@ reduceWithIndices(CodeGen &cg, const CallArgs &call, CGValue input,
       tile::MakeRangeOp::create(cg.builder, cg.loc(), rangeType,
                                 cg.builder.getI32IntegerAttr(0),
                                 cg.builder.getI32IntegerAttr(n)),
-      DType::get(ScalarKind::Int32));
+      DType::get(ScalarType::I32));
   for (int64_t d = 0; d < rank; ++d)
     if (d != ax)
       index = cg.expandDims(index, d);
@@ -233,7 +233,7 @@ reduceWithIndices(CodeGen &cg, const CallArgs &call, CGValue input,
             arith::SelectOp::create(cg.builder, cg.loc(), take, i1, i2);
         return llvm::SmallVector<CGValue>{
             CGValue::runtime(v, d),
-            CGValue::runtime(i, DType::get(ScalarKind::Int32))};
+            CGValue::runtime(i, DType::get(ScalarType::I32))};
       });
 }
 
@@ -257,7 +257,7 @@ static FailureOr<CGValue> maxMin(CodeGen &cg, Args &a, bool isMax) {
   DType d = x.getDType();
   if (d.getBitWidth() < 32) {
     FailureOr<CGValue> c = cg.cast(
-        x, DType::get(d.isFloat() ? ScalarKind::FP32 : ScalarKind::Int32),
+        x, DType::get(d.isFloat() ? ScalarType::FP32 : ScalarType::I32),
         a.loc(0));
     if (failed(c))
       return failure();

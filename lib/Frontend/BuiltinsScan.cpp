@@ -54,12 +54,12 @@ static FailureOr<CGValue> cumulative(CodeGen &cg, Args &a, bool isSum) {
   std::optional<DType> outType;
   if (isSum && a.has(3)) {
     outType = a.dtype(3);
-  } else if (d == DType::get(ScalarKind::BF16)) {
-    outType = DType::get(ScalarKind::FP32);
+  } else if (d == DType::get(ScalarType::BF16)) {
+    outType = DType::get(ScalarType::FP32);
   } else if (isSum && d.isBool()) {
-    outType = DType::get(ScalarKind::Int32);
+    outType = DType::get(ScalarType::I32);
   } else if (isSum && d.isInt() && d.getBitWidth() < 32) {
-    outType = DType::get(d.isSigned() ? ScalarKind::Int32 : ScalarKind::UInt32);
+    outType = DType::get(d.isSigned() ? ScalarType::I32 : ScalarType::U32);
   }
   if (outType && *outType != d) {
     FailureOr<CGValue> c = cg.cast(x, *outType, a.loc(0));

@@ -198,7 +198,7 @@ FailureOr<CGValue> tilec::frontend::indexAlong(CodeGen &cg,
   mlir::Value r = tile::MakeRangeOp::create(cg.builder, cg.loc(), type,
                                             cg.builder.getI32IntegerAttr(0),
                                             cg.builder.getI32IntegerAttr(n));
-  CGValue v = CGValue::runtime(r, DType::get(ScalarKind::Int32));
+  CGValue v = CGValue::runtime(r, DType::get(ScalarType::I32));
   if (shape.size() > 1) {
     llvm::SmallVector<int64_t> s(shape.size(), 1);
     s[axis] = n;
@@ -318,7 +318,7 @@ FailureOr<llvm::SmallVector<CGValue>> tilec::frontend::flaggedReduce(
         mlir::Value fl = lhs[0].getValue(), fr = rhs[0].getValue();
         llvm::SmallVector<CGValue> out{
             CGValue::runtime(arith::OrIOp::create(cg.builder, cg.loc(), fl, fr),
-                             DType::get(ScalarKind::Int1))};
+                             DType::get(ScalarType::I1))};
         llvm::ArrayRef<CGValue> lv = lhs.drop_front(), rv = rhs.drop_front();
         llvm::SmallVector<CGValue> both;
         mlir::Value bothFlags;
@@ -411,17 +411,17 @@ static FailureOr<CGValue> builtinSplit(CodeGen &cg, Args &a) {
 
 /// The signless integer kind of `dtype`'s width, for bit-level moves (i1
 /// widens to i8, which a reduction handles on both backends).
-static ScalarKind bitsKind(DType dtype) {
+static ScalarType bitsKind(DType dtype) {
   switch (dtype.getBitWidth()) {
   case 1:
   case 8:
-    return ScalarKind::Int8;
+    return ScalarType::I8;
   case 16:
-    return ScalarKind::Int16;
+    return ScalarType::I16;
   case 32:
-    return ScalarKind::Int32;
+    return ScalarType::I32;
   default:
-    return ScalarKind::Int64;
+    return ScalarType::I64;
   }
 }
 

@@ -106,7 +106,7 @@ static FailureOr<CGValue> compareAndSwap(CodeGen &cg, SMLoc loc,
   CGValue takeLow = CGValue::runtime(arith::XOrIOp::create(cg.builder, cg.loc(),
                                                            isFirst->getValue(),
                                                            flip.getValue()),
-                                     DType::get(ScalarKind::Int1));
+                                     DType::get(ScalarType::I1));
   return selectValues(cg, takeLow, spread[0], spread[1]);
 }
 
@@ -120,7 +120,7 @@ static FailureOr<CGValue> bitonicSort(CodeGen &cg, SMLoc loc, CGValue x,
   DType dtype = x.getDType();
   // Booleans are ordered as 0 < 1: sorted as int8.
   if (dtype.isBool()) {
-    FailureOr<CGValue> wide = cg.cast(x, DType::get(ScalarKind::Int8), loc);
+    FailureOr<CGValue> wide = cg.cast(x, DType::get(ScalarType::I8), loc);
     if (failed(wide))
       return failure();
     x = *wide;
@@ -138,7 +138,7 @@ static FailureOr<CGValue> bitonicSort(CodeGen &cg, SMLoc loc, CGValue x,
       flip = *f;
     } else {
       flip = cg.splat(cg.makeConstant(CGValue::boolean(descending),
-                                      DType::get(ScalarKind::Int1)),
+                                      DType::get(ScalarType::I1)),
                       shape);
     }
     for (int64_t step = stage - 1; step >= 0; --step) {
@@ -263,10 +263,10 @@ static FailureOr<CGValue> builtinGather(CodeGen &cg, Args &a) {
     return failure();
   FailureOr<CGValue> wideIndex = *spreadIndex;
   if (spreadIndex->getDType() != position->getDType())
-    wideIndex = cg.cast(*spreadIndex, DType::get(ScalarKind::Int64), loc);
+    wideIndex = cg.cast(*spreadIndex, DType::get(ScalarType::I64), loc);
   FailureOr<CGValue> widePosition =
       spreadIndex->getDType() != position->getDType()
-          ? cg.cast(*position, DType::get(ScalarKind::Int64), loc)
+          ? cg.cast(*position, DType::get(ScalarType::I64), loc)
           : position;
   if (failed(wideIndex) || failed(widePosition))
     return failure();
@@ -298,7 +298,7 @@ static FailureOr<CGValue> builtinHistogram(CodeGen &cg, Args &a) {
                         "tl.histogram() compares every bin with every value "
                         "(a bins x values intermediate)")))
     return failure();
-  DType i64 = DType::get(ScalarKind::Int64);
+  DType i64 = DType::get(ScalarType::I64);
   FailureOr<CGValue> values = cg.cast(input, i64, a.loc(0));
   FailureOr<CGValue> bin = indexAlong(cg, pairShape, 0, loc);
   if (failed(values) || failed(bin))
@@ -328,7 +328,7 @@ static FailureOr<CGValue> builtinHistogram(CodeGen &cg, Args &a) {
       return failure();
     hit = masked;
   }
-  FailureOr<CGValue> counts = cg.cast(*hit, DType::get(ScalarKind::Int32), loc);
+  FailureOr<CGValue> counts = cg.cast(*hit, DType::get(ScalarType::I32), loc);
   if (failed(counts))
     return failure();
   FailureOr<llvm::SmallVector<CGValue>> sums = cg.reduce(
@@ -338,7 +338,7 @@ static FailureOr<CGValue> builtinHistogram(CodeGen &cg, Args &a) {
         return llvm::SmallVector<CGValue>{CGValue::runtime(
             arith::AddIOp::create(cg.builder, cg.loc(), lhs[0].getValue(),
                                   rhs[0].getValue()),
-            DType::get(ScalarKind::Int32))};
+            DType::get(ScalarType::I32))};
       });
   if (failed(sums))
     return failure();

@@ -170,7 +170,7 @@ std::optional<CGValue> CodeGen::lookupModuleAttr(StringRef path,
     return std::nullopt;
   }
   if (path == "triton.language") {
-    if (std::optional<ScalarKind> scalar = lookupLanguageDType(name))
+    if (std::optional<ScalarType> scalar = lookupLanguageDType(name))
       return CGValue::dtypeObject(DType::get(*scalar));
     if (name == "math")
       return CGValue::module("triton.language.math");
@@ -782,7 +782,7 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
       }
       if (entry->isConstexpr())
         return result;
-      std::optional<ScalarKind> scalar = parseSignatureTypeName(entry->type);
+      std::optional<ScalarType> scalar = parseScalarType(entry->type);
       result.kind = entry->isPointer() ? ParamAnnotation::Kind::Pointer
                                        : ParamAnnotation::Kind::Scalar;
       result.dtype =
@@ -833,7 +833,7 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
     } else if (value->isInt()) {
       literal.literalKind = SignatureEntry::LiteralKind::Int;
       literal.intValue = value->getInt();
-      kp.type = pythonIntType(value->getInt()) == DType::get(ScalarKind::Int32)
+      kp.type = pythonIntType(value->getInt()) == DType::get(ScalarType::I32)
                     ? "i32"
                     : "i64";
     } else if (value->isFloat()) {
@@ -910,7 +910,7 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
           paramsOk = false;
           continue;
         }
-        ScalarKind scalar = *parseSignatureTypeName(entry.type);
+        ScalarType scalar = *parseScalarType(entry.type);
         DType dtype =
             entry.isPointer() ? DType::pointer(scalar) : DType::get(scalar);
         if ((annotation.kind == ParamAnnotation::Kind::Pointer ||
@@ -963,7 +963,7 @@ LogicalResult CodeGen::emitKernelFunction(const FunctionDef *kernel,
                         : KernelParameter::Kind::Scalar;
         info.dtype = annotation.dtype;
         kp.kind = info.kind;
-        kp.type = getSignatureTypeName(annotation.dtype.getScalar()).str();
+        kp.type = scalarTypeName(annotation.dtype.getScalar());
         break;
       }
     }

@@ -251,7 +251,7 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
     CGValue rhsBool;
     if (rhs->isConstexpr()) {
       rhsBool = makeConstant(CGValue::boolean(rhs->isTruthy()),
-                             DType::get(ScalarKind::Int1));
+                             DType::get(ScalarType::I1));
     } else {
       FailureOr<CGValue> converted = toBool(*rhs, boolOp->getRHS()->getLoc());
       if (failed(converted))
@@ -265,7 +265,7 @@ FailureOr<CGValue> CodeGen::eval(const Expr *expr) {
               : mlir::arith::OrIOp::create(builder, loc(), lhsBool->getValue(),
                                            rhsBool.getValue())
                     .getResult();
-    return CGValue::runtime(result, DType::get(ScalarKind::Int1));
+    return CGValue::runtime(result, DType::get(ScalarType::I1));
   }
   case Node::Kind::Compare: {
     const auto *compare = llvm::cast<CompareExpr>(expr);

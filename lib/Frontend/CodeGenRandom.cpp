@@ -191,7 +191,7 @@ FailureOr<PhiloxResult> emitPhilox(CodeGen &cg, Args &a) {
   mlir::Type i32 = cg.builder.getI32Type();
   mlir::Type wordType =
       shape.empty() ? i32 : mlir::Type(mlir::RankedTensorType::get(shape, i32));
-  DType wordDType = DType::get(ScalarKind::UInt32);
+  DType wordDType = DType::get(ScalarType::U32);
   mlir::Value offsetLo = offset->getValue(), offsetHi;
   if (width == 64) {
     Emitter wide(cg, offsetLo.getType());
@@ -267,7 +267,7 @@ FailureOr<CGValue> emitRandomFn(CodeGen &cg, Args &a, RandomFn fn) {
   FailureOr<PhiloxResult> philox = emitPhilox(cg, a);
   if (failed(philox))
     return failure();
-  const DType fp32 = DType::get(ScalarKind::FP32);
+  const DType fp32 = DType::get(ScalarType::FP32);
   auto ints = [&](unsigned i) {
     return CGValue::runtime(philox->c[i], philox->dtype);
   };

@@ -70,7 +70,7 @@ CGValue CodeGen::makeConstant(const CGValue &number, DType dtype) {
 /// The type Triton gives a Python number (to_tensor).
 static DType pythonNumberType(const CGValue &number) {
   if (number.isBool())
-    return DType::get(ScalarKind::Int1);
+    return DType::get(ScalarType::I1);
   if (number.isInt())
     return pythonIntType(number.getInt());
   return pythonFloatType(number.getFloat());
@@ -225,7 +225,7 @@ FailureOr<CGValue> CodeGen::cast(const CGValue &value, DType dst, SMLoc errLoc,
   if (src == dst)
     return value;
 
-  DType fp32 = DType::get(ScalarKind::FP32);
+  DType fp32 = DType::get(ScalarType::FP32);
   auto viaFP32 = [&]() -> FailureOr<CGValue> {
     FailureOr<CGValue> mid = cast(value, fp32, errLoc);
     if (failed(mid))
@@ -285,13 +285,13 @@ FailureOr<CGValue> CodeGen::cast(const CGValue &value, DType dst, SMLoc errLoc,
   }
   // Pointers.
   if (src.isPointer() && dst.isInt()) {
-    mlir::Type i64 = getType(DType::get(ScalarKind::Int64), shape);
+    mlir::Type i64 = getType(DType::get(ScalarType::I64), shape);
     if (dst.getBitWidth() == 64)
       return result(tile::PtrToIntOp::create(builder, loc(), dstType, v));
     if (dst.isBool()) {
       CGValue asInt =
           CGValue::runtime(tile::PtrToIntOp::create(builder, loc(), i64, v),
-                           DType::get(ScalarKind::Int64));
+                           DType::get(ScalarType::I64));
       return cast(asInt, dst, errLoc);
     }
     return error(errLoc, "cannot convert " + value.describe() + " to " +
@@ -320,7 +320,7 @@ FailureOr<CGValue> CodeGen::convertTo(const CGValue &value, DType dtype,
 FailureOr<CGValue> CodeGen::toBool(const CGValue &value, SMLoc errLoc) {
   if (value.isConstexpr())
     return makeConstant(CGValue::boolean(value.isTruthy()),
-                        DType::get(ScalarKind::Int1));
+                        DType::get(ScalarType::I1));
   if (value.isBlockLike())
     return error(errLoc, std::string(value.isTensorDescriptor()
                                          ? "a tensor descriptor"
@@ -328,7 +328,7 @@ FailureOr<CGValue> CodeGen::toBool(const CGValue &value, SMLoc errLoc) {
                              " has no truth value");
   if (value.getDType().isBool())
     return value;
-  return cast(value, DType::get(ScalarKind::Int1), errLoc);
+  return cast(value, DType::get(ScalarType::I1), errLoc);
 }
 
 FailureOr<bool> CodeGen::constexprTruth(const CGValue &value, SMLoc errLoc) {
@@ -541,7 +541,7 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
       offset = makeConstant(CGValue::integer(v), pythonIntType(v));
       if (!offset.getDType().isSigned())
         offset =
-            makeConstant(CGValue::integer(v), DType::get(ScalarKind::Int64));
+            makeConstant(CGValue::integer(v), DType::get(ScalarType::I64));
     } else {
       offset = offIn;
       if (op == BinaryOp::Sub) {
@@ -557,7 +557,7 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
       if (offset.getDType().isUnsigned() &&
           offset.getDType().getBitWidth() < 64) {
         FailureOr<CGValue> wide =
-            cast(offset, DType::get(ScalarKind::Int64), offLoc);
+            cast(offset, DType::get(ScalarType::I64), offLoc);
         if (failed(wide))
           return failure();
         // The unsigned source zero-extends.
@@ -611,7 +611,7 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
   case BinaryOp::Div: {
     if (!isFloat) {
       // int / int is computed in fp32.
-      DType fp32 = DType::get(ScalarKind::FP32);
+      DType fp32 = DType::get(ScalarType::FP32);
       FailureOr<CGValue> fa = cast(*lhs, fp32, lhsLoc);
       FailureOr<CGValue> fb = cast(*rhs, fp32, rhsLoc);
       if (failed(fa) || failed(fb))
@@ -696,7 +696,7 @@ FailureOr<CGValue> CodeGen::compareOp(CmpOp op, const CGValue &lhsIn,
   if (failed(broadcastPair(*lhs, *rhs, opLoc, lhsLoc, rhsLoc)))
     return failure();
   mlir::Value a = lhs->getValue(), b = rhs->getValue();
-  DType i1 = DType::get(ScalarKind::Int1);
+  DType i1 = DType::get(ScalarType::I1);
   if (ret->isFloat()) {
     // Exact equality of computed floats is rarely what is meant. Comparing
     // with 0 or an infinity (sentinels) and `x != x` (a NaN test) are fine.
@@ -809,7 +809,7 @@ FailureOr<CGValue> CodeGen::unaryOp(UnaryOp op, const CGValue &operand,
     FailureOr<CGValue> b = toBool(operand, opLoc);
     if (failed(b))
       return failure();
-    DType i1 = DType::get(ScalarKind::Int1);
+    DType i1 = DType::get(ScalarType::I1);
     mlir::Value t = makeScalarConstant(i1, 0, 1, false);
     CGValue tv = splat(CGValue::runtime(t, i1), operand.getShape());
     return CGValue::runtime(

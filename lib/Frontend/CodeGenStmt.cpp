@@ -205,13 +205,13 @@ static FailureOr<mlir::Type> unifyLeaves(CodeGen &cg, CGValue &a, CGValue &b,
            !a.getDType().isPointer())
     materialize(b, bBlock, a.getDType(), a.getShape());
   if (a.isConstexpr()) {
-    DType dtype = a.isBool()  ? DType::get(ScalarKind::Int1)
+    DType dtype = a.isBool()  ? DType::get(ScalarType::I1)
                   : a.isInt() ? pythonIntType(a.getInt())
                               : pythonFloatType(a.getFloat());
     materialize(a, aBlock, dtype, {});
   }
   if (b.isConstexpr()) {
-    DType dtype = b.isBool()  ? DType::get(ScalarKind::Int1)
+    DType dtype = b.isBool()  ? DType::get(ScalarType::I1)
                   : b.isInt() ? pythonIntType(b.getInt())
                               : pythonFloatType(b.getFloat());
     materialize(b, bBlock, dtype, {});
@@ -663,7 +663,7 @@ FailureOr<CGValue> CodeGen::evalRuntimeIfExp(const IfExpr *ifExp,
     auto typeOf = [](const CGValue &v) {
       if (v.isRuntime())
         return v.getDType();
-      return v.isBool()  ? DType::get(ScalarKind::Int1)
+      return v.isBool()  ? DType::get(ScalarType::I1)
              : v.isInt() ? pythonIntType(v.getInt())
                          : pythonFloatType(v.getFloat());
     };
@@ -1155,8 +1155,8 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
                                 step->getDType());
   if (ivType.getBitWidth() < 32)
     ivType =
-        DType::get(ivType.isSigned() || ivType.isBool() ? ScalarKind::Int32
-                                                        : ScalarKind::UInt32);
+        DType::get(ivType.isSigned() || ivType.isBool() ? ScalarType::I32
+                                                        : ScalarType::U32);
   lb = cg.cast(*lb, ivType, iterable->startLoc);
   ub = cg.cast(*ub, ivType, iterable->stopLoc);
   step = cg.cast(*step, ivType, iterable->stepLoc);
@@ -1248,7 +1248,7 @@ static LogicalResult compileWhile(CodeGen &cg, const WhileStmt *stmt) {
     } else {
       ok = false;
       flag =
-          cg.makeConstant(CGValue::boolean(false), DType::get(ScalarKind::Int1))
+          cg.makeConstant(CGValue::boolean(false), DType::get(ScalarType::I1))
               .getValue();
     }
   }

@@ -18,6 +18,8 @@
 #ifndef TILEC_LIB_FRONTEND_DTYPE_H
 #define TILEC_LIB_FRONTEND_DTYPE_H
 
+#include "tilec/Support/ScalarType.h"
+
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -31,25 +33,6 @@ class MLIRContext;
 
 namespace tilec::frontend {
 
-/// A scalar element type.
-enum class ScalarKind : uint8_t {
-  Int1,
-  Int8,
-  Int16,
-  Int32,
-  Int64,
-  UInt8,
-  UInt16,
-  UInt32,
-  UInt64,
-  FP8E4NV,
-  FP8E5,
-  FP16,
-  BF16,
-  FP32,
-  FP64,
-};
-
 /// Triton's dtype kinds, ordered as its weak-typing rule compares them.
 enum class TypeClass : uint8_t { Boolean = 0, Integral = 1, Floating = 2 };
 
@@ -60,27 +43,27 @@ public:
 
   constexpr DType() = default;
   /// A scalar of kind `scalar`.
-  static constexpr DType get(ScalarKind scalar) {
+  static constexpr DType get(ScalarType scalar) {
     return DType(Kind::Scalar, scalar);
   }
   /// A pointer to `pointee` in global memory.
-  static constexpr DType pointer(ScalarKind pointee) {
+  static constexpr DType pointer(ScalarType pointee) {
     return DType(Kind::Pointer, pointee);
   }
   /// A block pointer to blocks of `element`.
-  static constexpr DType blockPointer(ScalarKind element) {
+  static constexpr DType blockPointer(ScalarType element) {
     return DType(Kind::BlockPointer, element);
   }
   /// A tensor descriptor (`tl.make_tensor_descriptor`) of blocks of
   /// `element`. In the IR it is a block pointer at offset zero.
-  static constexpr DType tensorDescriptor(ScalarKind element) {
+  static constexpr DType tensorDescriptor(ScalarType element) {
     return DType(Kind::TensorDescriptor, element);
   }
 
   Kind getKind() const { return kind; }
   /// The scalar kind; for pointers the pointee, for block pointers the
   /// element.
-  ScalarKind getScalar() const { return scalar; }
+  ScalarType getScalar() const { return scalar; }
 
   bool isScalar() const { return kind == Kind::Scalar; }
   bool isPointer() const { return kind == Kind::Pointer; }
@@ -88,19 +71,21 @@ public:
   bool isTensorDescriptor() const { return kind == Kind::TensorDescriptor; }
 
   /// `int1` (Python bool).
-  bool isBool() const { return isScalar() && scalar == ScalarKind::Int1; }
+  bool isBool() const { return isScalar() && scalar == ScalarType::I1; }
   /// Any integer, `int1` included.
-  bool isInt() const;
+  bool isInt() const { return isScalar() && isIntegerType(scalar); }
   /// Signed integers `int8`..`int64`.
-  bool isSigned() const;
+  bool isSigned() const { return isScalar() && isSignedIntegerType(scalar); }
   /// `int1` and `uint8`..`uint64` (Triton counts `int1` as unsigned).
   bool isUnsigned() const { return isInt() && !isSigned(); }
-  bool isFloat() const;
-  bool isFP8() const;
-  bool isFP16() const { return isScalar() && scalar == ScalarKind::FP16; }
-  bool isBF16() const { return isScalar() && scalar == ScalarKind::BF16; }
-  bool isFP32() const { return isScalar() && scalar == ScalarKind::FP32; }
-  bool isFP64() const { return isScalar() && scalar == ScalarKind::FP64; }
+  bool isFloat() const { return isScalar() && isFloatType(scalar); }
+  bool isFP8() const {
+    return isFloat() && getScalarTypeInfo(scalar).bits == 8;
+  }
+  bool isFP16() const { return isScalar() && scalar == ScalarType::FP16; }
+  bool isBF16() const { return isScalar() && scalar == ScalarType::BF16; }
+  bool isFP32() const { return isScalar() && scalar == ScalarType::FP32; }
+  bool isFP64() const { return isScalar() && scalar == ScalarType::FP64; }
 
   /// Bits of a scalar (1 for int1, 64 for pointers).
   unsigned getBitWidth() const;
@@ -126,19 +111,15 @@ public:
   bool operator!=(const DType &other) const { return !(*this == other); }
 
 private:
-  constexpr DType(Kind kind, ScalarKind scalar) : kind(kind), scalar(scalar) {}
+  constexpr DType(Kind kind, ScalarType scalar) : kind(kind), scalar(scalar) {}
 
   Kind kind = Kind::Scalar;
-  ScalarKind scalar = ScalarKind::Int32;
+  ScalarType scalar = ScalarType::I32;
 };
 
-/// The scalar type named by a signature entry (`i32`, `u8`, `fp16`, ...).
-std::optional<ScalarKind> parseSignatureTypeName(llvm::StringRef name);
-/// The signature spelling of a scalar (`i32`, `fp32`).
-llvm::StringRef getSignatureTypeName(ScalarKind scalar);
 /// The scalar named `name` as an attribute of `triton.language` (`float32`,
 /// `float16`, `bfloat16`, `int8`, `uint16`, `float8e4nv`, ...), or none.
-std::optional<ScalarKind> lookupLanguageDType(llvm::StringRef name);
+std::optional<ScalarType> lookupLanguageDType(llvm::StringRef name);
 
 /// Triton's integer_promote_impl: the C "usual arithmetic conversions" for
 /// two integer types.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/Signature.h"
+#include "tilec/Support/ScalarType.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -18,40 +19,39 @@
 using namespace tilec::frontend;
 using llvm::StringRef;
 
-static constexpr StringRef kTypeNames[] = {
-    "i1",  "i8",   "i16",  "i32",  "i64",  "u8",      "u16",  "u32",
-    "u64", "fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5"};
-
-/// The type names, for messages.
-static constexpr const char *kTypeList =
-    "i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64 fp8e4nv fp8e5";
+/// The type names, for messages: "i1 i8 ... fp8e5".
+static std::string getTypeList() {
+  std::string list;
+  for (const tilec::ScalarTypeInfo &info : tilec::kScalarTypes) {
+    if (!list.empty())
+      list += ' ';
+    list += info.name;
+  }
+  return list;
+}
 
 /// The signature spelling of a type written as in triton.language
-/// (`float32` -> `fp32`), or "".
+/// (`float32` -> `fp32`) or as MLIR prints it (`f32`), or "".
 static StringRef getSignatureSpellingOf(StringRef name) {
   StringRef n = name;
   n.consume_front("tl.");
+  for (const tilec::ScalarTypeInfo &info : tilec::kScalarTypes)
+    if (n == StringRef(info.languageName) ||
+        (info.isFloat && n == StringRef(info.mlirName)))
+      return StringRef(info.name);
+  // Python's and C's names.
   return llvm::StringSwitch<StringRef>(n)
-      .Cases({"int1", "bool"}, "i1")
-      .Case("int8", "i8")
-      .Case("int16", "i16")
-      .Cases({"int32", "int"}, "i32")
-      .Case("int64", "i64")
-      .Case("uint8", "u8")
-      .Case("uint16", "u16")
-      .Case("uint32", "u32")
-      .Case("uint64", "u64")
-      .Cases({"float16", "f16", "half"}, "fp16")
-      .Cases({"bfloat16", "bf"}, "bf16")
-      .Cases({"float32", "f32", "float"}, "fp32")
-      .Cases({"float64", "f64", "double"}, "fp64")
-      .Case("float8e4nv", "fp8e4nv")
-      .Case("float8e5", "fp8e5")
+      .Case("bool", "i1")
+      .Case("int", "i32")
+      .Case("half", "fp16")
+      .Case("bf", "bf16")
+      .Case("float", "fp32")
+      .Case("double", "fp64")
       .Default("");
 }
 
 bool tilec::frontend::isSignatureTypeName(StringRef name) {
-  return llvm::is_contained(kTypeNames, name);
+  return tilec::parseScalarType(name).has_value();
 }
 
 static llvm::Error makeError(const llvm::Twine &msg) {
@@ -220,7 +220,8 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
     unsigned maxDist = typeName.size() >= 5 ? 2 : 1;
     StringRef best;
     unsigned bestDist = maxDist + 1;
-    for (StringRef candidate : kTypeNames) {
+    for (const tilec::ScalarTypeInfo &info : tilec::kScalarTypes) {
+      StringRef candidate(info.name);
       unsigned dist = typeName.edit_distance(candidate, true, maxDist);
       if (dist < bestDist) {
         bestDist = dist;
@@ -233,10 +234,10 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
     if (entry.kind == SignatureEntry::Kind::Pointer ||
         text.contains(':'))
       return makeError("unknown type '" + typeName + "' (expected one of " +
-                       kTypeList + ")");
+                       getTypeList() + ")");
     return makeError("'" + typeName +
                      "' is neither a type nor a literal: an entry is a type (" +
-                     kTypeList +
+                     getTypeList() +
                      "), '*' and a type for a pointer, or a literal such as "
                      "1024, 1.5, True or 'name'");
   }
@@ -253,8 +254,7 @@ tilec::frontend::parseSignatureEntry(StringRef rawText) {
         divisibility > (uint64_t(1) << 32))
       return makeError("divisibility " + hint + " is not a power of two >= 2");
     if (entry.kind == SignatureEntry::Kind::Scalar &&
-        !StringRef(entry.type).starts_with("i") &&
-        !StringRef(entry.type).starts_with("u"))
+        !tilec::isIntegerType(*tilec::parseScalarType(entry.type)))
       return makeError("a divisibility hint needs a pointer or an integer, "
                        "not '" +
                        entry.type + "'");

@@ -12,8 +12,7 @@ using namespace tilec::jit;
 
 std::int64_t Arg::intValue() const {
   std::size_t size = runtime::scalarTypeSize(type_);
-  bool isSigned = type_ == ScalarType::I8 || type_ == ScalarType::I16 ||
-                  type_ == ScalarType::I32 || type_ == ScalarType::I64;
+  bool isSigned = runtime::isSignedIntegerType(type_);
   if (size >= 8)
     return static_cast<std::int64_t>(bits_);
   unsigned shift = 64 - 8 * static_cast<unsigned>(size);

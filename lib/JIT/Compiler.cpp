@@ -60,18 +60,15 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 llvm::Error validate(const CompilerOptions &options) {
-  if (!llvm::isPowerOf2_32(options.numWarps) || options.numWarps > 32)
-    return llvm::createStringError(
-        "numWarps must be a power of two between 1 and 32, got " +
-        llvm::Twine(options.numWarps));
-  if (options.numStages == 0)
-    return llvm::createStringError("numStages must be at least 1");
-  if (options.ptxVersion < 10)
-    return llvm::createStringError("ptxVersion is the PTX ISA version times "
-                                   "10 (80 for PTX 8.0), got " +
-                                   llvm::Twine(options.ptxVersion));
-  if (options.arch.empty())
-    return llvm::createStringError("arch must name a GPU (sm_90a)");
+  PipelineOptions pipeline;
+  pipeline.numWarps = options.numWarps;
+  pipeline.numStages = options.numStages;
+  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Field))
+    return err;
+  if (llvm::Expected<unsigned> ptx = resolvePTXVersion(
+          options.arch, options.ptxVersion, OptionSpelling::Field);
+      !ptx)
+    return ptx.takeError();
   std::string regexError;
   if (!options.dumpKernel.empty() &&
       !llvm::Regex(options.dumpKernel).isValid(regexError))

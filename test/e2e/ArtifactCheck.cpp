@@ -2,14 +2,14 @@
 
 #include "ArtifactCheck.h"
 
-#include "tilec/Runtime/Signature.h"
+#include "tilec/Frontend/Signature.h"
 
 #include <cstdlib>
 
 namespace tilec::e2e {
 
 using runtime::ParameterInfo;
-using runtime::SignatureEntry;
+using frontend::SignatureEntry;
 
 namespace {
 
@@ -37,10 +37,8 @@ const char *kindName(ParameterInfo::Kind kind) {
   return "?";
 }
 
-/// True/False and numbers compare by value ("1024" == "1024.0").
-bool sameLiteral(const std::string &signature, const std::string &metadata) {
-  std::string a = signature == "True" ? "true" : signature == "False" ? "false"
-                                                                      : signature;
+/// JSON literals; numbers compare by value ("1024" == "1024.0").
+bool sameLiteral(const std::string &a, const std::string &metadata) {
   if (a == metadata)
     return true;
   char *endA = nullptr;
@@ -62,10 +60,12 @@ std::string checkMetadataAgainstCase(const runtime::KernelMetadata &md,
     return "metadata says num_warps " + std::to_string(md.numWarps) +
            ", the case asked for " + std::to_string(spec.numWarps);
 
-  runtime::Expected<std::vector<SignatureEntry>> entries =
-      runtime::parseSignature(spec.signature);
-  if (!entries)
-    return "the case's signature is invalid: " + entries.status().message();
+  llvm::Expected<frontend::Signature> signature =
+      frontend::parseSignature(spec.signature);
+  if (!signature)
+    return "the case's signature is invalid: " +
+           llvm::toString(signature.takeError());
+  const std::vector<SignatureEntry> *entries = &signature->entries;
   if (entries->size() != md.parameters.size())
     return "the signature has " + std::to_string(entries->size()) +
            " entries, the metadata " + std::to_string(md.parameters.size()) +
@@ -86,15 +86,17 @@ std::string checkMetadataAgainstCase(const runtime::KernelMetadata &md,
       return where + "signature '" + entry.text + "' is a " +
              kindName(entry.kind) + ", metadata says " + kindName(param.kind);
     if (entry.kind == SignatureEntry::Kind::Constexpr) {
-      if (!sameLiteral(entry.literal, param.constexprValue))
-        return where + "signature value " + entry.literal +
+      std::string literal = entry.getJSONValue();
+      if (!sameLiteral(literal, param.constexprValue))
+        return where + "signature value " + literal +
                ", metadata value " + param.constexprValue;
       continue;
     }
-    if (entry.type != param.type)
+    if (entry.type != runtime::scalarTypeName(param.type))
       return where + "signature '" + entry.text + "', metadata type " +
              runtime::scalarTypeName(param.type);
-    if (param.divisibility > entry.divisibility)
+    if (param.divisibility >
+        static_cast<std::uint64_t>(entry.divisibility))
       return where + "metadata assumes divisibility " +
              std::to_string(param.divisibility) + ", the signature promised " +
              std::to_string(entry.divisibility);

@@ -82,11 +82,11 @@ static cl::opt<bool> explainJSON("json", cl::desc("Print JSON instead of text"),
                                  cl::cat(explainCategory));
 
 int tool::explainMain() {
-  if (!llvm::isPowerOf2_32(explainNumWarps) || explainNumWarps > 32)
-    return fail("--num-warps must be a power of two between 1 and 32, got " +
-                llvm::Twine(explainNumWarps));
-  if (explainNumStages == 0)
-    return fail("--num-stages must be at least 1");
+  PipelineOptions pipeline;
+  pipeline.numWarps = explainNumWarps;
+  pipeline.numStages = explainNumStages;
+  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
+    return fail(llvm::toString(std::move(err)));
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
@@ -98,8 +98,7 @@ int tool::explainMain() {
   KernelInterface &interface = source->interface();
 
   CompileOptions options;
-  options.pipeline.numWarps = explainNumWarps;
-  options.pipeline.numStages = explainNumStages;
+  options.pipeline = pipeline;
   options.pipeline.useWgmma = !explainNoWgmma;
   options.pipeline.useMMA = !explainNoMma;
   options.pipeline.useTMA = !explainNoTMA;

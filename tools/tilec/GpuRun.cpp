@@ -49,7 +49,8 @@ llvm::Error toError(const runtime::Status &status, const llvm::Twine &what) {
 }
 } // namespace
 
-llvm::Error tool::runOnGpu(KernelSource &source, unsigned numWarps,
+llvm::Error tool::runOnGpu(KernelSource &source,
+                           const PipelineOptions &pipeline,
                            RunInputs &inputs, RunTimes &times,
                            std::string &deviceName) {
   // The device first: without a GPU there is nothing to compile for.
@@ -61,7 +62,7 @@ llvm::Error tool::runOnGpu(KernelSource &source, unsigned numWarps,
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
   CompileOptions options;
-  options.pipeline.numWarps = numWarps;
+  options.pipeline = pipeline;
   options.emit = findPtxas() ? EmitKind::Cubin : EmitKind::PTX;
   auto compiled =
       compileModule(source.module(), source.interface(), options);

@@ -6,8 +6,9 @@
 
 #include "HostArray.h"
 
+#include "tilec/Support/ScalarTypeMLIR.h"
+
 #include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,18 +21,17 @@ using namespace tilec::tool;
 
 namespace {
 
+/// The APFloat semantics of a float type name; null for an integer.
 const llvm::fltSemantics *getSemantics(llvm::StringRef type) {
-  return llvm::StringSwitch<const llvm::fltSemantics *>(type)
-      .Case("fp16", &llvm::APFloat::IEEEhalf())
-      .Case("bf16", &llvm::APFloat::BFloat())
-      .Case("fp32", &llvm::APFloat::IEEEsingle())
-      .Case("fp64", &llvm::APFloat::IEEEdouble())
-      .Case("fp8e4nv", &llvm::APFloat::Float8E4M3FN())
-      .Case("fp8e5", &llvm::APFloat::Float8E5M2())
-      .Default(nullptr);
+  std::optional<ScalarType> scalar = parseScalarType(type);
+  return scalar ? getFloatSemantics(*scalar) : nullptr;
 }
 
-bool isUnsigned(llvm::StringRef type) { return type.starts_with("u"); }
+bool isUnsigned(llvm::StringRef type) {
+  std::optional<ScalarType> scalar = parseScalarType(type);
+  return scalar && isIntegerType(*scalar) && !isSignedIntegerType(*scalar) &&
+         *scalar != ScalarType::I1;
+}
 
 /// Bits of `value` rounded to nearest even in `semantics`.
 std::uint64_t floatBits(const llvm::fltSemantics &semantics, double value) {
@@ -55,22 +55,13 @@ struct SplitMix64 {
 
 } // namespace
 
-std::size_t tool::getElementBytes(llvm::StringRef type) {
-  return llvm::StringSwitch<std::size_t>(type)
-      .Cases({"i1", "i8", "u8", "fp8e4nv", "fp8e5"}, 1)
-      .Cases({"i16", "u16", "fp16", "bf16"}, 2)
-      .Cases({"i32", "u32", "fp32"}, 4)
-      .Cases({"i64", "u64", "fp64"}, 8)
-      .Default(0);
-}
-
 llvm::Expected<std::uint64_t> tool::parseScalar(llvm::StringRef type,
                                                 llvm::StringRef text) {
   auto bad = [&](const char *what) {
     return llvm::createStringError("'" + text + "' is not " + what +
                                    " (a value of type " + type + ")");
   };
-  std::size_t bytes = getElementBytes(type);
+  std::size_t bytes = scalarTypeSize(type);
   if (bytes == 0)
     return llvm::createStringError("unknown type '" + type + "'");
   if (const llvm::fltSemantics *semantics = getSemantics(type)) {
@@ -81,7 +72,7 @@ llvm::Expected<std::uint64_t> tool::parseScalar(llvm::StringRef type,
       return bad("a number");
     return floatBits(*semantics, value);
   }
-  if (type == "i1") {
+  if (parseScalarType(type) == ScalarType::I1) {
     if (text == "true" || text == "True" || text == "1")
       return 1;
     if (text == "false" || text == "False" || text == "0")
@@ -112,8 +103,9 @@ llvm::Expected<std::uint64_t> tool::parseScalar(llvm::StringRef type,
 void HostArray::Free::operator()(void *p) const { std::free(p); }
 
 HostArray::HostArray(std::string name, std::string type, std::size_t count)
-    : name_(std::move(name)), type_(std::move(type)), count_(count),
-      elementBytes_(getElementBytes(type_)) {
+    : name_(std::move(name)), type_(std::move(type)),
+      scalar_(parseScalarType(type_)), count_(count),
+      elementBytes_(scalarTypeSize(type_)) {
   // 4 KiB of padding after the data: an out-of-bounds access shortly past
   // the end (what `tilec run --sanitize` reports) never lands in another
   // buffer, whatever order the allocator placed the buffers in.
@@ -128,12 +120,12 @@ double HostArray::get(std::size_t i) const {
   std::uint64_t bits = 0;
   std::memcpy(&bits, static_cast<const char *>(data()) + i * elementBytes_,
               elementBytes_);
-  if (type_ == "fp32") {
+  if (scalar_ == ScalarType::FP32) {
     float f;
     std::memcpy(&f, &bits, sizeof(f));
     return f;
   }
-  if (type_ == "fp64") {
+  if (scalar_ == ScalarType::FP64) {
     double d;
     std::memcpy(&d, &bits, sizeof(d));
     return d;
@@ -145,7 +137,7 @@ double HostArray::get(std::size_t i) const {
                     llvm::APFloat::rmNearestTiesToEven, &losesInfo);
     return f.convertToDouble();
   }
-  if (type_ == "i1")
+  if (scalar_ == ScalarType::I1)
     return bits != 0;
   if (isUnsigned(type_))
     return static_cast<double>(bits);
@@ -160,7 +152,7 @@ void HostArray::fillRandom(std::uint64_t seed) {
     std::uint64_t bits;
     if (semantics)
       bits = floatBits(*semantics, -1.0 + 2.0 * rng.uniform01());
-    else if (type_ == "i1")
+    else if (scalar_ == ScalarType::I1)
       bits = rng.next() & 1;
     else if (isUnsigned(type_))
       bits = rng.next() % 101;

@@ -7,18 +7,18 @@
 #ifndef TILEC_TOOLS_TILEC_HOSTARRAY_H
 #define TILEC_TOOLS_TILEC_HOSTARRAY_H
 
+#include "tilec/Support/ScalarType.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tilec::tool {
-
-/// Bytes of one element of signature type `type` ("fp32" → 4), 0 if unknown.
-std::size_t getElementBytes(llvm::StringRef type);
 
 /// Parses `text` as a scalar of signature type `type` ("i32", "fp16", "i1",
 /// …) into its little-endian bits: integers in decimal or 0x-hex, floats as
@@ -62,6 +62,8 @@ private:
     void operator()(void *p) const;
   };
   std::string name_, type_;
+  /// The type `type_` names (none for an unknown name).
+  std::optional<ScalarType> scalar_;
   std::size_t count_, elementBytes_;
   std::unique_ptr<void, Free> data_;
 };

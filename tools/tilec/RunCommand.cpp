@@ -105,6 +105,10 @@ static cl::opt<unsigned> runNumWarps("num-warps", cl::init(4),
                                      cl::desc("GPU: warps per program"),
                                      cl::sub(runCommand),
                                      cl::cat(runCategory));
+static cl::opt<unsigned>
+    runNumStages("num-stages", cl::init(3),
+                 cl::desc("GPU: software-pipelining depth (1 = none)"),
+                 cl::sub(runCommand), cl::cat(runCategory));
 static cl::opt<bool> runDebug(
     "debug",
     cl::desc("Debug mode, Triton's debug=True (also TRITON_DEBUG=1): "
@@ -209,7 +213,7 @@ llvm::Expected<RunInputs> buildInputs(const KernelInterface &interface) {
       inputs.args.push_back(arg);
       continue;
     }
-    std::size_t elementBytes = getElementBytes(param.type);
+    std::size_t elementBytes = scalarTypeSize(param.type);
     if (elementBytes == 0)
       return llvm::createStringError("'" + param.name +
                                      "' points to unsupported type " +
@@ -275,7 +279,7 @@ llvm::Error runOnCpu(KernelSource &source, RunInputs &inputs, RunTimes &times,
       launch.buffers.push_back({array.name(), array.data(), array.bytes()});
     } else {
       args.push_back(cpu::CpuArgument::scalarBytes(
-          &arg.bits, getElementBytes(arg.parameter->type)));
+          &arg.bits, scalarTypeSize(arg.parameter->type)));
     }
   }
   unsigned workers = launch.threads
@@ -327,6 +331,13 @@ std::string formatMillis(double seconds) {
 int tool::runMain() {
   if (runBackend != "cpu" && runBackend != "gpu")
     return fail("unknown --backend '" + runBackend + "' (expected cpu or gpu)");
+  // The CPU backend ignores them, but a run is a compile too: the same
+  // values are accepted on both backends.
+  PipelineOptions pipeline;
+  pipeline.numWarps = runNumWarps;
+  pipeline.numStages = runNumStages;
+  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
+    return fail(llvm::toString(std::move(err)));
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -353,7 +364,7 @@ int tool::runMain() {
   llvm::Error err =
       runBackend == "cpu"
           ? runOnCpu(*source, *inputs, times, device)
-          : runOnGpu(*source, runNumWarps, *inputs, times, device);
+          : runOnGpu(*source, pipeline, *inputs, times, device);
   if (err)
     return fail(llvm::toString(std::move(err)));
 

@@ -19,6 +19,7 @@
 
 #include "HostArray.h"
 
+#include "tilec/Compiler/Compiler.h"
 #include "tilec/Compiler/KernelInterface.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -64,10 +65,11 @@ struct RunTimes {
   unsigned timedRuns = 0;
 };
 
-/// Compiles `source` for the GPU and runs it there (TilecRuntime); the
-/// arrays are copied to the device and back. Fails with the runtime's
-/// reason when there is no GPU ("no CUDA driver …").
-llvm::Error runOnGpu(KernelSource &source, unsigned numWarps,
+/// Compiles `source` for the GPU with `pipeline` (num_warps, num_stages)
+/// and runs it there (TilecRuntime); the arrays are copied to the device and
+/// back. Fails with the runtime's reason when there is no GPU ("no CUDA
+/// driver …").
+llvm::Error runOnGpu(KernelSource &source, const PipelineOptions &pipeline,
                      RunInputs &inputs, RunTimes &times,
                      std::string &device);
 

@@ -227,39 +227,18 @@ int main(int argc, char **argv) {
   if (!emit)
     return fail("unknown --emit '" + emitKind +
                 "' (expected tile, tilegpu, llvm, ptx, cubin or c-header)");
-  if (!llvm::isPowerOf2_32(numWarps) || numWarps > 32)
-    return fail("--num-warps must be a power of two between 1 and 32, got " +
-                llvm::Twine(numWarps));
-  if (numStages == 0)
-    return fail("--num-stages must be at least 1");
-  {
-    llvm::StringRef chip = arch;
-    unsigned smVersion = 0;
-    bool known = chip.consume_front("sm_");
-    chip.consume_back("a");
-    known = known && !chip.getAsInteger(10, smVersion) && smVersion >= 70;
-    if (!known)
-      return fail("unknown --arch '" + arch +
-                  "' (expected sm_NN or sm_NNa, e.g. sm_90a)");
-    // The first PTX ISA version that knows the architecture.
-    unsigned required = smVersion >= 120 ? 87
-                        : smVersion >= 100 ? 86
-                        : smVersion >= 90  ? 80
-                        : smVersion >= 80  ? 70
-                                           : 60;
-    if (ptxVersion.getNumOccurrences() == 0)
-      ptxVersion = required;
-    else if (ptxVersion < required)
-      return fail("--ptx-version " + llvm::Twine(ptxVersion) + " is too old for " +
-                  arch + " (needs " + llvm::Twine(required) + " or newer)");
-    // PTX ISA versions LLVM 22 knows (PTX ISA "Release Notes").
-    static const unsigned knownPtx[] = {60, 61, 62, 63, 64, 65, 70, 71, 72, 73,
-                                        74, 75, 76, 77, 78, 80, 81, 82, 83, 84,
-                                        85, 86, 87, 88};
-    if (!llvm::is_contained(knownPtx, unsigned(ptxVersion)))
-      return fail("unknown --ptx-version " + llvm::Twine(ptxVersion) +
-                  " (expected the PTX ISA version times 10, 60 to 88, e.g. 80)");
-  }
+  PipelineOptions pipeline;
+  pipeline.numWarps = numWarps;
+  pipeline.numStages = numStages;
+  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
+    return fail(llvm::toString(std::move(err)));
+  llvm::Expected<unsigned> ptx = resolvePTXVersion(
+      arch,
+      ptxVersion.getNumOccurrences() ? std::optional<unsigned>(ptxVersion)
+                                     : std::nullopt,
+      OptionSpelling::Flag);
+  if (!ptx)
+    return fail(llvm::toString(ptx.takeError()));
 
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -279,8 +258,7 @@ int main(int argc, char **argv) {
           .count();
 
   CompileOptions options;
-  options.pipeline.numWarps = numWarps;
-  options.pipeline.numStages = numStages;
+  options.pipeline = pipeline;
   options.pipeline.useWgmma = !disableWgmma;
   options.pipeline.useMMA = !disableMma;
   options.pipeline.useTMA = !disableTMA;
@@ -289,7 +267,7 @@ int main(int argc, char **argv) {
     return fail("--mbarrier-spin-limit must not be negative");
   options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;
   options.target.chip = arch;
-  options.target.features = "+ptx" + std::to_string(ptxVersion);
+  options.target.features = "+ptx" + std::to_string(*ptx);
   options.target.fpFusion = !disableFPFusion;
   options.emit = *emit;
   options.dumpDir = dumpIR;

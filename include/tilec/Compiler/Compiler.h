@@ -77,6 +77,25 @@ struct PipelineOptions {
   int64_t mbarrierSpinLimit = 0;
 };
 
+/// How a message names an option: as the `tilec` flag (`--num-warps`) or as
+/// the field of the C++ API's options (`numWarps`).
+enum class OptionSpelling { Flag, Field };
+
+/// Checks the options every entry point shares (`tilec`, `tilec run`,
+/// `tilec explain`, the JIT and the C API): num_warps a power of two from 1
+/// to 32 (tilegpu::isValidNumWarps, what `tilegpu.num_warps` accepts) and
+/// num_stages at least 1. compileModule checks them too.
+llvm::Error verifyPipelineOptions(const PipelineOptions &options,
+                                  OptionSpelling spelling);
+
+/// Checks a GPU architecture (`sm_NN` or `sm_NNa`, NN >= 70) and a PTX ISA
+/// version times 10 (one LLVM 22 knows, new enough for the architecture)
+/// and returns the version; without one, the first version that knows the
+/// architecture (80 for sm_90a).
+llvm::Expected<unsigned> resolvePTXVersion(llvm::StringRef arch,
+                                           std::optional<unsigned> ptxVersion,
+                                           OptionSpelling spelling);
+
 /// Adds the tile-level passes both backends start with: cleanups, then
 /// `tile-rewrite-block-pointers` (block pointers become pointer tiles and
 /// masks), cleanups and loop-invariant code motion.

@@ -166,10 +166,6 @@ private:
   void (*function_)(void **) = nullptr;
 };
 
-/// Bytes of a scalar of signature type `type` ("i32" → 4, "fp16" → 2,
-/// "i1" → 1); 0 for an unknown name.
-std::size_t getScalarBytes(llvm::StringRef type);
-
 } // namespace tilec::cpu
 
 #endif // TILEC_EXECUTIONENGINE_CPUKERNEL_H

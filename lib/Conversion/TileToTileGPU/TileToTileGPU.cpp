@@ -141,7 +141,7 @@ struct ConvertTileToTileGPUPass
   using ConvertTileToTileGPUBase::ConvertTileToTileGPUBase;
 
   void runOnOperation() override {
-    if (!llvm::isPowerOf2_32(numWarps) || numWarps > 32) {
+    if (!isValidNumWarps(numWarps)) {
       getOperation().emitError() << "num-warps must be a power of two between 1 "
                                     "and 32, got "
                                  << numWarps;

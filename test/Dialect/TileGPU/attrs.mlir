@@ -37,3 +37,11 @@ func.func @bad_pow2(%x: tensor<64xf32, #tilegpu.blocked<sizePerThread = [3], thr
 func.func @bad_warps() attributes {tilegpu.num_warps = 3 : i32} {
   return
 }
+
+// -----
+
+// At most 32 warps (1024 threads), what every entry point accepts.
+// expected-error @+1 {{'tilegpu.num_warps' must be an integer power of two (at most 32) on a function}}
+func.func @too_many_warps() attributes {tilegpu.num_warps = 64 : i32} {
+  return
+}

@@ -38,6 +38,48 @@ TEST(SignatureTest, PointersScalarsAndHints) {
   EXPECT_EQ(sig->str(), "*fp32:16, *u8, i64:16, bf16, fp8e4nv");
 }
 
+TEST(SignatureTest, SpacesAroundEntriesAndLiteralsAmongTypes) {
+  llvm::Expected<Signature> sig =
+      parseSignature(" *fp32:16, *fp16 ,i32, i64:16, 1024, 1.5, True, -3 ");
+  ASSERT_TRUE(static_cast<bool>(sig)) << llvm::toString(sig.takeError());
+  const auto &e = sig->entries;
+  ASSERT_EQ(e.size(), 8u);
+  EXPECT_TRUE(e[0].isPointer());
+  EXPECT_EQ(e[0].type, "fp32");
+  EXPECT_EQ(e[0].divisibility, 16);
+  EXPECT_EQ(e[0].text, "*fp32:16");
+  EXPECT_TRUE(e[1].isPointer());
+  EXPECT_EQ(e[1].type, "fp16");
+  EXPECT_EQ(e[1].divisibility, 1);
+  EXPECT_TRUE(e[2].isScalar());
+  EXPECT_EQ(e[2].type, "i32");
+  EXPECT_EQ(e[3].divisibility, 16);
+  EXPECT_TRUE(e[4].isConstexpr());
+  EXPECT_EQ(e[4].getJSONValue(), "1024");
+  EXPECT_EQ(e[5].getJSONValue(), "1.5");
+  EXPECT_EQ(e[6].getJSONValue(), "true");
+  EXPECT_EQ(e[7].getJSONValue(), "-3");
+}
+
+TEST(SignatureTest, StringLiterals) {
+  llvm::Expected<Signature> sig =
+      parseSignature("'leaky_relu', \"gelu\", '', 'a\"b'");
+  ASSERT_TRUE(static_cast<bool>(sig)) << llvm::toString(sig.takeError());
+  const auto &e = sig->entries;
+  ASSERT_EQ(e.size(), 4u);
+  for (const SignatureEntry &entry : e) {
+    EXPECT_TRUE(entry.isConstexpr()) << entry.text;
+    EXPECT_EQ(entry.literalKind, SignatureEntry::LiteralKind::Str);
+  }
+  EXPECT_EQ(e[0].getJSONValue(), "\"leaky_relu\"");
+  EXPECT_EQ(e[1].getJSONValue(), "\"gelu\"");
+  EXPECT_EQ(e[2].getJSONValue(), "\"\"");
+  // Quotes inside are escaped in the JSON value.
+  EXPECT_EQ(e[3].strValue, "a\"b");
+  EXPECT_EQ(e[3].getJSONValue(), "\"a\\\"b\"");
+  EXPECT_NE(errorOf("'abc"), "");
+}
+
 TEST(SignatureTest, Literals) {
   llvm::Expected<Signature> sig =
       parseSignature("1024, -3, 0x10, 1.5, 1e3, True, False, 4294967296, "
@@ -79,6 +121,14 @@ TEST(SignatureTest, Errors) {
             "signature entry 2 ('*fp31'): unknown type 'fp31'; did you mean "
             "'fp32'?");
   EXPECT_EQ(errorOf("i32,,i32"), "signature entry 2 (''): empty entry");
+  EXPECT_EQ(errorOf("i32,"), "signature entry 2 (''): empty entry");
+  EXPECT_EQ(errorOf("i32:12"),
+            "signature entry 1 ('i32:12'): divisibility 12 is not a power "
+            "of two >= 2");
+  EXPECT_EQ(errorOf("i32:x"),
+            "signature entry 1 ('i32:x'): invalid divisibility 'x' (expected "
+            "a power of two, e.g. ':16')");
+  EXPECT_NE(errorOf("banana"), "");
   EXPECT_EQ(errorOf("*fp32:12"),
             "signature entry 1 ('*fp32:12'): divisibility 12 is not a power "
             "of two >= 2");

@@ -417,4 +417,30 @@ TEST(CompilerTest, InvalidOptions) {
             "numWarps must be a power of two between 1 and 32, got 3");
 }
 
+TEST(CompilerTest, InvalidOptionsAreCheckedAsTheCommandLineChecksThem) {
+  auto errorOf = [](const CompilerOptions &options) {
+    llvm::Expected<Compiler> compiler = Compiler::create(options);
+    return compiler ? std::string() : llvm::toString(compiler.takeError());
+  };
+  CompilerOptions options;
+  options.numWarps = 64;
+  EXPECT_EQ(errorOf(options),
+            "numWarps must be a power of two between 1 and 32, got 64");
+  options = CompilerOptions();
+  options.numStages = 0;
+  EXPECT_EQ(errorOf(options), "numStages must be at least 1");
+  options = CompilerOptions();
+  options.arch = "gfx90a";
+  EXPECT_EQ(errorOf(options),
+            "unknown arch 'gfx90a' (expected sm_NN or sm_NNa, e.g. sm_90a)");
+  options = CompilerOptions();
+  options.ptxVersion = 78;
+  EXPECT_EQ(errorOf(options),
+            "ptxVersion 78 is too old for sm_90a (needs 80 or newer)");
+  options = CompilerOptions();
+  options.ptxVersion = 99;
+  EXPECT_EQ(errorOf(options), "unknown ptxVersion 99 (expected the PTX ISA "
+                              "version times 10, 60 to 88, e.g. 80)");
+}
+
 } // namespace

@@ -60,13 +60,14 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
     // (none when no warp splits the axis).
     auto src = cast<RankedTensorType>(reduce.getSrcs().front().getType());
     FailureOr<LinearLayout> layout = toLinearLayout(src.getShape(), src.getEncoding());
-    int64_t partials = lookupNumWarps(op).value_or(1);
-    if (succeeded(layout)) {
-      unsigned bits = 0;
-      for (const Coord &basis : layout->getBases(HwDim::Warp))
-        bits += basis[reduce.getAxis()] != 0;
-      partials = bits ? int64_t(1) << bits : 0;
-    }
+    // A layout that is not linear fails the reduction's lowering, which
+    // says so at the op; it needs no scratch before that.
+    if (failed(layout))
+      return 0;
+    unsigned bits = 0;
+    for (const Coord &basis : layout->getBases(HwDim::Warp))
+      bits += basis[reduce.getAxis()] != 0;
+    int64_t partials = bits ? int64_t(1) << bits : 0;
     int64_t bytes = 0;
     for (Value result : reduce.getResults())
       bytes = llvm::alignTo(bytes + partials * tileBytes(result.getType()), 8);

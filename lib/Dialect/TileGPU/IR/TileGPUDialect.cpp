@@ -58,7 +58,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == getNumWarpsAttrName()) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!isa<FunctionOpInterface>(op) || !value ||
-        !llvm::isPowerOf2_64(value.getInt()) || value.getInt() > 32)
+        !isValidNumWarps(value.getInt()))
       return op->emitOpError()
              << "'" << getNumWarpsAttrName()
              << "' must be an integer power of two (at most 32) on a function";

@@ -35,6 +35,16 @@ namespace tilec::tilegpu {
 /// Threads in a warp on every NVIDIA GPU tilec targets.
 inline constexpr unsigned kThreadsPerWarp = 32;
 
+/// The most warps a CTA of a tile kernel has (1024 threads).
+inline constexpr unsigned kMaxNumWarps = 32;
+
+/// Whether a kernel may have `numWarps` warps: a power of two from 1 to
+/// kMaxNumWarps (what `tilegpu.num_warps` and every entry point accept).
+inline bool isValidNumWarps(int64_t numWarps) {
+  return numWarps >= 1 && numWarps <= kMaxNumWarps &&
+         (numWarps & (numWarps - 1)) == 0;
+}
+
 /// The layout encoding of a tile type, or null for a scalar / unencoded tile.
 mlir::Attribute getEncoding(mlir::Type type);
 
