@@ -50,7 +50,7 @@ uniform random numbers. Times: triton.testing.do_bench medians.
 
     python3 bench/hopper_async.py --tilec path/to/tilec [--json out.json]
         [--sections gemm,attention,attention_bwd,ablation] [--quick]
-        [--ablation-extra 'LABEL=FLAGS' ...]
+        [--ablation-extra 'LABEL=FLAGS' ...] [--tilec-option=--warp-specialize=all]
 """
 
 import argparse
@@ -76,6 +76,8 @@ import triton_compile  # noqa: E402
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
 RTOL = {"fp16": 2e-3, "bf16": 1e-2}
 TMP = tempfile.mkdtemp(prefix="hopper-")
+# Extra options of every tilec compile (--tilec-option).
+TILEC_OPTIONS = []
 
 
 def entry(value):
@@ -126,7 +128,7 @@ def triton_kernel(path, name):
 def tilec_kernel(tilec, path, kernel, sig, warps, stages, tag, flags=()):
     out = os.path.join(TMP, tag + ".cubin")
     cmd = [tilec, path, "--kernel", kernel, "--signature", sig, "--num-warps",
-           str(warps), "--num-stages", str(stages), "-o", out, *flags]
+           str(warps), "--num-stages", str(stages), "-o", out, *TILEC_OPTIONS, *flags]
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(run.stderr[-600:])
@@ -530,7 +532,11 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--ablation-extra", action="append",
                         help="an ablation row after pipelining: 'LABEL=tilec flags'")
+    parser.add_argument("--tilec-option", action="append", default=[],
+                        help="pass this option to every tilec compile (repeatable), "
+                             "e.g. --tilec-option=--warp-specialize=all")
     args = parser.parse_args()
+    TILEC_OPTIONS.extend(args.tilec_option)
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     triton_compile.install_tilec_alias()
     sections = args.sections.split(",")

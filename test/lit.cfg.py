@@ -47,6 +47,17 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 
+# cuobjdump (SASS of a cubin, no GPU needed): beside ptxas or on PATH; the
+# CUDA toolkit of the build machine has none, the GPU machine's has.
+import shutil as _shutil
+_cuobjdump = (os.path.join(os.path.dirname(config.ptxas), "cuobjdump")
+              if config.ptxas else "")
+if not (_cuobjdump and os.path.exists(_cuobjdump)):
+    _cuobjdump = _shutil.which("cuobjdump") or ""
+if _cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", _cuobjdump))
+
 # Headless Chromium for the --dump-ir report's page (test/Compiler/dump-ir-html.test).
 import shutil
 chromium = shutil.which("chromium") or shutil.which("chromium-browser")

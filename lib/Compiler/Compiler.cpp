@@ -356,7 +356,19 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
                            },
                            result.times.passes))
     return std::move(err);
+  // Warp specialization adds warps: the tilegpu form says how many (a
+  // tilegpu.warp_specialize), the lowered kernel its launch bound
+  // (nvvm.maxntid, named here to keep the NVVM headers out of this file).
+  module.walk([&](tilegpu::WarpSpecializeOp ws) {
+    result.numThreads = std::max<unsigned>(
+        result.numThreads, (options.pipeline.numWarps + ws.getProducerWarps()) *
+                               tilegpu::kThreadsPerWarp);
+  });
   if (mlir::FunctionOpInterface lowered = findLoweredKernel(module)) {
+    if (auto maxntid =
+            lowered->getAttrOfType<mlir::DenseI32ArrayAttr>("nvvm.maxntid");
+        maxntid && !maxntid.empty())
+      result.numThreads = static_cast<unsigned>(maxntid[0]);
     result.sharedMemoryBytes =
         lowered->getAttrOfType<mlir::IntegerAttr>(
                    tilegpu::TileGPUDialect::getSharedMemoryAttrName())

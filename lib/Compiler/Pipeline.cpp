@@ -85,6 +85,13 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
     pipelineOptions.numStages = options.numStages;
     pm.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
     addCleanups(pm);
+    // 7. A producer warpgroup for the pipelined TMA loops.
+    if (options.warpSpecialize != "off") {
+      tilegpu::TileGPUWarpSpecializeOptions wsOptions;
+      wsOptions.mode = options.warpSpecialize;
+      pm.addPass(tilegpu::createTileGPUWarpSpecialize(wsOptions));
+      addCleanups(pm);
+    }
   }
   pm.addPass(tilegpu::createTileGPUAllocateShared());
   if (stop == EmitKind::TileGPU)

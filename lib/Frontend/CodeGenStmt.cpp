@@ -963,6 +963,9 @@ struct ForIterable {
   CGValue start, stop, step;
   SMLoc startLoc, stopLoc, stepLoc;
   std::optional<int64_t> numStages;
+  /// `tl.range(..., warp_specialize=...)`: the loop's
+  /// `tile.warp_specialize` (tilegpu-warp-specialize forces it on or off).
+  std::optional<bool> warpSpecialize;
   CGValue tuple;
 };
 } // namespace
@@ -1017,6 +1020,14 @@ static FailureOr<ForIterable> evalIterable(CodeGen &cg, const ForStmt *stmt) {
           return cg.error(bound[3]->loc,
                           "num_stages must be a constexpr integer");
         result.numStages = bound[3]->value.getInt();
+      }
+      // params: arg1 arg2 step num_stages loop_unroll_factor
+      // disallow_acc_multi_buffer flatten warp_specialize disable_licm.
+      if (bound.size() > 7 && bound[7] && !bound[7]->value.isNone()) {
+        if (!bound[7]->value.isIntLike())
+          return cg.error(bound[7]->loc,
+                          "warp_specialize must be a constexpr bool");
+        result.warpSpecialize = bound[7]->value.getBool();
       }
       return result;
     }
@@ -1176,6 +1187,9 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
   if (iterable->numStages)
     forOp->setAttr("tile.num_stages",
                    cg.builder.getI32IntegerAttr(*iterable->numStages));
+  if (iterable->warpSpecialize)
+    forOp->setAttr("tile.warp_specialize",
+                   cg.builder.getBoolAttr(*iterable->warpSpecialize));
   mlir::Block *body = forOp.getBody();
   if (body->mightHaveTerminator())
     body->getTerminator()->erase();

@@ -178,6 +178,19 @@ static cl::opt<bool> disableCpAsync(
     cl::desc("Copy no wgmma operand with cp.async: what TMA does not take "
              "goes through registers (for experiments)"),
     cl::cat(tilecCategory));
+static cl::opt<std::string> warpSpecialize(
+    "warp-specialize", cl::init("off"),
+    cl::desc("Which pipelined TMA loops get a producer warpgroup "
+             "(tilegpu-warp-specialize): off (the default until it has been "
+             "checked on the GPU), requested (loops written tl.range(..., "
+             "warp_specialize=True)), auto (also loops with wgmma in kernels "
+             "of 4 or 8 warps), all (every loop that can be)"),
+    cl::value_desc("MODE"), cl::cat(tilecCategory));
+static cl::opt<bool> disableWarpSpecialize(
+    "disable-warp-specialize",
+    cl::desc("No warp specialization, even where tl.range asks for it "
+             "(--warp-specialize=off)"),
+    cl::cat(tilecCategory));
 
 static cl::opt<bool> disableFPFusion(
     "disable-fp-fusion",
@@ -263,6 +276,12 @@ int main(int argc, char **argv) {
   options.pipeline.useMMA = !disableMma;
   options.pipeline.useTMA = !disableTMA;
   options.pipeline.useCpAsync = !disableCpAsync;
+  if (!llvm::is_contained({"off", "requested", "auto", "all"},
+                          llvm::StringRef(warpSpecialize)))
+    return fail("unknown --warp-specialize '" + warpSpecialize +
+                "' (expected off, requested, auto or all)");
+  options.pipeline.warpSpecialize =
+      disableWarpSpecialize ? std::string("off") : std::string(warpSpecialize);
   if (mbarrierSpinLimit < 0)
     return fail("--mbarrier-spin-limit must not be negative");
   options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;

@@ -71,6 +71,13 @@ struct PipelineOptions {
   /// Copy the other aligned wgmma operand loads with cp.async (false:
   /// `--disable-cp-async`; they go through registers).
   bool useCpAsync = true;
+  /// Which software-pipelined TMA loops get a producer warpgroup
+  /// (tilegpu-warp-specialize's mode): "off" (`--disable-warp-specialize`),
+  /// "requested" (loops written `tl.range(..., warp_specialize=True)`),
+  /// "auto" (also loops with wgmma in kernels of 4 or 8 warps), "all"
+  /// (every loop that can be). "off" until warp-specialized kernels have
+  /// been checked on the GPU (then the pass is not in the pipeline at all).
+  std::string warpSpecialize = "off";
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).

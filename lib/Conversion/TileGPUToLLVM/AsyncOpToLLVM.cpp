@@ -61,11 +61,14 @@ Value offsetPtr(OpBuilder &b, Location loc, Value base, Value index,
                              ValueRange{bytes});
 }
 
-/// True in thread 0 of the CTA (and when `pred`, if given).
-Value emitLeaderPredicate(OpBuilder &b, Location loc, Value pred) {
+/// True in the leader thread of `anchor` (thread 0, or the producer's
+/// first thread in a warp-specialized producer; getLeaderThread), and when
+/// `pred`, if given.
+Value emitLeaderPredicate(OpBuilder &b, Location loc, Operation *anchor,
+                          Value pred) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                       i32Val(b, loc, 0));
+                                       i32Val(b, loc, getLeaderThread(anchor)));
   return pred ? arith::AndIOp::create(b, loc, leader, pred) : leader;
 }
 
@@ -88,7 +91,7 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    emitBarrier(rewriter, op.getLoc());
+    emitBarrier(rewriter, op.getLoc(), op);
     rewriter.eraseOp(op);
     return success();
   }
@@ -143,7 +146,7 @@ struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
   matchAndRewrite(MBarrierInitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value leader = emitLeaderPredicate(rewriter, loc, Value());
+    Value leader = emitLeaderPredicate(rewriter, loc, op, Value());
     for (unsigned i = 0; i < op.getBarriers().getType().getCount(); ++i) {
       Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(),
                             i32Val(rewriter, loc, i), 8);
@@ -153,7 +156,7 @@ struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
     // The initialization is visible to the async proxy (TMA) and to every
     // thread before anyone uses the barriers.
     NVVM::FenceMbarrierInitOp::create(rewriter, loc);
-    emitBarrier(rewriter, loc);
+    emitBarrier(rewriter, loc, op);
     rewriter.eraseOp(op);
     return success();
   }
@@ -166,8 +169,8 @@ struct MBarrierInvalLowering : OpConversionPattern<MBarrierInvalOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     // Every thread is past its last wait on them.
-    emitBarrier(rewriter, loc);
-    Value leader = emitLeaderPredicate(rewriter, loc, Value());
+    emitBarrier(rewriter, loc, op);
+    Value leader = emitLeaderPredicate(rewriter, loc, op, Value());
     auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
@@ -187,7 +190,7 @@ struct MBarrierExpectLowering : OpConversionPattern<MBarrierExpectOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex(), 8);
-    Value pred = emitLeaderPredicate(rewriter, loc, adaptor.getPred());
+    Value pred = emitLeaderPredicate(rewriter, loc, op, adaptor.getPred());
     NVVM::MBarrierArriveExpectTxOp::create(
         rewriter, loc, /*res=*/Type(), bar, i32Val(rewriter, loc, op.getBytes()),
         NVVM::MemScopeKind::CTA, /*relaxed=*/false, pred);
@@ -231,7 +234,7 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
     OpBuilder::InsertionGuard guard(rewriter);
     if (op.getLeader() || adaptor.getPred()) {
       // Only the leader thread (and only when `pred`) waits.
-      Value cond = op.getLeader() ? emitLeaderPredicate(rewriter, loc, adaptor.getPred())
+      Value cond = op.getLeader() ? emitLeaderPredicate(rewriter, loc, op, adaptor.getPred())
                                   : adaptor.getPred();
       auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/false);
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
@@ -339,7 +342,7 @@ struct TMALoadLowering : OpConversionPattern<TMALoadOp> {
                           ring.getBufferBytes());
     Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(),
                           adaptor.getBarrierIndex(), 8);
-    Value pred = emitLeaderPredicate(rewriter, loc, adaptor.getPred());
+    Value pred = emitLeaderPredicate(rewriter, loc, op, adaptor.getPred());
     forEachBox(rewriter, loc, ring, dst, adaptor.getCoords(),
                [&](Value box, ArrayRef<Value> coords) {
                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
@@ -362,7 +365,7 @@ struct TMAStoreLowering : OpConversionPattern<TMAStoreOp> {
     SharedMemoryType ring = op.getSrc().getType();
     Value src = offsetPtr(rewriter, loc, adaptor.getSrc(), adaptor.getIndex(),
                           ring.getBufferBytes());
-    Value leader = emitLeaderPredicate(rewriter, loc, Value());
+    Value leader = emitLeaderPredicate(rewriter, loc, op, Value());
     auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
@@ -388,7 +391,7 @@ struct TMAStoreWaitLowering : OpConversionPattern<TMAStoreWaitOp> {
     NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, op.getLoc(),
                                          rewriter.getI32IntegerAttr(0),
                                          rewriter.getUnitAttr());
-    emitBarrier(rewriter, op.getLoc());
+    emitBarrier(rewriter, op.getLoc(), op);
     rewriter.eraseOp(op);
     return success();
   }

@@ -243,9 +243,9 @@ SmallVector<Value> shareOwnerResults(OpBuilder &b, Location loc,
     state.requireScratch(anchor, 2 * getStorageBytes(type));
     Value slot = arith::SelectOp::create(b, loc, owner, i32Val(b, loc, 0),
                                          i32Val(b, loc, 1));
-    emitBarrier(b, loc);
+    emitBarrier(b, loc, anchor);
     storeSharedElement(b, loc, anchor, 0, slot, results.front());
-    emitBarrier(b, loc);
+    emitBarrier(b, loc, anchor);
     return {loadSharedElement(b, loc, anchor, 0, i32Val(b, loc, 0), type)};
   }
   ArrayRef<int64_t> shape = cast<RankedTensorType>(ptrType).getShape();

@@ -77,7 +77,7 @@ struct DotOpLowering : OpConversionPattern<tile::DotOp> {
     int64_t bOffset = llvm::alignTo(batch * m * k * eltBytes, 16);
     state.requireScratch(op, bOffset + batch * k * n * eltBytes);
     ThreadIndices ids = getThreadIndices(rewriter, loc);
-    emitBarrier(rewriter, loc);
+    emitBarrier(rewriter, loc, op);
     auto storeTile = [&](const LinearLayout &layout, ValueRange values,
                          ArrayRef<int64_t> shape, int64_t offset) {
       for (auto [coord, value] :
@@ -87,7 +87,7 @@ struct DotOpLowering : OpConversionPattern<tile::DotOp> {
     };
     storeTile(*aLayout, adaptor.getA(), aType.getShape(), 0);
     storeTile(*bLayout, adaptor.getB(), bType.getShape(), bOffset);
-    emitBarrier(rewriter, loc);
+    emitBarrier(rewriter, loc, op);
 
     // Per accumulator slot: the start of its row of A (a[b][m][0]) and of
     // its column of B (b[b][0][n]).

@@ -249,8 +249,33 @@ void LoweringState::requireScratch(Operation *anchor, int64_t bytes) {
   }
 }
 
-void lowering::emitBarrier(OpBuilder &b, Location loc) {
-  NVVM::Barrier0Op::create(b, loc);
+/// Named barriers of warp-specialized code (0 is the CTA's, `bar.sync 0`).
+static constexpr int32_t kConsumerBarrierId = 1;
+static constexpr int32_t kProducerBarrierId = 2;
+
+void lowering::emitBarrier(OpBuilder &b, Location loc, Operation *anchor) {
+  WarpSpecializeOp ws;
+  bool producer = WarpSpecializeOp::isInProducer(anchor, &ws);
+  if (!ws) {
+    NVVM::Barrier0Op::create(b, loc);
+    return;
+  }
+  int32_t id = producer ? kProducerBarrierId : kConsumerBarrierId;
+  int32_t threads = producer ? static_cast<int32_t>(kThreadsPerWarp)
+                             : static_cast<int32_t>(ws.getConsumerWarps() *
+                                                    kThreadsPerWarp);
+  Value idValue = i32Val(b, loc, id);
+  Value threadsValue = i32Val(b, loc, threads);
+  NVVM::BarrierOp::create(b, loc, /*res=*/Type(), idValue, threadsValue,
+                          /*reductionOp=*/NVVM::BarrierReductionAttr(),
+                          /*reductionPredicate=*/Value());
+}
+
+unsigned lowering::getLeaderThread(Operation *anchor) {
+  WarpSpecializeOp ws;
+  if (WarpSpecializeOp::isInProducer(anchor, &ws))
+    return ws.getConsumerWarps() * kThreadsPerWarp;
+  return 0;
 }
 
 /// True for the float types LLVM has no type for (fp8 e4m3 and e5m2, and
@@ -400,7 +425,7 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
   state.requireScratch(anchor, numElements * getStorageBytes(registerType));
   ThreadIndices ids = getThreadIndices(b, loc);
   // Readers of the previous use of the scratch area must be done.
-  emitBarrier(b, loc);
+  emitBarrier(b, loc, anchor);
   auto srcCoords = emitCoordinates(b, loc, srcLayout, ids);
   {
     // One of the threads holding a replicated element writes it: copies
@@ -416,7 +441,7 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
     for (auto [coord, value] : llvm::zip(srcCoords, srcValues))
       storeSharedElement(b, loc, anchor, 0, srcIndex(b, coord), value);
   }
-  emitBarrier(b, loc);
+  emitBarrier(b, loc, anchor);
   SmallVector<Value> results;
   for (const auto &coord : emitCoordinates(b, loc, dstLayout, ids))
     results.push_back(

@@ -97,8 +97,17 @@ mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value getSharedMemoryAddress(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Operation *anchor, mlir::Value offset);
 
-/// `bar.sync 0`.
-void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
+/// A barrier of the threads that execute `anchor` (the op being lowered):
+/// `bar.sync 0` (the CTA), or inside a tilegpu.warp_specialize the named
+/// barrier of the region's threads (`bar.sync 1, 32·num_warps` for the
+/// consumers, `bar.sync 2, 32` for the producer's warp).
+void emitBarrier(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *anchor);
+
+/// The index of the thread that issues the single-thread work (TMA copies,
+/// mbarrier init / expect / leader waits) of `anchor`: 0, or in the
+/// producer region of a tilegpu.warp_specialize its first thread
+/// (32·num_warps).
+unsigned getLeaderThread(mlir::Operation *anchor);
 
 /// The type a register value is stored as in shared memory (i1 as i8,
 /// pointers as i64, fp8 as i8: LLVM has no type for it), and conversions

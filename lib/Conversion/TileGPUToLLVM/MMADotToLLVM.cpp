@@ -89,7 +89,7 @@ LogicalResult lowering::lowerMMADot(tile::DotOp op, ValueRange a, ValueRange b,
   int64_t bOffset = llvm::alignTo(m * rowLength * 2, 16);
   state.requireScratch(op, bOffset + n * rowLength * 2);
   ThreadIndices ids = getThreadIndices(rewriter, loc);
-  emitBarrier(rewriter, loc);
+  emitBarrier(rewriter, loc, op);
   auto c32 = [&](int64_t v) { return i32Val(rewriter, loc, v); };
   auto add = [&](Value x, Value y) -> Value {
     return arith::AddIOp::create(rewriter, loc, x, y);
@@ -105,7 +105,7 @@ LogicalResult lowering::lowerMMADot(tile::DotOp op, ValueRange a, ValueRange b,
        llvm::zip(emitCoordinates(rewriter, loc, *bLayout, ids), b))
     storeSharedElement(rewriter, loc, op, bOffset,
                        add(mul(coord[1], rowLength), coord[0]), value);
-  emitBarrier(rewriter, loc);
+  emitBarrier(rewriter, loc, op);
 
   // Lane l holds fragment rows l/4 (+8) and column pairs 2(l%4) (+8).
   Value warpM = arith::RemUIOp::create(rewriter, loc, ids.warp, c32(warpsM));

@@ -190,7 +190,7 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
       writer = writer ? arith::AndIOp::create(rewriter, loc, writer, w).getResult() : w;
     }
 
-    emitBarrier(rewriter, loc);
+    emitBarrier(rewriter, loc, op);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       if (writer) {
@@ -205,7 +205,7 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
           storeSharedElement(rewriter, loc, op, offsets[i], index, v);
       }
     }
-    emitBarrier(rewriter, loc);
+    emitBarrier(rewriter, loc, op);
     SmallVector<SmallVector<Value>> combined;
     for (auto [r, values] : llvm::enumerate(acc)) {
       SmallVector<Value> current;

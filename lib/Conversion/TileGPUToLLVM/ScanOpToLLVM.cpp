@@ -366,7 +366,7 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
         lineIndex.push_back(emitLinearIndex(rewriter, loc, c, lineShape));
       }
       // Readers of the previous use of the scratch area must be done.
-      emitBarrier(rewriter, loc);
+      emitBarrier(rewriter, loc, op);
       auto writeTotals = [&](OpBuilder &b) {
         Value base = arith::MulIOp::create(b, loc, position,
                                            i32Val(b, loc, numLines));
@@ -385,7 +385,7 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       } else {
         writeTotals(rewriter);
       }
-      emitBarrier(rewriter, loc);
+      emitBarrier(rewriter, loc, op);
       for (auto [line, total] : llvm::enumerate(totals)) {
         Values acc;
         for (int64_t k = 0; k + 1 < numWarps; ++k) {

@@ -43,6 +43,54 @@ using namespace tilec::lowering;
 
 namespace {
 
+/// Lowers each tilegpu.warp_specialize of `func` (its regions already
+/// converted) to the split of the CTA's threads: the consumers (threads
+/// below 32·num_warps) raise their registers and run the consumer region;
+/// the producer warpgroup lowers its registers, and its first warp runs
+/// the producer region. Returns the warps the kernel gains.
+unsigned lowerWarpSpecialize(func::FuncOp func) {
+  unsigned extraWarps = 0;
+  SmallVector<tilegpu::WarpSpecializeOp> ops;
+  func.walk([&](tilegpu::WarpSpecializeOp ws) { ops.push_back(ws); });
+  for (tilegpu::WarpSpecializeOp ws : ops) {
+    Location loc = ws.getLoc();
+    OpBuilder b(ws);
+    int64_t consumerThreads = ws.getConsumerWarps() * tilegpu::kThreadsPerWarp;
+    auto moveRegion = [&](Region &region, Block *dest) {
+      Block &src = region.front();
+      src.getTerminator()->erase();
+      dest->getOperations().splice(Block::iterator(dest->getTerminator()),
+                                   src.getOperations());
+    };
+    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    Value isConsumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                             i32Val(b, loc, consumerThreads));
+    auto split = scf::IfOp::create(b, loc, isConsumer, /*withElseRegion=*/true);
+    {
+      OpBuilder then = OpBuilder::atBlockBegin(split.thenBlock());
+      NVVM::SetMaxRegisterOp::create(then, loc, ws.getConsumerRegisters(),
+                                     NVVM::SetMaxRegisterAction::increase);
+      moveRegion(ws.getConsumer(), split.thenBlock());
+    }
+    {
+      // setmaxnreg is executed by every warp of the warpgroup; then the
+      // producer's first warp runs the region, the others are done.
+      OpBuilder other = OpBuilder::atBlockBegin(split.elseBlock());
+      NVVM::SetMaxRegisterOp::create(other, loc, ws.getProducerRegisters(),
+                                     NVVM::SetMaxRegisterAction::decrease);
+      Value warp = arith::DivUIOp::create(other, loc, tid,
+                                          i32Val(other, loc, tilegpu::kThreadsPerWarp));
+      Value first = arith::CmpIOp::create(other, loc, arith::CmpIPredicate::eq, warp,
+                                          i32Val(other, loc, ws.getConsumerWarps()));
+      auto producer = scf::IfOp::create(other, loc, first, /*withElseRegion=*/false);
+      moveRegion(ws.getProducer(), producer.thenBlock());
+    }
+    extraWarps = std::max<unsigned>(extraWarps, ws.getProducerWarps());
+    ws.erase();
+  }
+  return extraWarps;
+}
+
 /// Turns every (now scalar-typed) func.func into an llvm.func (several
 /// results are returned as a struct); kernels get `nvvm.kernel` and
 /// `nvvm.maxntid`, and keep their `tilegpu.shared_memory` and the
@@ -62,6 +110,7 @@ LogicalResult convertFunctions(ModuleOp module) {
     else
       result = LLVM::LLVMStructType::getLiteral(module.getContext(),
                                                 type.getResults());
+    unsigned extraWarps = lowerWarpSpecialize(func);
     b.setInsertionPoint(func);
     auto llvmFunc = LLVM::LLVMFuncOp::create(
         b, func.getLoc(), func.getName(),
@@ -101,11 +150,18 @@ LogicalResult convertFunctions(ModuleOp module) {
       if (!numWarps)
         return func.emitError("a kernel without 'tilegpu.num_warps' reached "
                               "convert-tilegpu-to-llvm");
-      int32_t threads = *numWarps * tilegpu::kThreadsPerWarp;
+      // Every thread, with the warps warp specialization added: the
+      // metadata's num_threads is read from here. One CTA per SM when
+      // warp-specialized, so that ptxas sizes the register count for the
+      // pool setmaxnreg rebalances.
+      int32_t threads = (*numWarps + extraWarps) * tilegpu::kThreadsPerWarp;
       llvmFunc->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                         b.getUnitAttr());
       llvmFunc->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                         b.getDenseI32ArrayAttr({threads, 1, 1}));
+      if (extraWarps)
+        llvmFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                          b.getI32IntegerAttr(1));
       llvmFunc->setAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName(),
                         func->getAttrOfType<IntegerAttr>(
                             tilegpu::TileGPUDialect::getSharedMemoryAttrName())
@@ -154,6 +210,9 @@ struct ConvertTileGPUToLLVMPass
     ConversionTarget target(*ctx);
     target.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect>();
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    // Kept until their regions are converted (their ops' lowering reads
+    // which region they are in), then lowered by lowerWarpSpecialize.
+    target.addLegalOp<tilegpu::WarpSpecializeOp, tilegpu::WarpYieldOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {

@@ -176,5 +176,75 @@ LogicalResult WarpgroupDotOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+/// The registers of one SM (and the most one CTA can hold).
+static constexpr int64_t kRegistersPerSM = 64 * 1024;
+
+unsigned WarpSpecializeOp::getConsumerWarps() {
+  return lookupNumWarps(getOperation()).value_or(0);
+}
+
+bool WarpSpecializeOp::isInProducer(Operation *op, WarpSpecializeOp *ws) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp()) {
+    Region *region = cur->getParentRegion();
+    auto parent = region ? dyn_cast<WarpSpecializeOp>(region->getParentOp())
+                         : WarpSpecializeOp();
+    if (!parent)
+      continue;
+    if (ws)
+      *ws = parent;
+    return region == &parent.getProducer();
+  }
+  return false;
+}
+
+WarpSpecializeOp WarpSpecializeOp::getConsumerParent(Operation *op) {
+  WarpSpecializeOp ws;
+  if (isInProducer(op, &ws) || !ws)
+    return WarpSpecializeOp();
+  return ws;
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  auto checkRegisters = [&](StringRef name, int64_t count) -> LogicalResult {
+    if (count < 24 || count > 256 || count % 8 != 0)
+      return emitOpError() << name << " " << count
+                           << " is not a multiple of 8 in [24, 256] "
+                              "(setmaxnreg, PTX ISA)";
+    return success();
+  };
+  if (failed(checkRegisters("producerRegisters", getProducerRegisters())) ||
+      failed(checkRegisters("consumerRegisters", getConsumerRegisters())))
+    return failure();
+  if (getProducerWarps() % 4 != 0)
+    return emitOpError() << "producerWarps " << getProducerWarps()
+                         << " is not whole warpgroups (setmaxnreg changes "
+                            "the registers of a warpgroup)";
+  std::optional<unsigned> numWarps = lookupNumWarps(getOperation());
+  if (!numWarps)
+    return emitOpError("is not in a kernel with tilegpu.num_warps");
+  if (*numWarps % 4 != 0)
+    return emitOpError() << "needs the consumers to be whole warpgroups, not "
+                         << *numWarps << " warps";
+  int64_t threads = (*numWarps + getProducerWarps()) * kThreadsPerWarp;
+  if (threads > 1024)
+    return emitOpError() << "makes a CTA of " << threads
+                         << " threads, more than 1024";
+  int64_t registers =
+      getProducerRegisters() * getProducerWarps() * kThreadsPerWarp +
+      getConsumerRegisters() * *numWarps * kThreadsPerWarp;
+  if (registers > kRegistersPerSM)
+    return emitOpError() << "asks for " << registers
+                         << " registers, more than the " << kRegistersPerSM
+                         << " of an SM";
+  for (Operation *op = (*this)->getParentOp(); op; op = op->getParentOp())
+    if (isa<WarpSpecializeOp>(op))
+      return emitOpError("is nested in another warp_specialize");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

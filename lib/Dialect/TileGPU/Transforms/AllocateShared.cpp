@@ -51,8 +51,13 @@ private:
   std::pair<int64_t, int64_t> span(Operation *op) {
     return {number.lookup(op), lastNested.lookup(op)};
   }
-  /// A use's range: the whole of every loop around it.
+  /// A use's range: the whole of every loop around it; a use by the
+  /// producer of a tilegpu.warp_specialize, the whole op (the producer runs
+  /// ahead of the consumers, unordered with their ops).
   std::pair<int64_t, int64_t> useRange(Operation *user) {
+    WarpSpecializeOp ws;
+    if (WarpSpecializeOp::isInProducer(user, &ws))
+      return span(ws);
     auto range = span(user);
     for (Operation *p = user->getParentOp(); p && p != func; p = p->getParentOp())
       if (isa<LoopLikeOpInterface>(p))

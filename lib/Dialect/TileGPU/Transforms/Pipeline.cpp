@@ -589,6 +589,9 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
     return nullptr;
   };
   rewriter.setInsertionPoint(forOp);
+  // The frontend's tile.warp_specialize (read by tilegpu-warp-specialize)
+  // stays with the expanded loop.
+  Attribute warpSpecialize = forOp->getAttr("tile.warp_specialize");
   FailureOr<scf::ForOp> pipelined = scf::pipelineForLoop(rewriter, forOp, options);
   if (failed(pipelined)) {
     // The body was already rewritten: the loop cannot stay as it was.
@@ -600,6 +603,8 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   // After the loop: the copies (cp.async of iterations that did not exist
   // write zeros) and the dots whose results leave the loop are done.
   scf::ForOp newLoop = *pipelined;
+  if (warpSpecialize)
+    newLoop->setAttr("tile.warp_specialize", warpSpecialize);
   OpBuilder after(ctx);
   after.setInsertionPointAfter(newLoop);
   if (copies->hasCpAsync)

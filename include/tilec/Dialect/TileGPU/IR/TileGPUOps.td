@@ -437,4 +437,82 @@ def TileGPU_WarpgroupWaitOp : TileGPU_Op<"warpgroup_wait", [AllTypesMatch<["inpu
   let assemblyFormat = "($inputs^)? attr-dict (`:` type($inputs)^)?";
 }
 
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize",
+    [RecursiveMemoryEffects, NoRegionArguments,
+     SingleBlockImplicitTerminator<"::tilec::tilegpu::WarpYieldOp">]> {
+  let summary = "split the CTA into consumer warps and a producer warpgroup";
+  let description = [{
+    The kernel's threads are the `num_warps` warps of the kernel (threads
+    0 … 32·num_warps − 1, the ones every layout distributes over: the
+    *consumers*) and `producerWarps` more (one warpgroup, the
+    *producer*), so the CTA has 32·(num_warps + producerWarps) threads.
+    The consumers run the `consumer` region, the producer's first warp the
+    `producer` region; each region sees the values defined before the op
+    (the kernel's arguments and shared-memory allocations), and nothing
+    flows between them except through shared memory and mbarriers.
+
+    On entry every warpgroup changes its register budget
+    (`setmaxnreg.{inc,dec}.sync.aligned.u32`, PTX ISA §9.7.19.5): the
+    consumers to `consumerRegisters` per thread, the producer to
+    `producerRegisters` (multiples of 8 in [24, 256], and together at most
+    the 64K registers of an SM: producerRegisters·32·producerWarps +
+    consumerRegisters·32·num_warps ≤ 65536); the kernel's launch bound
+    (`.maxntid`) counts all the threads, so that ptxas gives the kernel a
+    register count the pool can be rebalanced from.
+
+    Inside the op, what an op's lowering means by "the CTA" and "thread 0"
+    is relative to the region it is in:
+
+    - in `consumer`, a CTA barrier is the named barrier 1 of the consumer
+      threads (`bar.sync 1, 32·num_warps`), and thread 0 is thread 0;
+    - in `producer`, the region is executed by one warp (thread
+      32·num_warps is its leader and "thread 0"), and a CTA barrier is the
+      named barrier 2 of that warp (`bar.sync 2, 32`).
+
+    Before the op the whole CTA runs (e.g. `tilegpu.mbarrier_init` of the
+    barriers both sides use, with its `bar.sync 0`); after it, nothing but
+    the kernel's return. Made by `tilegpu-warp-specialize`.
+
+    Example:
+
+    ```mlir
+    tilegpu.mbarrier_init %full : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_init %empty {count = 4 : i32} : !tilegpu.mbarriers<3>
+    tilegpu.warp_specialize consumer {
+      ... // the kernel, waiting %full and arriving on %empty
+    } producer {
+      ... // waiting %empty, then mbarrier_expect and tma_load on %full
+    } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$producerWarps,
+                   I32Attr:$producerRegisters, I32Attr:$consumerRegisters);
+  let regions = (region SizedRegion<1>:$consumer, SizedRegion<1>:$producer);
+  let assemblyFormat = "`consumer` $consumer `producer` $producer attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True when `op` is (nested) in the producer region of a
+    /// warp_specialize op; `ws` receives that op.
+    static bool isInProducer(::mlir::Operation *op, WarpSpecializeOp *ws = nullptr);
+    /// The warp_specialize op whose consumer region holds `op`, if any.
+    static WarpSpecializeOp getConsumerParent(::mlir::Operation *op);
+    /// Warps of the consumers (the kernel's num_warps).
+    unsigned getConsumerWarps();
+  }];
+}
+
+def TileGPU_WarpYieldOp : TileGPU_Op<"warp_yield",
+    [Pure, Terminator, HasParent<"::tilec::tilegpu::WarpSpecializeOp">]> {
+  let summary = "end of a region of tilegpu.warp_specialize";
+  let description = [{
+    Ends the consumer and the producer region of `tilegpu.warp_specialize`
+    (implicit in the printed form). Example: `tilegpu.warp_yield`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

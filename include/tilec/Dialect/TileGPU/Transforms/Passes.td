@@ -106,6 +106,93 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
+  let summary = "Split TMA-fed pipelined loops into a producer warpgroup and the consumer warps";
+  let description = [{
+    Runs after `tilegpu-pipeline`. Takes a loop the pipeliner expanded
+    with the release through "empty" mbarriers (every ring it fills is
+    filled by `tilegpu.tma_load`; its stage-0 copies are predicated
+    `mbarrier_wait ... leader` on the empty barriers, `mbarrier_expect`
+    and `tma_load` on the "full" ones, in the loop and in its prologue)
+    and gives the copies to a warpgroup of their own:
+
+    - The kernel's body (after the shared-memory allocations) goes into the
+      `consumer` region of a `tilegpu.warp_specialize`, run by the
+      kernel's `num_warps` warps (the threads its layouts index), without
+      the copies and the waits for the empty barriers: the consumers wait
+      for the full barriers, run the wgmma and everything else, and
+      release each slot by arriving on its empty barrier, as they did.
+    - The `producer` region, run by one warp of one extra warpgroup, is
+      the backward slice of those copies: the prologue's copies, and a
+      loop with the same bounds whose body is the copies of iteration
+      t + S − 1 with the arithmetic they need (the induction variable,
+      loop-carried coordinates and advanced block pointers, pure scalars
+      from before the loop such as program ids, recomputed). Its leader
+      thread waits for the release of a slot before it refills it
+      (the parity that lets a slot's first fill pass), sets the full
+      barrier's expected bytes and issues the copies, up to S iterations
+      ahead of the consumers.
+    - The `mbarrier_init` of those barriers moves before the op, where the
+      whole CTA runs (its `bar.sync 0` makes them visible to both sides);
+      the full barriers count 1 arrival (the producer's expect-tx), the
+      empty ones `num_warps` (lane 0 of every consumer warp).
+    - The producer lowers its registers to `producer-registers`, the
+      consumers raise theirs to `consumer-registers` (setmaxnreg); CTA
+      barriers in the consumer code become named barriers of the consumer
+      threads; the CTA grows by 128 threads (the metadata's `num_threads`
+      and the kernel's `.maxntid` say so).
+
+    A loop is taken when it is asked for and can be: `mode` `all` takes
+    every loop that can be; `auto` those with a `tilegpu.warpgroup_dot`
+    in kernels of 4 or 8 warps; `requested` only loops written
+    `tl.range(..., warp_specialize=True)`; `off` none. Every mode but
+    `off` takes a loop with `warp_specialize=True` (the loop's
+    `tile.warp_specialize` attribute, set by the frontend) and never one
+    with `warp_specialize=False`. A loop that is asked for and cannot be
+    taken keeps its form and gets a remark saying why: it is not a
+    pipelined TMA loop with the release through mbarriers (cp.async
+    copies, one stage), it is nested in other control flow, the kernel's
+    warps are not whole warpgroups, or a copy's coordinates depend on
+    values the consumers compute (a load, a tile, an op with regions).
+
+    Example: the pipelined matmul loop
+
+    ```mlir
+    tilegpu.mbarrier_init %full : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_init %empty {count = 4 : i32} : !tilegpu.mbarriers<3>
+    // prologue: wait leader, expect, tma_load for iterations 0, 1
+    scf.for %i = ... {
+      tilegpu.mbarrier_wait %full[%s], %phase
+      %d = tilegpu.warpgroup_dot ...
+      tilegpu.mbarrier_arrive %empty[%prev] if %hasPrev
+      tilegpu.mbarrier_wait %empty[%j], %parity leader if %jExists
+      tilegpu.mbarrier_expect %full[%j], 32768 if %jExists
+      tilegpu.tma_load %desc[...], %ring[%j], %full[%j] if %jExists
+    }
+    ```
+
+    becomes `tilegpu.mbarrier_init`s, then `tilegpu.warp_specialize
+    consumer { ... the loop without the last three ops ... } producer {
+    ... the prologue's copies; scf.for %i = ... { the last three ops and
+    their operands } }`.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "Which loops: off, requested (tl.range(warp_specialize=True) "
+           "only), auto (also loops with wgmma in kernels of 4 or 8 warps), "
+           "all (every loop that can be)">,
+    Option<"producerRegisters", "producer-registers", "unsigned", "40",
+           "Registers per thread of the producer warpgroup after setmaxnreg "
+           "(a multiple of 8 in [24, 256]; 40 leaves room for the spin "
+           "limit's printf)">,
+    Option<"consumerRegisters", "consumer-registers", "unsigned", "232",
+           "Registers per thread of the consumer warps after setmaxnreg "
+           "(a multiple of 8 in [24, 256])">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::tilec::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "mlir::ModuleOp"> {
   let summary = "Lay out the kernel's shared memory";
   let description = [{
@@ -115,7 +202,8 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "mlir::ModuleOp"> {
     and the scratch of ops whose lowering goes through shared memory
     (tilec/Dialect/TileGPU/IR/Scratch.h; 128-byte aligned). Each has a live
     range over the kernel's ops in order — from its first to its last use,
-    widened to the whole of every loop it is used in; an op's scratch lives
+    widened to the whole of every loop it is used in, and to the whole of a
+    `tilegpu.warp_specialize` whose producer uses it; an op's scratch lives
     while the op runs — and buffers whose ranges do not overlap share
     memory (first fit, largest first). Writes the `offset` of the
     allocations, `tilegpu.scratch_offset` on scratch users and the total

@@ -1,0 +1,465 @@
+//===- WarpSpecialize.cpp - producer warpgroup for TMA-fed loops ----------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tilegpu-warp-specialize pass (see Passes.td). For a kernel with loops
+// tilegpu-pipeline expanded with the release through "empty" mbarriers:
+//
+// 1. collect, per loop, its copies (the roots: `mbarrier_wait ... leader`
+//    on the empty barriers, `mbarrier_expect` and `tma_load` on the full
+//    ones, in the loop's body and in its prologue) and their backward
+//    slice; refuse (with a remark) where the slice reaches anything the
+//    producer cannot recompute;
+// 2. move the kernel's body into the consumer region of a
+//    `tilegpu.warp_specialize`, the barriers' `mbarrier_init` before it;
+// 3. clone the slice into the producer region (loops with the same bounds,
+//    keeping only the loop-carried values the copies need), then erase the
+//    roots from the consumer side. The arithmetic only the copies used is
+//    left for the canonicalizer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPUWARPSPECIALIZE
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+#define DEBUG_TYPE "tilegpu-warp-specialize"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+namespace {
+
+/// The loop attribute the frontend sets from `tl.range(...,
+/// warp_specialize=...)` (a BoolAttr).
+constexpr llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
+
+/// Warps of the producer: one warpgroup (setmaxnreg is per warpgroup).
+constexpr unsigned kProducerWarps = 4;
+
+enum class Mode { Off, Requested, Auto, All };
+
+/// One loop to split: its copies (in the loop and its prologue) and the
+/// barriers they use.
+struct LoopPlan {
+  scf::ForOp loop;
+  /// The copies, in program order: the prologue's, then the loop body's.
+  SmallVector<Operation *> roots;
+  /// Full barriers (tma_load / expect) and empty ones (leader waits).
+  SetVector<Value> full, empty;
+};
+
+/// The ops the producer needs for one kernel: the roots and their backward
+/// slice (in the consumer's body), and the loop-carried values it keeps.
+struct ProducerSlice {
+  SetVector<Operation *> ops;
+  DenseSet<Value> carried; // iter_args of the loops that the slice reads
+};
+
+/// Whether the producer can recompute `op`: a scalar op without memory
+/// effects or regions (layouts index the consumer threads, so no tiles).
+/// Ops that may trap (integer division) compute what the consumers compute
+/// from the same operands.
+bool isRecomputable(Operation *op) {
+  if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
+    return false;
+  auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::none_of(op->getResultTypes(), isTile) &&
+         llvm::none_of(op->getOperandTypes(), isTile);
+}
+
+bool isRoot(Operation *op) {
+  if (auto wait = dyn_cast<MBarrierWaitOp>(op))
+    return wait.getLeader();
+  return isa<TMALoadOp, MBarrierExpectOp>(op);
+}
+
+/// Collects the copies of `loop` (a loop in `body`, the kernel's entry
+/// block), or fails and says why.
+FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
+  LoopPlan plan;
+  plan.loop = loop;
+  Block *body = loop.getBody();
+  bool hasArrive = false;
+  for (Operation &op : body->without_terminator()) {
+    if (isa<AsyncCopyOp>(op)) {
+      whyNot = "a ring it fills is filled by cp.async (every thread copies), "
+               "not only by TMA";
+      return failure();
+    }
+    if (auto load = dyn_cast<TMALoadOp>(op))
+      plan.full.insert(load.getBarriers());
+    else if (auto expect = dyn_cast<MBarrierExpectOp>(op))
+      plan.full.insert(expect.getBarriers());
+    else if (auto wait = dyn_cast<MBarrierWaitOp>(op); wait && wait.getLeader())
+      plan.empty.insert(wait.getBarriers());
+    else {
+      hasArrive |= isa<MBarrierArriveOp>(op);
+      continue;
+    }
+    plan.roots.push_back(&op);
+  }
+  if (plan.full.empty()) {
+    whyNot = "it has no TMA copies";
+    return failure();
+  }
+  if (plan.empty.empty() || !hasArrive) {
+    whyNot = "it is not software-pipelined with the release through \"empty\" "
+             "mbarriers (num_stages = 1?)";
+    return failure();
+  }
+  // Copies in nested regions of the body are not in the pipelined form.
+  bool nested = false;
+  loop->walk([&](Operation *op) {
+    if (op->getBlock() != body && op != loop && isRoot(op))
+      nested = true;
+  });
+  if (nested) {
+    whyNot = "a copy is inside nested control flow of the loop";
+    return failure();
+  }
+  // The prologue: the same barriers' copies before the loop.
+  SmallVector<Operation *> prologue;
+  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode()) {
+    auto usesPlanBarriers = [&](Value bars) {
+      return plan.full.contains(bars) || plan.empty.contains(bars);
+    };
+    if (auto load = dyn_cast<TMALoadOp>(op); load && usesPlanBarriers(load.getBarriers()))
+      prologue.push_back(op);
+    else if (auto expect = dyn_cast<MBarrierExpectOp>(op);
+             expect && usesPlanBarriers(expect.getBarriers()))
+      prologue.push_back(op);
+    else if (auto wait = dyn_cast<MBarrierWaitOp>(op);
+             wait && wait.getLeader() && usesPlanBarriers(wait.getBarriers()))
+      prologue.push_back(op);
+  }
+  std::reverse(prologue.begin(), prologue.end());
+  plan.roots.insert(plan.roots.begin(), prologue.begin(), prologue.end());
+  return plan;
+}
+
+/// The backward slice of `roots` inside `region` (the kernel's body), or
+/// failure and why.
+LogicalResult collectSlice(ArrayRef<Operation *> roots, Region &region,
+                           ProducerSlice &slice, std::string &whyNot) {
+  SmallVector<Operation *> worklist(roots.begin(), roots.end());
+  std::string failedOn;
+  auto visitValue = [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || !region.isAncestor(loop->getParentRegion()))
+        return; // a kernel argument
+      worklist.push_back(loop);
+      if (arg == loop.getInductionVar())
+        return;
+      // A loop-carried value: its init and its recurrence.
+      if (!slice.carried.insert(arg).second)
+        return;
+      unsigned n = arg.getArgNumber() - 1;
+      worklist.push_back(loop.getBody()->getTerminator());
+      if (Operation *def = loop.getInitArgs()[n].getDefiningOp())
+        worklist.push_back(def);
+      if (Operation *def = loop.getBody()->getTerminator()->getOperand(n).getDefiningOp())
+        worklist.push_back(def);
+      return;
+    }
+    Operation *def = v.getDefiningOp();
+    // Shared-memory allocations stay before the split, seen by both sides.
+    if (!def || isa<LocalAllocOp, MBarrierAllocOp>(def) ||
+        !region.isAncestor(def->getParentRegion()))
+      return;
+    if (isa<scf::ForOp>(def)) {
+      failedOn = "a copy's coordinates come from the results of another loop";
+      return;
+    }
+    worklist.push_back(def);
+  };
+  while (!worklist.empty()) {
+    if (!failedOn.empty()) {
+      whyNot = failedOn;
+      return failure();
+    }
+    Operation *op = worklist.pop_back_val();
+    if (slice.ops.contains(op))
+      continue;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (loop->getBlock() != &region.front()) {
+        whyNot = "a copy's loop is nested in other control flow";
+        return failure();
+      }
+      slice.ops.insert(op);
+      for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+        visitValue(bound);
+      continue;
+    }
+    if (isa<scf::YieldOp>(op)) {
+      // Only the yielded values of carried arguments are needed (added
+      // with them); the yield itself is rebuilt.
+      slice.ops.insert(op);
+      continue;
+    }
+    if (!isRoot(op) && !isRecomputable(op)) {
+      std::string name = op->getName().getStringRef().str();
+      whyNot = "a copy's coordinates depend on '" + name +
+               "', which the consumer warps compute (the producer recomputes "
+               "only pure scalar arithmetic)";
+      return failure();
+    }
+    slice.ops.insert(op);
+    if (Operation *parent = op->getParentOp(); isa<scf::ForOp>(parent))
+      worklist.push_back(parent);
+    else if (op->getBlock() != &region.front()) {
+      whyNot = "a copy's coordinates are computed inside nested control flow";
+      return failure();
+    }
+    for (Value operand : op->getOperands())
+      visitValue(operand);
+  }
+  if (!failedOn.empty()) {
+    whyNot = failedOn;
+    return failure();
+  }
+  return success();
+}
+
+/// Clones the ops of `block` that are in `slice` into `b`'s insertion
+/// point; loops become loops over the same bounds that carry only the
+/// values the slice reads.
+void cloneSlice(OpBuilder &b, Block &block, const ProducerSlice &slice,
+                IRMapping &map) {
+  for (Operation &op : block) {
+    if (!slice.ops.contains(&op) || isa<scf::YieldOp>(op))
+      continue;
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop) {
+      b.clone(op, map);
+      continue;
+    }
+    SmallVector<Value> inits;
+    SmallVector<unsigned> kept;
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+      if (slice.carried.contains(arg)) {
+        kept.push_back(i);
+        inits.push_back(map.lookupOrDefault(loop.getInitArgs()[i]));
+      }
+    auto newLoop = scf::ForOp::create(
+        b, loop.getLoc(), map.lookupOrDefault(loop.getLowerBound()),
+        map.lookupOrDefault(loop.getUpperBound()),
+        map.lookupOrDefault(loop.getStep()), inits,
+        /*bodyBuilder=*/nullptr, loop.getUnsignedCmp());
+    Block *newBody = newLoop.getBody();
+    map.map(loop.getInductionVar(), newLoop.getInductionVar());
+    for (auto [j, i] : llvm::enumerate(kept))
+      map.map(loop.getRegionIterArgs()[i], newLoop.getRegionIterArgs()[j]);
+    if (newBody->mightHaveTerminator())
+      newBody->getTerminator()->erase();
+    OpBuilder inner = OpBuilder::atBlockEnd(newBody);
+    cloneSlice(inner, *loop.getBody(), slice, map);
+    SmallVector<Value> yielded;
+    Operation *yield = loop.getBody()->getTerminator();
+    for (unsigned i : kept)
+      yielded.push_back(map.lookupOrDefault(yield->getOperand(i)));
+    scf::YieldOp::create(inner, loop.getLoc(), yielded);
+  }
+}
+
+struct TileGPUWarpSpecializePass
+    : tilegpu::impl::TileGPUWarpSpecializeBase<TileGPUWarpSpecializePass> {
+  using TileGPUWarpSpecializeBase::TileGPUWarpSpecializeBase;
+
+  void runOnOperation() override {
+    std::optional<Mode> parsed = llvm::StringSwitch<std::optional<Mode>>(mode)
+                                     .Case("off", Mode::Off)
+                                     .Case("requested", Mode::Requested)
+                                     .Case("auto", Mode::Auto)
+                                     .Case("all", Mode::All)
+                                     .Default(std::nullopt);
+    if (!parsed) {
+      getOperation().emitError()
+          << "tilegpu-warp-specialize: mode '" << mode
+          << "' is not one of off, requested, auto, all";
+      return signalPassFailure();
+    }
+    if (*parsed == Mode::Off)
+      return;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func->hasAttr(tile::kKernelAttrName) && !func.isExternal())
+        if (failed(runOnKernel(func, *parsed)))
+          return signalPassFailure();
+  }
+
+  /// Whether `loop` is asked to be warp-specialized, and why not.
+  bool isWanted(scf::ForOp loop, Mode m, unsigned numWarps) {
+    if (auto attr = loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName))
+      return attr.getValue();
+    if (m == Mode::All)
+      return true;
+    if (m == Mode::Auto)
+      return (numWarps == 4 || numWarps == 8) &&
+             !loop.getBody()->getOps<WarpgroupDotOp>().empty();
+    return false;
+  }
+
+  LogicalResult runOnKernel(func::FuncOp func, Mode m) {
+    std::optional<unsigned> numWarps = lookupNumWarps(func);
+    if (!numWarps)
+      return success();
+    // Candidates: loops with TMA copies anywhere in the kernel.
+    SmallVector<scf::ForOp> candidates;
+    func.walk([&](scf::ForOp loop) {
+      if (!loop.getBody()->getOps<TMALoadOp>().empty() &&
+          isWanted(loop, m, *numWarps))
+        candidates.push_back(loop);
+    });
+    if (candidates.empty())
+      return success();
+    Block &entry = func.getBody().front();
+    auto refuse = [&](scf::ForOp loop, const Twine &why) {
+      emitRemark(loop.getLoc()) << "loop not warp-specialized: " << why;
+    };
+
+    // Whole-kernel conditions.
+    std::string kernelWhyNot;
+    if (*numWarps % 4 != 0)
+      kernelWhyNot = "the kernel's " + std::to_string(*numWarps) +
+                     " warps are not whole warpgroups (setmaxnreg)";
+    else if ((*numWarps + kProducerWarps) * kThreadsPerWarp > 1024)
+      kernelWhyNot = "the kernel's " + std::to_string(*numWarps) +
+                     " warps and a producer warpgroup exceed 1024 threads";
+    else if (func.getNumResults() != 0)
+      kernelWhyNot = "the function returns values (only kernels are split)";
+    else if (func.getBody().getBlocks().size() != 1)
+      kernelWhyNot = "the kernel has more than one block";
+    if (!kernelWhyNot.empty()) {
+      for (scf::ForOp loop : candidates)
+        refuse(loop, kernelWhyNot);
+      return success();
+    }
+
+    SmallVector<LoopPlan> plans;
+    ProducerSlice slice;
+    for (scf::ForOp loop : candidates) {
+      if (loop->getBlock() != &entry) {
+        refuse(loop, "it is nested in other control flow (only loops at the "
+                     "top of the kernel are split)");
+        continue;
+      }
+      std::string whyNot;
+      FailureOr<LoopPlan> plan = planLoop(loop, whyNot);
+      if (failed(plan)) {
+        refuse(loop, whyNot);
+        continue;
+      }
+      // Each barrier is initialized once, before the loop, and used by
+      // nothing but the loop, its prologue, its init and its inval.
+      DenseSet<Operation *> rootSet(plan->roots.begin(), plan->roots.end());
+      for (Value bars : llvm::concat<const Value>(plan->full, plan->empty)) {
+        int inits = 0;
+        for (Operation *user : bars.getUsers()) {
+          if (isa<MBarrierInitOp>(user) && user->getBlock() == &entry &&
+              user->isBeforeInBlock(loop))
+            ++inits;
+          else if (!loop->isAncestor(user) && !rootSet.contains(user) &&
+                   !isa<MBarrierInvalOp>(user))
+            whyNot = "one of its mbarriers is used outside the loop";
+        }
+        if (inits != 1 && whyNot.empty())
+          whyNot = "one of its mbarriers is not initialized exactly once "
+                   "before it";
+        if (!isa_and_nonnull<MBarrierAllocOp>(bars.getDefiningOp()) && whyNot.empty())
+          whyNot = "one of its mbarrier arrays is not an allocation";
+      }
+      // The slice must be recomputable; collect it into a copy first.
+      ProducerSlice trial = slice;
+      if (whyNot.empty() &&
+          failed(collectSlice(plan->roots, func.getBody(), trial, whyNot))) {
+      }
+      if (!whyNot.empty()) {
+        refuse(loop, whyNot);
+        continue;
+      }
+      slice = std::move(trial);
+      plans.push_back(std::move(*plan));
+    }
+    if (plans.empty())
+      return success();
+
+    // Allocations first (they stay before the split, seen by both sides),
+    // then the kernel's body, but the return, in the consumer region.
+    OpBuilder b(func.getContext());
+    SmallVector<Operation *> allocs;
+    for (Operation &op : entry.without_terminator())
+      if (isa<LocalAllocOp, MBarrierAllocOp>(op))
+        allocs.push_back(&op);
+    for (Operation *alloc : llvm::reverse(allocs))
+      alloc->moveBefore(&entry, entry.begin());
+    Operation *firstBodyOp = nullptr;
+    for (Operation &op : entry.without_terminator())
+      if (!isa<LocalAllocOp, MBarrierAllocOp>(op)) {
+        firstBodyOp = &op;
+        break;
+      }
+    Operation *ret = entry.getTerminator();
+    if (!firstBodyOp || ret->getNumOperands() != 0)
+      return func.emitError("internal error: tilegpu-warp-specialize found no "
+                            "body to split, or a kernel return with values");
+    b.setInsertionPoint(firstBodyOp);
+    auto ws = WarpSpecializeOp::create(
+        b, func.getLoc(), b.getI32IntegerAttr(kProducerWarps),
+        b.getI32IntegerAttr(producerRegisters),
+        b.getI32IntegerAttr(consumerRegisters));
+    Block *consumer = &ws.getConsumer().emplaceBlock();
+    Block *producer = &ws.getProducer().emplaceBlock();
+    consumer->getOperations().splice(consumer->end(), entry.getOperations(),
+                                     firstBodyOp->getIterator(),
+                                     ret->getIterator());
+    OpBuilder cb = OpBuilder::atBlockEnd(consumer);
+    WarpYieldOp::create(cb, func.getLoc());
+    // The inits of the producer's barriers run before the split, in the
+    // whole CTA.
+    for (LoopPlan &plan : plans)
+      for (Value bars : llvm::concat<const Value>(plan.full, plan.empty))
+        for (Operation *user : llvm::to_vector(bars.getUsers()))
+          if (isa<MBarrierInitOp>(user))
+            user->moveBefore(ws);
+
+    // The producer: the slice, cloned in program order.
+    IRMapping map;
+    OpBuilder pb = OpBuilder::atBlockEnd(producer);
+    cloneSlice(pb, *consumer, slice, map);
+    WarpYieldOp::create(pb, func.getLoc());
+
+    // The consumers no longer copy.
+    for (LoopPlan &plan : plans)
+      for (Operation *root : llvm::reverse(plan.roots))
+        root->erase();
+    if (failed(ws.verify()))
+      return failure();
+    for (LoopPlan &plan : plans)
+      emitRemark(plan.loop.getLoc())
+          << "loop warp-specialized: a producer warpgroup issues its TMA "
+             "copies; the CTA has "
+          << (*numWarps + kProducerWarps) * kThreadsPerWarp << " threads";
+    return success();
+  }
+};
+
+} // namespace
