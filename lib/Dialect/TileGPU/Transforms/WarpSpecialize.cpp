@@ -24,6 +24,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/Scratch.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -54,6 +55,27 @@ constexpr llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
 
 /// Warps of the producer: one warpgroup (setmaxnreg is per warpgroup).
 constexpr unsigned kProducerWarps = 4;
+
+/// The most dynamic shared memory a Hopper CTA can have (227 KB).
+constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+
+/// Shared memory the kernel needs when every ring lives through the whole
+/// split (the producer runs ahead of the consumers, unordered with their
+/// ops, so tilegpu-allocate-shared lets no buffer the producer fills share
+/// memory): all rings and mbarriers side by side, plus the largest scratch.
+int64_t estimateSplitSharedMemory(func::FuncOp func) {
+  int64_t total = 0, scratch = 0;
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      total = llvm::alignTo(total, 1024) +
+              alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes();
+    else if (auto bars = dyn_cast<MBarrierAllocOp>(op))
+      total += 8 * bars.getType().getCount();
+    else
+      scratch = std::max(scratch, getScratchBytes(op));
+  });
+  return llvm::alignTo(total, 128) + scratch;
+}
 
 enum class Mode { Off, Requested, Auto, All };
 
@@ -401,6 +423,16 @@ struct TileGPUWarpSpecializePass
     }
     if (plans.empty())
       return success();
+    if (int64_t bytes = estimateSplitSharedMemory(func);
+        bytes > kMaxSharedMemoryBytes) {
+      for (LoopPlan &plan : plans)
+        refuse(plan.loop, "the kernel's rings would need " + Twine(bytes) +
+                              " bytes of shared memory side by side (the "
+                              "producer runs ahead, so its loops' rings "
+                              "cannot share memory), more than " +
+                              Twine(kMaxSharedMemoryBytes));
+      return success();
+    }
 
     // Allocations first (they stay before the split, seen by both sides),
     // then the kernel's body, but the return, in the consumer region.
