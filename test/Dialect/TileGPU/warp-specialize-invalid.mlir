@@ -1,0 +1,32 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+// setmaxnreg takes multiples of 8 in [24, 256].
+func.func @odd_registers() attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{'tilegpu.warp_specialize' op producerRegisters 42 is not a multiple of 8 in [24, 256] (setmaxnreg, PTX ISA)}}
+  tilegpu.warp_specialize consumer {
+  } producer {
+  } {consumerRegisters = 232 : i32, producerRegisters = 42 : i32, producerWarps = 4 : i32}
+  return
+}
+
+// -----
+
+// The consumers change their registers as whole warpgroups.
+func.func @two_warps() attributes {tile.kernel, tilegpu.num_warps = 2 : i32} {
+  // expected-error @below {{'tilegpu.warp_specialize' op needs the consumers to be whole warpgroups, not 2 warps}}
+  tilegpu.warp_specialize consumer {
+  } producer {
+  } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}
+
+// -----
+
+// 8 consumer warps at 256 registers and a producer at 40: more than an SM has.
+func.func @too_many_registers() attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  // expected-error @below {{'tilegpu.warp_specialize' op asks for 70656 registers, more than the 65536 of an SM}}
+  tilegpu.warp_specialize consumer {
+  } producer {
+  } {consumerRegisters = 256 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}
