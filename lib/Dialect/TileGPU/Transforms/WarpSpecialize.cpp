@@ -328,6 +328,23 @@ struct TileGPUWarpSpecializePass
           return signalPassFailure();
   }
 
+  /// Registers per consumer thread: the option, or by the consumer
+  /// warpgroups (240 for one: room below the 255 a thread can address,
+  /// the pool has plenty; 232 for two, which with a
+  /// 40-register producer fills the 64K registers of 384 threads at their
+  /// launch count of 168; else the multiple of 8 the rest leaves).
+  unsigned getConsumerRegisters(unsigned numWarps) {
+    if (consumerRegisters != 0)
+      return consumerRegisters;
+    unsigned groups = numWarps / 4;
+    if (groups == 1)
+      return 240;
+    int64_t left = 64 * 1024 - int64_t(producerRegisters) * kProducerWarps *
+                                   kThreadsPerWarp;
+    int64_t perThread = left / (int64_t(numWarps) * kThreadsPerWarp);
+    return static_cast<unsigned>(std::clamp<int64_t>(perThread / 8 * 8, 24, 232));
+  }
+
   /// Whether `loop` is asked to be warp-specialized, and why not.
   bool isWanted(scf::ForOp loop, Mode m, unsigned numWarps) {
     if (auto attr = loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName))
@@ -457,7 +474,7 @@ struct TileGPUWarpSpecializePass
     auto ws = WarpSpecializeOp::create(
         b, func.getLoc(), b.getI32IntegerAttr(kProducerWarps),
         b.getI32IntegerAttr(producerRegisters),
-        b.getI32IntegerAttr(consumerRegisters));
+        b.getI32IntegerAttr(getConsumerRegisters(*numWarps)));
     Block *consumer = &ws.getConsumer().emplaceBlock();
     Block *producer = &ws.getProducer().emplaceBlock();
     consumer->getOperations().splice(consumer->end(), entry.getOperations(),

@@ -68,7 +68,7 @@
 // CHECK-NOT:         mbarrier_arrive
 // CHECK:           }
 // CHECK-NOT:       tilegpu.warpgroup_dot
-// CHECK:         } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+// CHECK:         } {consumerRegisters = 240 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
 // CHECK-NEXT:    return
 
 // Without tl.range(warp_specialize=True), `requested` leaves it; `off` too.

@@ -185,9 +185,11 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
            "Registers per thread of the producer warpgroup after setmaxnreg "
            "(a multiple of 8 in [24, 256]; 40 leaves room for the spin "
            "limit's printf)">,
-    Option<"consumerRegisters", "consumer-registers", "unsigned", "232",
+    Option<"consumerRegisters", "consumer-registers", "unsigned", "0",
            "Registers per thread of the consumer warps after setmaxnreg "
-           "(a multiple of 8 in [24, 256])">
+           "(a multiple of 8 in [24, 256]); 0: by the consumer warpgroups, "
+           "240 for one, 232 for two, else what the SM's 64K registers "
+           "leave beside the producer">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::tilec::tilegpu::TileGPUDialect"];
