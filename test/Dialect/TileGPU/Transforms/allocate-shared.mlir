@@ -63,3 +63,47 @@ func.func @too_big(%t: tensor<256x128xf16, #blocked>) attributes {tile.kernel, t
   tilegpu.local_store %t, %a[%c0] : tensor<256x128xf16, #blocked>, !tilegpu.smem<4 x tensor<256x128xf16>>
   return
 }
+
+// -----
+
+// A warp-specialized kernel: the ring the producer fills (%k) and its
+// barriers live through the whole tilegpu.warp_specialize (the producer
+// runs ahead of the consumers, unordered with their ops), so the scratch
+// of the consumers' reduction after their wait (while %q is still in use)
+// cannot reuse them: it goes after both rings.
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#slice = #tilegpu.slice<{dim = 0, parent = #wgmma}>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @producer_ring
+// CHECK-SAME:    tilegpu.shared_memory = 34832 : i64
+// CHECK-DAG:     tilegpu.local_alloc {offset = 0 : i64} : <1 x tensor<128x64xf16>>
+// CHECK-DAG:     tilegpu.local_alloc {offset = 16384 : i64} : <1 x tensor<64x128xf16>>
+// CHECK-DAG:     tilegpu.mbarrier_alloc {offset = 34816 : i64} : <2>
+// CHECK:         tile.reduce %{{.*}} {axis = 0 : i32,
+// CHECK-SAME:    tilegpu.scratch_offset = 32768 : i64
+func.func @producer_ring(%tq: tensor<128x64xf16, #blocked>, %acc: tensor<128x128xf32, #wgmma>,
+                         %dk: !tilegpu.tma_desc<tensor<64x128xf16>, 2>)
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %q = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  %k = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %full = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<2>
+  tilegpu.mbarrier_init %full : !tilegpu.mbarriers<2>
+  tilegpu.warp_specialize consumer {
+    %c0 = arith.constant 0 : i32
+    tilegpu.local_store %tq, %q[%c0] : tensor<128x64xf16, #blocked>, !tilegpu.smem<1 x tensor<128x64xf16>>
+    tilegpu.mbarrier_wait %full[%c0], %c0 : !tilegpu.mbarriers<2>
+    %sum = "tile.reduce"(%acc) <{axis = 0 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      tile.reduce.return %s : f32
+    }) : (tensor<128x128xf32, #wgmma>) -> tensor<128xf32, #slice>
+    tilegpu.local_store %tq, %q[%c0] : tensor<128x64xf16, #blocked>, !tilegpu.smem<1 x tensor<128x64xf16>>
+  } producer {
+    %c0 = arith.constant 0 : i32
+    tilegpu.mbarrier_expect %full[%c0], 16384 : !tilegpu.mbarriers<2>
+    tilegpu.tma_load %dk[%c0, %c0], %k[%c0], %full[%c0] : !tilegpu.tma_desc<tensor<64x128xf16>, 2>, !tilegpu.smem<1 x tensor<64x128xf16>>, !tilegpu.mbarriers<2>
+  } {consumerRegisters = 240 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}
