@@ -396,7 +396,9 @@ AxisInfo AxisInfoRules::compute() {
       .Case([&](arith::MulIOp) { return mul(operands[0], operands[1]); })
       .Case([&](arith::ShLIOp) {
         if (auto shift = operands[1].getConstantValue(); shift && *shift >= 0 && *shift < 30)
-          return mul(operands[0], AxisInfo::getConstant({}, int64_t(1) << *shift));
+          return mul(operands[0],
+                     AxisInfo::getConstant(shapeOf(op->getResult(0).getType()),
+                                           int64_t(1) << *shift));
         return elementwise();
       })
       .Case<arith::RemSIOp, arith::RemUIOp>([&](Operation *) {

@@ -60,3 +60,17 @@ func.func @loop(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
   %final = tilegpu.convert_layout %res {tile.name = "final"} : tensor<64x!tile.ptr<f32>> -> tensor<64x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// A shift of a 2-d tile by a constant is a multiplication by a 2-d constant
+// (the fuzzer's crash: the constant was built 1-d).
+func.func @shift_2d() {
+  %c3 = arith.constant dense<3> : tensor<16x64xi32>
+  %rows = tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rb = tile.broadcast %r2 : tensor<16x1xi32> -> tensor<16x64xi32>
+  // expected-remark @+1 {{shl2d: contiguity = [1, 1], divisibility = [8, 8], constancy = [1, 64]}}
+  %s = arith.shli %rb, %c3 {tile.name = "shl2d"} : tensor<16x64xi32>
+  return
+}
