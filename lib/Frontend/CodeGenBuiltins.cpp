@@ -495,13 +495,19 @@ FailureOr<CGValue> CodeGen::getValueAttr(const CGValue &base, StringRef name,
       if (name == "shape" || name == "strides")
         return descriptorDims(*this, base, name, nameLoc);
       llvm::SmallVector<std::string> candidates = {
-          "load", "store", "shape", "strides", "block_shape", "dtype"};
+          "load",       "store",     "atomic_add",  "atomic_min", "atomic_max",
+          "atomic_and", "atomic_or", "atomic_xor",  "gather",     "scatter",
+          "shape",      "strides",   "block_shape", "dtype"};
       std::string suggestion = findClosestName(name, candidates);
       return error(nameLoc,
                    "a tensor descriptor has no attribute '" + name + "'" +
                        (suggestion.empty()
-                            ? std::string(" (it has load, store, shape, "
-                                          "strides, block_shape and dtype)")
+                            ? std::string(" (it has load, store, atomic_add, "
+                                          "atomic_min, atomic_max, "
+                                          "atomic_and, atomic_or, "
+                                          "atomic_xor, gather, scatter, "
+                                          "shape, strides, block_shape and "
+                                          "dtype)")
                             : "; did you mean '" + suggestion + "'?"));
     }
     if (base.isBlockPointer()) {

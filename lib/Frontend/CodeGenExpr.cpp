@@ -759,17 +759,14 @@ FailureOr<CGValue> CodeGen::callValue(const CGValue &callee, CallArgs &args) {
       // desc.load(offsets) and desc.store(offsets, value) are
       // tl.load_tensor_descriptor(desc, ...) and
       // tl.store_tensor_descriptor(desc, ...); the others (atomics, gather,
-      // scatter) are not supported yet.
+      // scatter) are the builtins tensor_descriptor.NAME(desc, ...).
       args.positional.insert(args.positional.begin(),
                              CallArg{receiver, args.loc, "", SMLoc()});
       if (method == "load")
         return callBuiltin("tl.load_tensor_descriptor", args);
       if (method == "store")
         return callBuiltin("tl.store_tensor_descriptor", args);
-      return error(args.loc, "the tensor descriptor method '" + method +
-                                 "' (" + args.calleeName +
-                                 ") is not supported by tilec yet; only "
-                                 "load and store are");
+      return callBuiltin(("tensor_descriptor." + method).str(), args);
     }
     StringRef builtinName = getMethodBuiltin(method);
     if (builtinName.empty())

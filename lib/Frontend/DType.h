@@ -55,15 +55,20 @@ public:
     return DType(Kind::BlockPointer, element);
   }
   /// A tensor descriptor (`tl.make_tensor_descriptor`) of blocks of
-  /// `element`. In the IR it is a block pointer at offset zero.
-  static constexpr DType tensorDescriptor(ScalarType element) {
-    return DType(Kind::TensorDescriptor, element);
+  /// `element`. In the IR it is a block pointer at offset zero; the IR type
+  /// has no padding, so the descriptor's `padding_option` travels here:
+  /// with `nanPadding` the out-of-bounds elements of its loads read NaN.
+  static constexpr DType tensorDescriptor(ScalarType element,
+                                          bool nanPadding = false) {
+    return DType(Kind::TensorDescriptor, element, nanPadding);
   }
 
   Kind getKind() const { return kind; }
   /// The scalar kind; for pointers the pointee, for block pointers the
   /// element.
   ScalarType getScalar() const { return scalar; }
+  /// Whether this tensor descriptor pads with NaN (padding_option="nan").
+  bool hasNanPadding() const { return nanPadding; }
 
   bool isScalar() const { return kind == Kind::Scalar; }
   bool isPointer() const { return kind == Kind::Pointer; }
@@ -106,15 +111,18 @@ public:
   mlir::Type toMLIR(mlir::MLIRContext *context) const;
 
   bool operator==(const DType &other) const {
-    return kind == other.kind && scalar == other.scalar;
+    return kind == other.kind && scalar == other.scalar &&
+           nanPadding == other.nanPadding;
   }
   bool operator!=(const DType &other) const { return !(*this == other); }
 
 private:
-  constexpr DType(Kind kind, ScalarType scalar) : kind(kind), scalar(scalar) {}
+  constexpr DType(Kind kind, ScalarType scalar, bool nanPadding = false)
+      : kind(kind), scalar(scalar), nanPadding(nanPadding) {}
 
   Kind kind = Kind::Scalar;
   ScalarType scalar = ScalarType::I32;
+  bool nanPadding = false;
 };
 
 /// The scalar named `name` as an attribute of `triton.language` (`float32`,

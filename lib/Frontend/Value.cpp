@@ -158,7 +158,8 @@ std::string CGValue::describe() const {
     }
     if (dtype.isTensorDescriptor()) {
       return "tensor_descriptor<" + DType::get(dtype.getScalar()).str() +
-             shapeToString(getShape()) + ">";
+             shapeToString(getShape()) +
+             (dtype.hasNanPadding() ? ", padding nan>" : ">");
     }
     std::string s = dtype.str();
     if (isTile())
