@@ -103,6 +103,7 @@ std::vector<CaseSpec> allCases() {
   addMatmulCases(cases);
   addMatmulDescriptorCases(cases);
   addDescriptorScaleCases(cases);
+  addDescriptorOpsCases(cases);
   addMatmulEpilogueCases(cases);
   addQuantizeFp8Cases(cases);
   addLayerNormCases(cases);

@@ -155,6 +155,7 @@ void addSoftmaxCases(std::vector<CaseSpec> &cases);
 void addMatmulCases(std::vector<CaseSpec> &cases);
 void addMatmulDescriptorCases(std::vector<CaseSpec> &cases);
 void addDescriptorScaleCases(std::vector<CaseSpec> &cases);
+void addDescriptorOpsCases(std::vector<CaseSpec> &cases);
 void addMatmulEpilogueCases(std::vector<CaseSpec> &cases);
 void addQuantizeFp8Cases(std::vector<CaseSpec> &cases);
 void addLayerNormCases(std::vector<CaseSpec> &cases);
