@@ -43,5 +43,18 @@ class DescriptorTest(unittest.TestCase):
             tilec.TensorDescriptor(x, [4, 4], [4], [2, 2])
 
 
+class DescriptorSourceTest(unittest.TestCase):
+    def test_nan_padding_in_the_rewritten_source(self):
+        source = ("@tilec.jit\n"
+                  "def k(d, BM: tl.constexpr):\n"
+                  "    x = d.load([0, 0])\n")
+        desc = tilec.TensorDescriptor(None, [8, 16], [16, 1], [8, 16], padding="nan")
+        text, names, _ = tilec.tensor_descriptor.expand_source(source, "k", {"d": desc})
+        self.assertIn('block_shape=[8, 16], padding_option="nan")', text)
+        self.assertEqual(names, ["d_base", "d_shape0", "d_shape1", "d_stride0", "d_stride1", "BM"])
+        with self.assertRaises(ValueError):
+            tilec.TensorDescriptor(None, [8, 16], [16, 1], [8, 16], padding="one")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -9,7 +9,8 @@ so the package passes a descriptor as what the device-side
 `tl.make_tensor_descriptor` takes: the kernel is recompiled with that
 parameter replaced by its base pointer, shape and strides, and a first
 statement `desc = tl.make_tensor_descriptor(base, shape=[...],
-strides=[...], block_shape=[...])` with the block shape as constants. The
+strides=[...], block_shape=[...])` with the block shape as constants
+(and `padding_option="nan"` for a descriptor padded with NaN). The
 JIT's specialization applies to the pieces (a last stride of 1 is the
 constant the descriptor rules need; `:16` on the rest), and the same TMA
 rules and checks as for in-kernel descriptors follow. The rewritten
@@ -34,8 +35,8 @@ class TensorDescriptor:
         if not (len(self.shape) == len(self.strides) == len(self.block_shape)) or not 1 <= len(self.shape) <= 5:
             raise ValueError(f"TensorDescriptor: shape {self.shape}, strides {self.strides} and "
                              f"block_shape {self.block_shape} need one entry per dimension (1 to 5)")
-        if padding not in ("zero",):
-            raise ValueError("TensorDescriptor: padding must be 'zero' (tilec has no 'nan' yet)")
+        if padding not in ("zero", "nan"):
+            raise ValueError(f"TensorDescriptor: padding must be 'zero' or 'nan', got {padding!r}")
         self.padding = padding
 
     @staticmethod
@@ -87,7 +88,8 @@ def expand_source(text, kernel_name, descriptors):
         stmts.append(f"{name} = tl.make_tensor_descriptor({name}_base, shape=["
                      + ", ".join(f"{name}_shape{i}" for i in range(rank)) + "], strides=["
                      + ", ".join(f"{name}_stride{i}" for i in range(rank)) + "], block_shape=["
-                     + ", ".join(str(b) for b in desc.block_shape) + "])")
+                     + ", ".join(str(b) for b in desc.block_shape) + "]"
+                     + (", padding_option=\"nan\"" if desc.padding == "nan" else "") + ")")
     signature_lines = first.lineno - node.lineno
     new = [" " * node.col_offset + f"def {kernel_name}({', '.join(params)}):\n",
            indent + "; ".join(stmts) + "\n"]
