@@ -9,6 +9,7 @@
 
 #include "../Case.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -133,6 +134,58 @@ static CaseSpec atomics(const std::string &name, std::int64_t m, std::int64_t n,
   return c;
 }
 
+/// descriptor_atomics_half: two BM x BN blocks of 16-bit floats combined
+/// by add, min and max into an M x N corner of three ROWS x LD planes, one
+/// block over the top-left corner and one over the bottom-right corner.
+static CaseSpec atomicsHalf(const std::string &name, ScalarType dtype,
+                            const std::string &sigType, Tolerance addTolerance,
+                            std::int64_t m, std::int64_t n) {
+  const std::int64_t rows = 32, ld = 64, bm = 16, bn = 32;
+  CaseSpec c;
+  c.name = name;
+  c.family = "descriptor_ops";
+  c.file = "ops/descriptor_ops.tile";
+  c.kernel = "descriptor_atomics_half";
+  c.signature = "*" + sigType + ":16, *" + sigType + ":16, *" + sigType +
+                ":16, " + i32Entry(m) + ", " + i32Entry(n) + ", " +
+                std::to_string(rows) + ", " + std::to_string(ld) + ", " +
+                std::to_string(bm) + ", " + std::to_string(bn);
+  c.dtype = sigType;
+  c.sizes = {{"M", m}, {"N", n}};
+  const std::int64_t plane = rows * ld, block = bm * bn;
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    p.input("init", dtype, {3, rows, ld}, rng, -1, 1);
+    p.input("val", dtype, {2, bm, bn}, rng, -1, 1);
+    // min and max are exact; the adds round once or twice to 16 bits.
+    p.output("out", dtype, {3, rows, ld}, addTolerance);
+    p.i32(m);
+    p.i32(n);
+    p.grid = {1, 1, 1};
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    std::vector<double> &out = expected["out"];
+    out = p.tensor("init").toDoubles();
+    const HostTensor &val = p.tensor("val");
+    const std::int64_t origins[2][2] = {{-3, -5}, {m - 5, n - 7}};
+    for (std::int64_t j = 0; j < 2; ++j)
+      for (std::int64_t r = 0; r < bm; ++r)
+        for (std::int64_t col = 0; col < bn; ++col) {
+          std::int64_t row = origins[j][0] + r, column = origins[j][1] + col;
+          if (row < 0 || row >= m || column < 0 || column >= n)
+            continue;
+          std::size_t at = static_cast<std::size_t>(row * ld + column);
+          double v =
+              val.get(static_cast<std::size_t>(j * block + r * bn + col));
+          out[at] += v;
+          out[plane + at] = std::min(out[plane + at], v);
+          out[2 * plane + at] = std::max(out[2 * plane + at], v);
+        }
+  };
+  return c;
+}
+
 /// descriptor_gather_scatter: K rows gathered from an M x N tensor (random
 /// row indices, some outside [0, M), repeats allowed) at columns
 /// y + [0, BN), and K rows scattered to distinct random rows (some outside)
@@ -220,6 +273,11 @@ void addDescriptorOpsCases(std::vector<CaseSpec> &cases) {
                          45, 70, 16, 64));
   // 40 x 50 corners of 64 x 64 buffers; the middle block is inside.
   cases.push_back(atomics("descriptor_atomics", 40, 50, 12, 9));
+  // 20 x 40 corners of 32 x 64 buffers.
+  cases.push_back(atomicsHalf("descriptor_atomics_fp16", ScalarType::FP16,
+                              "fp16", {kRtolFp16, 2e-3}, 20, 40));
+  cases.push_back(atomicsHalf("descriptor_atomics_bf16", ScalarType::BF16,
+                              "bf16", {1e-2, 1e-2}, 20, 40));
   // Columns 50..81 of 70 (the right edge), then -10..21 (the left edge).
   cases.push_back(
       gatherScatter("descriptor_gather_scatter_right", 100, 70, 50, 32, 32));
