@@ -1073,6 +1073,11 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
     bool isNaN;
     if (!isSplatZero(other, isNaN))
       return fail("masked-off elements read a value other than 0 or NaN");
+    // TMA fills NaN only for the float types of its tensor maps (16 to 64
+    // bits); fp8 tiles travel as bytes.
+    if (isNaN && eltBytes < 2)
+      return fail("masked-off elements read NaN, which TMA fills only for "
+                  "16-, 32- and 64-bit floats");
     box.nanFill = isNaN;
   }
   int64_t rows = ptrType.getDimSize(outer), cols = ptrType.getDimSize(inner);
