@@ -52,6 +52,10 @@ for s in range(1, 201):
         '#SIG ' + p.signature() + '\n#KERNEL kernel\n' + p.source())
 ") || echo "no difftest seeds (needs numpy)"
 
+# The corpus minimized at the end of the last long run (2026-12-02: 2439
+# inputs from 1.09 M executions) seeds this one.
+corpus_kept=$root/test/Compiler/fuzz-pipeline-corpus.tar.xz
+[ -f "$corpus_kept" ] && tar xJf "$corpus_kept" -C "$seeds"
 regressions=$root/test/Compiler/fuzz-pipeline-regressions
 if compgen -G "$regressions/*" > /dev/null; then
   "$fuzzer" -runs=0 "$regressions"/*
