@@ -211,7 +211,7 @@ Status Kernel::checkParameterLayout() const {
   if (!api.funcGetParamInfo)
     return Status::success(); // Driver older than CUDA 12.4: cannot check.
 
-  std::vector<ArgumentSlot> expected = PackedArguments::layout(metadata_);
+  const std::vector<ArgumentSlot> &expected = *layout_;
   std::vector<std::pair<std::size_t, std::size_t>> actual;
   while (actual.size() <= expected.size() + 64) {
     std::size_t offset = 0, size = 0;

@@ -24,17 +24,18 @@ func.func @fadd(%x: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tilegpu.nu
 // 32 elements on 128 threads: warps 1-3 replicate warp 0, so only warp 0
 // applies the max (f32 max is signed max for non-negative values and
 // unsigned min for negative ones), and the used old values go to the
-// other warps through shared memory (owners write their slot, others a
-// spare slot at index 32).
+// other warps through shared memory (only the owners write their slot).
 #b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 // CHECK-LABEL: llvm.func @fmax_replicated
 // CHECK: "mov.b32 $0, 0;\0A\09@$1 atom.acq_rel.gpu.global.max.s32 $0, [$2], $3;"
 // CHECK: "mov.b32 $0, 0;\0A\09@$1 atom.acq_rel.gpu.global.min.u32 $0, [$2], $3;"
 // CHECK: arith.select
 // CHECK: nvvm.barrier0
-// CHECK: arith.select %{{.*}}, %{{.*}}, %c32_i32 : i32
+// CHECK: %[[OWNER:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: scf.if %[[OWNER]] {
 // CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
-// CHECK: nvvm.barrier0
+// CHECK: }
+// CHECK-NEXT: nvvm.barrier0
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: llvm.return
 func.func @fmax_replicated(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {

@@ -230,8 +230,8 @@ FailureOr<Value> getOwnerPredicate(OpBuilder &b, Location loc, Type ptrType,
 }
 
 /// Gives every thread holding an element the old value its owner got:
-/// owners write their values to shared memory (others to a spare slot
-/// past the end), and every thread reads its elements back.
+/// owners write their values to shared memory (a scalar pointer's other
+/// threads to a spare slot), and every thread reads its elements back.
 SmallVector<Value> shareOwnerResults(OpBuilder &b, Location loc,
                                      Operation *anchor, LoweringState &state,
                                      ValueRange results, Value owner,
@@ -248,19 +248,14 @@ SmallVector<Value> shareOwnerResults(OpBuilder &b, Location loc,
     emitBarrier(b, loc, anchor);
     return {loadSharedElement(b, loc, anchor, 0, i32Val(b, loc, 0), type)};
   }
+  // The exchange itself lets only the owner of each element write it.
   ArrayRef<int64_t> shape = cast<RankedTensorType>(ptrType).getShape();
-  int64_t numElements = ShapedType::getNumElements(shape);
-  Value spare = i32Val(b, loc, numElements);
-  return exchangeThroughSharedMemory(
-      b, loc, anchor, state, results, *layout, *layout, numElements + 1,
-      [&](OpBuilder &nb, ArrayRef<Value> coord) -> Value {
-        return arith::SelectOp::create(nb, loc, owner,
-                                       emitLinearIndex(nb, loc, coord, shape),
-                                       spare);
-      },
-      [&](OpBuilder &nb, ArrayRef<Value> coord) {
-        return emitLinearIndex(nb, loc, coord, shape);
-      });
+  auto linearIndex = [&](OpBuilder &nb, ArrayRef<Value> coord) {
+    return emitLinearIndex(nb, loc, coord, shape);
+  };
+  return exchangeThroughSharedMemory(b, loc, anchor, state, results, *layout,
+                                     *layout, ShapedType::getNumElements(shape),
+                                     linearIndex, linearIndex);
 }
 
 template <typename Op>

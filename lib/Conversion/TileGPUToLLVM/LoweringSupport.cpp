@@ -162,7 +162,7 @@ lowering::emitCoordinates(OpBuilder &b, Location loc, const LinearLayout &layout
 }
 
 Value lowering::emitIsOwner(OpBuilder &b, Location loc, const LinearLayout &layout,
-                            const ThreadIndices &ids) {
+                            const ThreadIndices &ids, uint64_t distinctWarps) {
   Value owner = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
   auto check = [&](uint64_t mask, Value index) {
     if (!mask)
@@ -174,7 +174,7 @@ Value lowering::emitIsOwner(OpBuilder &b, Location loc, const LinearLayout &layo
   };
   check(layout.getReplicatedMask(HwDim::Lane), ids.lane);
   // Warps beyond the layout's (none today) would replicate too.
-  check(layout.getReplicatedMask(HwDim::Warp), ids.warp);
+  check(layout.getReplicatedMask(HwDim::Warp) & ~distinctWarps, ids.warp);
   return owner;
 }
 

@@ -82,9 +82,11 @@ emitCoordinates(mlir::OpBuilder &b, mlir::Location loc,
 
 /// i1 that is true in exactly one of the threads holding each element (the
 /// replicated lane and warp bits are zero): the thread that stores it.
+/// Warp bits in `distinctWarps` are not treated as replicas (a reduction's
+/// warps along the reduced axis hold different partials of one element).
 mlir::Value emitIsOwner(mlir::OpBuilder &b, mlir::Location loc,
                         const tilegpu::LinearLayout &layout,
-                        const ThreadIndices &ids);
+                        const ThreadIndices &ids, uint64_t distinctWarps = 0);
 
 /// Address of byte 0 of the kernel's dynamic shared memory (the module's
 /// `.extern .shared .align 1024` array, created on first use); the offsets

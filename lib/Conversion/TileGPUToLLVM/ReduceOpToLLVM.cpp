@@ -175,20 +175,10 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
     uint64_t reducedWarps = 0;
     for (unsigned bit : warpBits)
       reducedWarps |= uint64_t(1) << bit;
-    uint64_t replicatedLanes = res.getReplicatedMask(HwDim::Lane);
-    uint64_t replicatedWarps = res.getReplicatedMask(HwDim::Warp) & ~reducedWarps;
     Value writer;
-    auto isZero = [&](Value index, uint64_t mask) -> Value {
-      Value bits = arith::AndIOp::create(rewriter, loc, index, i32Val(rewriter, loc, mask));
-      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, bits,
-                                   i32Val(rewriter, loc, 0));
-    };
-    if (replicatedLanes)
-      writer = isZero(ids.lane, replicatedLanes);
-    if (replicatedWarps) {
-      Value w = isZero(ids.warp, replicatedWarps);
-      writer = writer ? arith::AndIOp::create(rewriter, loc, writer, w).getResult() : w;
-    }
+    if (res.getReplicatedMask(HwDim::Lane) ||
+        (res.getReplicatedMask(HwDim::Warp) & ~reducedWarps))
+      writer = emitIsOwner(rewriter, loc, res, ids, reducedWarps);
 
     emitBarrier(rewriter, loc, op);
     {
