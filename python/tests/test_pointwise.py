@@ -202,6 +202,18 @@ class PointwiseTest(unittest.TestCase):
         x, y = randf(3, 5, 7), randf(5, 1)
         self.check(wide(arr(x), arr(y), 0.25), x.astype(np.float64) + y * 0.25)
 
+    def test_launch_config_by_task_count(self):
+        # Size-based defaults; a user's config wins where it sets a value.
+        self.assertEqual(pw._launch_config({}, 1000), (1024, 4))
+        self.assertEqual(pw._launch_config({}, (1 << 20) - 1), (1024, 4))
+        self.assertEqual(pw._launch_config({}, 1 << 20), (4096, 8))
+        self.assertEqual(pw._launch_config(dict(BLOCK=512), 1 << 24), (512, 4))
+        self.assertEqual(pw._launch_config(dict(num_warps=2), 1 << 24), (4096, 2))
+        # A launch on the large configuration computes every element
+        # (2^20 + 3 tasks: the last program is partial).
+        x, y = randf((1 << 20) + 3), randf(1)
+        self.check(add_func(arr(x), arr(y), 0.5), x.astype(np.float64) + y * 0.5)
+
     def test_non_contiguous_inputs_are_not_copied(self):
         base = randf(6, 8, 10)
         xt = base.transpose(2, 0, 1)[:, ::2, 1:7]     # non-contiguous, rank 3
