@@ -18,6 +18,8 @@ if [ -z "$py" ]; then
   echo "difftest skipped: needs python3 with numpy (python3-numpy)"
   exit 0
 fi
+# The batch runner's own test (crash, timeout, restart), then the batch.
+"$py" -W ignore "$root/test/difftest/test_batch_runner.py" "$build/bin/tilec"
 "$py" -W ignore "$root/test/difftest/difftest.py" run --tilec "$build/bin/tilec" \
   --seed "${DIFFTEST_SEED:-1}" --count "${DIFFTEST_COUNT:-200}" --jobs "$(nproc)" "$@"
 cases=("$root"/test/difftest/cases/*.json)

@@ -321,10 +321,10 @@ int tool::runBatch() {
                       "stdin carries the requests\n";
       } else {
         // A crash's stack dump says which request it was.
-        std::string request = llvm::join(*args, " ");
-        llvm::PrettyStackTraceFormat entry(
-            "tilec run --batch: request on line %u: tilec run %s", lineNo,
-            request.c_str());
+        std::string request = "tilec run --batch: request on line " +
+                              std::to_string(lineNo) + ": tilec run " +
+                              llvm::join(*args, " ") + "\n";
+        llvm::PrettyStackTraceString entry(request.c_str());
         capture.begin();
         status = runOnce(context, summary);
         capture.end(output, diagnostics);
