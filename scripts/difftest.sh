@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The CPU batch of the differential tester (test/difftest, issue 15): a
-# fixed-seed batch of random tile programs through `tilec run` on the CPU
-# backend, each checked against its float64 / exact-integer reference, then
-# the saved (reduced) regression cases. About 25 s for 200 programs on 2
-# cores. Options pass through to `difftest.py run` (e.g. --count 2000
+# fixed-seed batch of random tile programs through `tilec run --batch` (one
+# process per job) on the CPU backend, each checked against its float64 /
+# exact-integer reference, then the saved (reduced) regression cases. About
+# 25 s for 200 programs on 2 cores (~30 s with --runner process). Options pass through to `difftest.py run` (e.g. --count 2000
 # --seed 7 --reduce).
 #
 #   scripts/difftest.sh [difftest.py run options]
