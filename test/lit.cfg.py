@@ -74,6 +74,13 @@ try:
 except OSError:
     pass
 
+# The fake CUDA driver (test/lib/FakeCuda), for `tilec run --backend gpu`
+# through TILEC_LIBCUDA without a GPU.
+_fakecuda = os.path.join(config.tilec_obj_root, "lib", "libtilec-fake-cuda.so")
+if os.path.exists(_fakecuda):
+    config.available_features.add("fake-cuda")
+    config.substitutions.append(("%fakecuda", _fakecuda))
+
 # C compilations of generated headers (test/Compiler/c-header.tile).
 config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("%cuda_include", os.path.join(config.cuda_path, "include")))

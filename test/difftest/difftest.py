@@ -6,6 +6,7 @@ checked against the program's float64 / exact-integer reference.
   difftest.py run [--backends cpu,gpu,triton,ptx] [--seed S] [--count N]
                   [--jobs J] [--tilec PATH] [--work DIR] [--reduce]
                   [--save-dir DIR] [--json FILE] [--time-limit S]
+                  [--runner batch|process]
   difftest.py show SEED            print one program and its command line
   difftest.py replay CASE.json...  re-run saved (reduced) cases; exit 1 on
                                    any failure (the regression tests)
@@ -13,6 +14,18 @@ checked against the program's float64 / exact-integer reference.
 
 Backend ptx only compiles for the GPU (PTX, and a cubin when ptxas is
 there): the GPU lowering checked on a machine without a GPU.
+
+Runner: by default (--runner batch) every job keeps one `tilec run --batch`
+process per backend (tools/tilec/RunBatch.cpp: one MLIRContext and, on the
+GPU, one CUDA context for all its programs) and feeds it the programs'
+`tilec run` arguments in order. A program that crashes the process is
+reported `crash` with what it printed, one that gives no result within
+--timeout is `timeout`; either way the process is killed and a fresh one
+serves the next program. --runner process starts one `tilec run` per
+program instead (what --wrap tools that need a process per program want).
+The summary ends with where the time went: per backend, the compile
+(frontend, passes, code generation) and launch seconds summed over the
+programs, from the runs' own timings, and the rest of their wall time.
 
 A program fails on a backend when tilec (or Triton) rejects or crashes on
 it, times out, writes outside what it stores, or gives an element outside
@@ -25,6 +38,8 @@ import argparse
 import base64
 import json
 import os
+import re
+import select
 import shutil
 import subprocess
 import sys
@@ -140,8 +155,145 @@ def write_program(p, d):
         raw.tofile(os.path.join(d, name + ".bin"))
 
 
-def run_tilec(p, tilec, d, backend, timeout, wrap=None):
-    """(status, message): status ok | wrong | error | crash | timeout."""
+class BatchRunner:
+    """One long-lived `tilec run --batch` process (its stderr goes to a file:
+    a crashing request's output is copied there), restarted after a crash,
+    a timeout or a result that asks for it."""
+
+    def __init__(self, tilec, wrap, work, tag):
+        self.cmd = (wrap.split() if wrap else []) + [tilec, "run", "--batch"]
+        os.makedirs(work, exist_ok=True)
+        self.err_path = os.path.join(work, "batch-%s-%d.err" % (tag, os.getpid()))
+        self.proc = None
+        self.errf = None
+        self.buf = b""
+
+    def start(self):
+        self.stop()
+        self.errf = open(self.err_path, "w+b")
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.errf)
+        self.buf = b""
+
+    def stop(self):
+        if self.proc is not None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc.stdout.close()
+        self.proc = None
+        if self.errf is not None:
+            self.errf.close()
+            self.errf = None
+
+    def kill(self):
+        if self.proc is not None:
+            self.proc.kill()
+        self.stop()
+
+    def stderr_since(self, offset):
+        self.errf.flush()
+        self.errf.seek(offset)
+        return self.errf.read().decode(errors="replace")
+
+    def request(self, args, timeout):
+        """("result", result dict, stray stdout lines) | ("crash", None,
+        text) | ("timeout", None, ""); started: whether this request
+        started a process."""
+        started = self.proc is None or self.proc.poll() is not None
+        if started:
+            self.start()
+        err_at = os.fstat(self.errf.fileno()).st_size
+        try:
+            self.proc.stdin.write((json.dumps(args) + "\n").encode())
+            self.proc.stdin.flush()
+        except OSError:
+            pass   # it died: the read below sees EOF
+        deadline = time.time() + timeout
+        stray = []
+        out = self.proc.stdout.fileno()
+        while True:
+            nl = self.buf.find(b"\n")
+            if nl >= 0:
+                ln, self.buf = self.buf[:nl], self.buf[nl + 1:]
+                try:
+                    r = json.loads(ln)
+                except ValueError:
+                    r = None
+                if isinstance(r, dict) and "status" in r:
+                    if r.get("restart"):   # a GPU fault: the context is spent
+                        self.stop()
+                    return "result", r, stray, started
+                # not ours: a --wrap tool's report
+                stray.append(ln.decode(errors="replace"))
+                continue
+            left = deadline - time.time()
+            if left <= 0:
+                self.kill()
+                return "timeout", None, "", started
+            ready, _, _ = select.select([out], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(out, 1 << 16)
+            if chunk:
+                self.buf += chunk
+                continue
+            rc = self.proc.wait()
+            text = self.stderr_since(err_at).strip()
+            if stray:
+                text = "\n".join(stray) + "\n" + text
+            self.stop()
+            if len(text) > 900:   # the message first, the stack dump's end last
+                text = text[:500] + "\n...\n" + text[-400:]
+            return "crash", None, "exit %d: %s" % (rc, text), started
+
+
+_RUNNERS = {}
+
+
+def get_runner(opts, backend):
+    if opts.get("runner", "process") != "batch":
+        return None
+    key = (opts["tilec"], backend, opts.get("wrap"))
+    if key not in _RUNNERS:
+        _RUNNERS[key] = BatchRunner(opts["tilec"], opts.get("wrap"),
+                                    os.path.join(opts["work"], "runners"), backend)
+    return _RUNNERS[key]
+
+
+def close_runners():
+    for r in _RUNNERS.values():
+        r.stop()
+    _RUNNERS.clear()
+
+
+# compute-sanitizer's reports ("========= Invalid __global__ read ...");
+# its banner and a clean summary are not errors.
+SANITIZER_ERROR = re.compile(r"^=+ (?!COMPUTE-SANITIZER|ERROR SUMMARY: 0 errors)\S")
+
+
+def sanitizer_errors(text_lines):
+    return [ln for ln in text_lines if SANITIZER_ERROR.match(ln)]
+
+
+def parse_run_times(stdout):
+    """compile and launch seconds from a single `tilec run`'s report."""
+    comp = re.search(r"^compile: (.*)$", stdout, re.M)
+    run = re.search(r"^run: ([0-9.]+) ms", stdout, re.M)
+    compile_s = sum(float(x) for x in re.findall(r"([0-9.]+) ms", comp.group(1))) / 1e3 if comp else 0.0
+    return compile_s, (float(run.group(1)) / 1e3 if run else 0.0)
+
+
+def run_tilec(p, tilec, d, backend, timeout, wrap=None, runner=None, times=None):
+    """(status, message): status ok | wrong | error | crash | timeout. With
+    a runner (BatchRunner) the program is one request of its batch. times
+    (a dict) gets wall, compile, launch seconds and started (a process)."""
     write_program(p, d)
     cmd = tilec_command(p, tilec, d, backend)
     for name, (dt, raw, role) in p.arrays.items():
@@ -150,19 +302,41 @@ def run_tilec(p, tilec, d, backend, timeout, wrap=None):
                 os.remove(os.path.join(d, name + ".out"))
             except FileNotFoundError:
                 pass
-    if wrap:
-        cmd = wrap.split() + cmd
-    try:
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "timeout", "no result after %d s" % timeout
-    err = r.stderr.decode(errors="replace").strip()
-    if r.returncode < 0 or r.returncode > 1:
-        if wrap:   # a sanitizer reports on stdout
-            err = r.stdout.decode(errors="replace").strip() + "\n" + err
-        return "crash", "exit %d: %s" % (r.returncode, err[-600:])
-    if r.returncode != 0:
+    times = times if times is not None else {}
+    t0 = time.time()
+    if runner is not None:
+        kind, r, extra, started = runner.request(cmd[2:], timeout)
+        times.update(wall=time.time() - t0, started=started)
+        if kind == "timeout":
+            times.update(compile=0.0, launch=0.0)
+            return "timeout", "no result after %d s (batch process killed, restarted)" % timeout
+        if kind == "crash":
+            times.update(compile=0.0, launch=0.0)
+            return "crash", extra
+        times.update(compile=r.get("frontend", 0.0) + r.get("compile", 0.0),
+                     launch=r.get("launch", 0.0))
+        rc, err = r["status"], r["diagnostics"].strip()
+        reports = sanitizer_errors(extra + r["output"].splitlines())
+        if reports:
+            return "crash", "sanitizer: " + "\n".join(reports)[-600:]
+    else:
+        if wrap:
+            cmd = wrap.split() + cmd
+        try:
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=timeout)
+        except subprocess.TimeoutExpired:
+            times.update(wall=time.time() - t0, compile=0.0, launch=0.0, started=True)
+            return "timeout", "no result after %d s" % timeout
+        c, l = parse_run_times(r.stdout.decode(errors="replace"))
+        times.update(wall=time.time() - t0, compile=c, launch=l, started=True)
+        rc = r.returncode
+        err = r.stderr.decode(errors="replace").strip()
+        if rc < 0 or rc > 1:
+            if wrap:   # a sanitizer reports on stdout
+                err = r.stdout.decode(errors="replace").strip() + "\n" + err
+            return "crash", "exit %d: %s" % (rc, err[-600:])
+    if rc != 0:
         return "error", first_error(err)
     outs = {}
     for name, (dt, raw, role) in p.arrays.items():
@@ -275,7 +449,7 @@ def run_ptx(p, tilec, d, timeout):
     return "ok", ""
 
 
-def run_backend(p, backend, opts, d):
+def run_backend(p, backend, opts, d, times=None):
     if backend == "ptx":
         return run_ptx(p, opts["tilec"], d, opts["timeout"])
     if backend == "triton":
@@ -283,7 +457,8 @@ def run_backend(p, backend, opts, d):
             return run_triton(p, d)
         except Exception as e:  # noqa: BLE001
             return "error", "triton harness: %s" % e
-    return run_tilec(p, opts["tilec"], d, backend, opts["timeout"], opts.get("wrap"))
+    return run_tilec(p, opts["tilec"], d, backend, opts["timeout"], opts.get("wrap"),
+                     runner=get_runner(opts, backend), times=times)
 
 
 # ---------------------------------------------------------------------------
@@ -297,13 +472,16 @@ def check_seed(seed, backends, opts):
         p = tilegen.generate(seed, opts.get("features"))
     except Exception:  # noqa: BLE001
         return {"seed": seed, "gen_error": traceback.format_exc()[-500:]}
-    res = {"seed": seed, "results": {}, "ops": len(p.live())}
+    res = {"seed": seed, "results": {}, "ops": len(p.live()), "times": {}}
     for b in backends:
         if b == "triton" and opts.get("triton_count") is not None and \
                 seed >= opts["seed0"] + opts["triton_count"]:
             continue
-        st, msg = run_backend(p, b, opts, d)
+        times = {}
+        st, msg = run_backend(p, b, opts, d, times)
         res["results"][b] = [st, msg]
+        if times:
+            res["times"][b] = times
     res["time"] = time.time() - t0
     if all(v[0] in ("ok", "skip") for v in res["results"].values()) and not opts.get("keep"):
         shutil.rmtree(d, ignore_errors=True)
@@ -319,7 +497,8 @@ def batch(args):
     work = args.work or tempfile.mkdtemp(prefix="difftest-")
     os.makedirs(work, exist_ok=True)
     opts = {"tilec": args.tilec, "timeout": args.timeout, "work": work, "keep": args.keep,
-            "wrap": args.wrap, "triton_count": args.triton_count, "seed0": args.seed}
+            "wrap": args.wrap, "triton_count": args.triton_count, "seed0": args.seed,
+            "runner": args.runner}
     seeds = list(range(args.seed, args.seed + args.count))
     results = []
     start = time.time()
@@ -344,6 +523,7 @@ def batch(args):
             if deadline and time.time() > deadline:
                 break
     elapsed = time.time() - start
+    close_runners()
     results.sort(key=lambda r: r["seed"])
     reduced = []
     if args.reduce:
@@ -363,7 +543,8 @@ def batch(args):
                 path = save_case(q, args.save_dir, "s%d-%s" % (r["seed"], b), b, st, kmsg)
                 reduced.append({"seed": r["seed"], "backend": b, "case": path,
                                 "ops": len(q.live()), "status": st, "message": kmsg})
-    summary = report(results, backends, elapsed, reduced)
+    close_runners()
+    summary = report(results, backends, elapsed, reduced, args.runner, args.jobs)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"results": results, "reduced": reduced, "summary": summary}, f, indent=1)
@@ -388,7 +569,7 @@ def save_case(p, save_dir, stem, backend, status, msg):
     return path
 
 
-def report(results, backends, elapsed, reduced):
+def report(results, backends, elapsed, reduced, runner="process", jobs=1):
     lines = []
     tried = len(results)
     gen_errors = [r for r in results if "gen_error" in r]
@@ -423,6 +604,27 @@ def report(results, backends, elapsed, reduced):
                  "generator errors %d, %.1f s" % (tried, ops, dis, len(reduced), len(gen_errors), elapsed))
     for rd in reduced:
         lines.append("reduced seed %d on %s to %d ops: %s" % (rd["seed"], rd["backend"], rd["ops"], rd["case"]))
+    summary["time"] = {}
+    for b in backends:
+        ts = [r["times"][b] for r in results if b in r.get("times", {})]
+        if not ts:
+            continue
+        wall = sum(t["wall"] for t in ts)
+        comp = sum(t["compile"] for t in ts)
+        launch = sum(t["launch"] for t in ts)
+        starts = sum(1 for t in ts if t.get("started"))
+        summary["time"][b] = {"programs": len(ts), "wall": wall, "compile": comp,
+                              "launch": launch, "processes": starts}
+        lines.append("time %-6s %d programs (%s runner, %d jobs, %d processes started): "
+                     "compile %.1f s, launch %.1f s, other %.1f s (process start, inputs, "
+                     "copies), wall %.1f s summed over programs (%.3f s each)" % (
+                         b, len(ts), runner, jobs, starts, comp, launch,
+                         wall - comp - launch, wall, wall / len(ts)))
+    if summary["time"]:
+        tilec_s = sum(t["wall"] for t in summary["time"].values())
+        lines.append("time total %.1f s x %d jobs = %.1f job-seconds: tilec %.1f s, the driver "
+                     "the rest (generating, reference evaluation, comparing, waiting)" % (
+                         elapsed, jobs, elapsed * jobs, tilec_s))
     print("\n".join(lines))
     summary["tried"] = tried
     summary["disagreements"] = dis
@@ -430,7 +632,7 @@ def report(results, backends, elapsed, reduced):
 
 
 def replay(args):
-    opts = {"tilec": args.tilec, "timeout": args.timeout,
+    opts = {"tilec": args.tilec, "timeout": args.timeout, "runner": args.runner,
             "work": args.work or tempfile.mkdtemp(prefix="difftest-replay-")}
     status = 0
     for path in args.cases:
@@ -443,6 +645,7 @@ def replay(args):
             print("%-50s %-6s %s %s" % (os.path.basename(path), b, st, msg))
             if st not in ("ok", "skip"):
                 status = 1
+    close_runners()
     shutil.rmtree(opts["work"], ignore_errors=True)
     return status
 
@@ -466,6 +669,9 @@ def main():
         q.add_argument("--work")
         q.add_argument("--timeout", type=int, default=120)
         q.add_argument("--backends", default="cpu")
+        q.add_argument("--runner", choices=("batch", "process"), default="batch",
+                       help="batch: one `tilec run --batch` process per job and backend "
+                            "(default); process: one `tilec run` per program")
 
     q = sub.add_parser("run")
     common(q)
@@ -483,7 +689,9 @@ def main():
     q.add_argument("--max-reduce", type=int, default=10)
     q.add_argument("--reduce-time", type=float, default=600,
                    help="seconds for all reductions; later failures are saved unreduced")
-    q.add_argument("--wrap", help="prefix of every tilec command (e.g. compute-sanitizer)")
+    q.add_argument("--wrap", help="prefix of every tilec command (e.g. compute-sanitizer); "
+                   "with the batch runner it wraps each batch process, and a report on "
+                   "its stdout (a line starting with =========) fails the program in flight")
     q = sub.add_parser("show")
     common(q)
     q.add_argument("seed", type=int)
@@ -503,7 +711,7 @@ def main():
         return replay(args)
     if args.cmd == "reduce":
         import reduce as red
-        opts = {"tilec": args.tilec, "timeout": args.timeout,
+        opts = {"tilec": args.tilec, "timeout": args.timeout, "runner": args.runner,
                 "work": args.work or tempfile.mkdtemp(prefix="difftest-reduce-")}
         p = tilegen.generate(args.seed)
         b = args.backends.split(",")[0]
@@ -512,6 +720,7 @@ def main():
             print("seed %d passes on %s" % (args.seed, b))
             return 0
         q, msg = red.reduce_program(p, b, st, opts, log=sys.stderr)
+        close_runners()
         path = save_case(q, args.save_dir, "s%d-%s" % (args.seed, b), b, st[0], msg)
         print(q.source())
         print("reduced to %d ops (%s): %s" % (len(q.live()), msg, path))

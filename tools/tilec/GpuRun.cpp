@@ -34,12 +34,14 @@ using namespace tilec::tool;
 
 #ifndef TILEC_HAVE_RUNTIME
 
-llvm::Error tool::runOnGpu(KernelSource &, unsigned, RunInputs &, RunTimes &,
-                           std::string &) {
+llvm::Error tool::runOnGpu(KernelSource &, const PipelineOptions &,
+                           RunInputs &, RunTimes &, std::string &) {
   return llvm::createStringError(
       "the GPU backend is unavailable: this tilec was built without the "
       "CUDA headers (TilecRuntime)");
 }
+
+void tool::keepGpuDevice(bool) {}
 
 #else
 
@@ -47,17 +49,36 @@ namespace {
 llvm::Error toError(const runtime::Status &status, const llvm::Twine &what) {
   return llvm::createStringError(what + ": " + status.message());
 }
+
+/// The device a batch keeps between runs (keepGpuDevice).
+bool keepDevice = false;
+std::unique_ptr<runtime::Device> keptDevice;
 } // namespace
+
+void tool::keepGpuDevice(bool keep) {
+  keepDevice = keep;
+  if (!keep)
+    keptDevice.reset();
+}
 
 llvm::Error tool::runOnGpu(KernelSource &source,
                            const PipelineOptions &pipeline,
                            RunInputs &inputs, RunTimes &times,
                            std::string &deviceName) {
   // The device first: without a GPU there is nothing to compile for.
-  auto device = runtime::Device::open(0);
-  if (!device)
-    return toError(device.status(), "the GPU backend is unavailable");
-  deviceName = (*device)->info().name;
+  std::unique_ptr<runtime::Device> ownDevice;
+  if (!keepDevice || !keptDevice) {
+    auto opened = runtime::Device::open(0);
+    if (!opened)
+      return toError(opened.status(), "the GPU backend is unavailable");
+    ownDevice = opened.take();
+  }
+  if (keepDevice && !keptDevice)
+    keptDevice = std::move(ownDevice);
+  runtime::Device *device = keepDevice ? keptDevice.get() : ownDevice.get();
+  // Everything below made from the device is destroyed before it (the
+  // device is declared first, or kept).
+  deviceName = device->info().name;
 
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
@@ -81,13 +102,13 @@ llvm::Error tool::runOnGpu(KernelSource &source,
                                     compiled->ptxas->cubin.end())
                       : compiled->ptx;
   auto kernel =
-      runtime::Kernel::load(**device, *metadata, image.data(), image.size());
+      runtime::Kernel::load(*device, *metadata, image.data(), image.size());
   if (!kernel)
     return toError(kernel.status(), "loading the kernel");
 
   std::vector<runtime::DeviceBuffer> buffers;
   for (HostArray &array : inputs.arrays) {
-    auto buffer = runtime::DeviceBuffer::allocate(**device, array.bytes());
+    auto buffer = runtime::DeviceBuffer::allocate(*device, array.bytes());
     if (!buffer)
       return toError(buffer.status(), "allocating '" + array.name() + "'");
     runtime::Status copied = buffer->copyFromHost(array.data(), array.bytes());
@@ -110,8 +131,8 @@ llvm::Error tool::runOnGpu(KernelSource &source,
 
   runtime::LaunchGrid grid{inputs.grid[0], inputs.grid[1], inputs.grid[2]};
   auto timedLaunch = [&]() -> llvm::Expected<double> {
-    auto begin = runtime::Event::create(**device);
-    auto end = runtime::Event::create(**device);
+    auto begin = runtime::Event::create(*device);
+    auto end = runtime::Event::create(*device);
     if (!begin || !end)
       return toError(begin ? end.status() : begin.status(), "events");
     runtime::Status status = begin->record();
@@ -121,8 +142,10 @@ llvm::Error tool::runOnGpu(KernelSource &source,
       status = end->record();
     if (status.ok())
       status = end->wait(std::chrono::seconds(60));
-    if (!status.ok())
+    if (!status.ok()) {
+      times.deviceFault = true;
       return toError(status, "running '" + source.interface().name + "'");
+    }
     auto ms = runtime::Event::elapsedMilliseconds(*begin, *end);
     if (!ms)
       return toError(ms.status(), "timing");
@@ -146,11 +169,15 @@ llvm::Error tool::runOnGpu(KernelSource &source,
                          : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
     times.min = seconds.front();
     times.timedRuns = n;
+    for (double t : seconds)
+      times.timedTotal += t;
   }
   for (auto [array, buffer] : llvm::zip(inputs.arrays, buffers)) {
     runtime::Status copied = buffer.copyToHost(array.data(), array.bytes());
-    if (!copied.ok())
+    if (!copied.ok()) {
+      times.deviceFault = true;
       return toError(copied, "downloading '" + array.name() + "'");
+    }
   }
   return llvm::Error::success();
 }

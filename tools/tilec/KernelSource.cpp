@@ -90,8 +90,8 @@ std::unique_ptr<KernelSource> KernelSource::load(llvm::StringRef path,
       source->srcMgr_, &context);
   // A .tile author gets the message at the source line, not the IR op it
   // was found on (kept for .mlir inputs, whose authors read IR).
-  if (!path.ends_with(".mlir"))
-    context.printOpOnDiagnostic(false);
+  // (Set both ways: a batch reads .tile and .mlir inputs in one context.)
+  context.printOpOnDiagnostic(path.ends_with(".mlir"));
 
   if (path.ends_with(".mlir")) {
     source->module_ =

@@ -40,7 +40,9 @@ static cl::OptionCategory runCategory("tilec run options");
 cl::SubCommand &tool::getRunSubCommand() { return runCommand; }
 cl::OptionCategory &tool::getRunCategory() { return runCategory; }
 
-static cl::opt<std::string> runInput(cl::Positional, cl::Required,
+// The input and --grid are required of every run, checked in runOnce rather
+// than by the parser: `tilec run --batch` has neither.
+static cl::opt<std::string> runInput(cl::Positional,
                                      cl::desc("<input .tile, .py or .mlir>"),
                                      cl::sub(runCommand), cl::cat(runCategory));
 static cl::opt<std::string>
@@ -51,8 +53,8 @@ static cl::opt<std::string> runSignature(
     "signature",
     cl::desc("Types of the parameters, Triton AOT style: \"*fp32:16, i32, 1024\""),
     cl::value_desc("sig"), cl::sub(runCommand), cl::cat(runCategory));
-static cl::opt<std::string> runGrid("grid", cl::Required,
-                                    cl::desc("Programs along axes 0, 1, 2"),
+static cl::opt<std::string> runGrid("grid",
+                                    cl::desc("Programs along axes 0, 1, 2 (required)"),
                                     cl::value_desc("X[,Y[,Z]]"),
                                     cl::sub(runCommand), cl::cat(runCategory));
 static cl::opt<std::string> runBackend("backend", cl::init("cpu"),
@@ -117,6 +119,15 @@ static cl::opt<bool> runDebug(
 static cl::opt<std::string> runDumpIR(
     "dump-ir", cl::desc("Write the IR after every pass to this directory"),
     cl::value_desc("dir"), cl::sub(runCommand), cl::cat(runCategory));
+static cl::opt<bool> runBatchMode(
+    "batch",
+    cl::desc("Run many requests in one process: read one per line from stdin "
+             "(a JSON array of the arguments of a `tilec run`), write one "
+             "JSON result per line to stdout (docs/cli.md)"),
+    cl::sub(runCommand), cl::cat(runCategory));
+
+bool tool::isBatchRequested() { return runBatchMode; }
+llvm::StringRef tool::getRunInput() { return runInput; }
 
 namespace {
 
@@ -316,6 +327,8 @@ llvm::Error runOnCpu(KernelSource &source, RunInputs &inputs, RunTimes &times,
     times.median = median(seconds);
     times.min = *std::min_element(seconds.begin(), seconds.end());
     times.timedRuns = seconds.size();
+    for (double t : seconds)
+      times.timedTotal += t;
   }
   return llvm::Error::success();
 }
@@ -329,6 +342,23 @@ std::string formatMillis(double seconds) {
 } // namespace
 
 int tool::runMain() {
+  if (runBatchMode)
+    return runBatch();
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  RunSummary summary;
+  return runOnce(context, summary);
+}
+
+int tool::runOnce(mlir::MLIRContext &context, RunSummary &summary) {
+  if (runInput.empty())
+    return fail("tilec run needs an input file: tilec run FILE --grid "
+                "X[,Y[,Z]] [options]");
+  if (runGrid.getNumOccurrences() == 0)
+    return fail("tilec run needs --grid X[,Y[,Z]] (the programs along axes "
+                "0, 1, 2)");
   if (runBackend != "cpu" && runBackend != "gpu")
     return fail("unknown --backend '" + runBackend + "' (expected cpu or gpu)");
   // The CPU backend ignores them, but a run is a compile too: the same
@@ -338,10 +368,6 @@ int tool::runMain() {
   pipeline.numStages = runNumStages;
   if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
     return fail(llvm::toString(std::move(err)));
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
 
   auto start = Clock::now();
   auto source = KernelSource::load(
@@ -350,6 +376,7 @@ int tool::runMain() {
   if (!source)
     return 1;
   double frontendSeconds = secondsSince(start);
+  summary.frontend = frontendSeconds;
 
   auto inputs = buildInputs(source->interface());
   if (!inputs)
@@ -365,6 +392,10 @@ int tool::runMain() {
       runBackend == "cpu"
           ? runOnCpu(*source, *inputs, times, device)
           : runOnGpu(*source, pipeline, *inputs, times, device);
+  summary.compile = times.passes + times.codegen;
+  summary.launch =
+      times.first + times.timedTotal;
+  summary.deviceFault = times.deviceFault;
   if (err)
     return fail(llvm::toString(std::move(err)));
 

@@ -121,6 +121,28 @@ CUresult launchResult() {
   return static_cast<CUresult>(stickyError.load());
 }
 
+/// An integer from the environment (0 when unset).
+int envInt(const char *name) {
+  const char *value = std::getenv(name);
+  return value ? std::atoi(value) : 0;
+}
+
+/// Process-level faults for tests that run a tool on the fake driver (no
+/// dlsym possible): TILEC_FAKE_CUDA_TRAP_LAUNCH=N makes the N-th launch of
+/// the process trap (the launch succeeds, everything after it returns
+/// CUDA_ERROR_LAUNCH_FAILED, as a real sticky error);
+/// TILEC_FAKE_CUDA_MAX_CONTEXTS=N lets the primary context be created (retained
+/// from a reference count of 0) at most N times, so that a test can tell a
+/// process that keeps its context from one that makes a new one per run.
+std::atomic<int> processLaunches{0};
+int contextRefs = 0, contextsCreated = 0;
+
+void countLaunch() {
+  int trapAt = envInt("TILEC_FAKE_CUDA_TRAP_LAUNCH");
+  if (++processLaunches == trapAt && trapAt > 0)
+    stickyError = CUDA_ERROR_LAUNCH_FAILED;
+}
+
 } // namespace
 
 extern "C" {
@@ -226,11 +248,24 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice) {
 }
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (contextRefs == 0) {
+    int most = envInt("TILEC_FAKE_CUDA_MAX_CONTEXTS");
+    if (most > 0 && contextsCreated >= most)
+      return CUDA_ERROR_OUT_OF_MEMORY;
+    ++contextsCreated;
+  }
+  ++contextRefs;
   *context = reinterpret_cast<CUcontext>(&primaryContext);
   return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (contextRefs > 0)
+    --contextRefs;
+  return CUDA_SUCCESS;
+}
 
 CUresult cuCtxSetCurrent(CUcontext context) {
   current = context;
@@ -337,6 +372,7 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int gx, unsigned int gy,
     return r;
   record(reinterpret_cast<FakeFunction *>(function), gx, gy, gz, bx, by, bz,
          shared, stream, params);
+  countLaunch();
   return CUDA_SUCCESS;
 }
 
@@ -348,6 +384,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction function,
          config->gridDimY, config->gridDimZ, config->blockDimX,
          config->blockDimY, config->blockDimZ, config->sharedMemBytes,
          config->hStream, params);
+  countLaunch();
   return CUDA_SUCCESS;
 }
 
@@ -420,8 +457,8 @@ CUresult cuEventDestroy_v2(CUevent event) {
 }
 
 CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
-CUresult cuEventQuery(CUevent) { return CUDA_SUCCESS; }
-CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventQuery(CUevent) { return launchResult(); }
+CUresult cuEventSynchronize(CUevent) { return launchResult(); }
 
 CUresult cuEventElapsedTime_v2(float *ms, CUevent, CUevent) {
   *ms = 0.001f;

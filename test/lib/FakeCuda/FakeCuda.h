@@ -12,6 +12,11 @@
 // functions below (dlopen the same path with RTLD_NOLOAD, then dlsym). It
 // lets CI exercise loading, the JIT's caches and argument packing, and lets
 // the host side of a launch be timed without the real driver's share.
+// A tool run on it cannot call these functions; two environment variables
+// give such tests their faults instead: TILEC_FAKE_CUDA_TRAP_LAUNCH=N (the
+// process's N-th launch traps: later launches, waits and synchronizations
+// fail with CUDA_ERROR_LAUNCH_FAILED) and TILEC_FAKE_CUDA_MAX_CONTEXTS=N (the
+// primary context may be created at most N times in the process).
 //
 //===----------------------------------------------------------------------===//
 
