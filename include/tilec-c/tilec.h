@@ -146,6 +146,39 @@ typedef enum tilec_type {
   TILEC_FP16, TILEC_BF16, TILEC_FP32, TILEC_FP64, TILEC_FP8E4NV, TILEC_FP8E5
 } tilec_type;
 
+/** What kind of value a scalar type holds (tilec_type_kind_of). */
+typedef enum tilec_type_kind {
+  TILEC_TYPE_KIND_BOOL = 0,     /**< i1. */
+  TILEC_TYPE_KIND_SIGNED = 1,   /**< i8, i16, i32, i64. */
+  TILEC_TYPE_KIND_UNSIGNED = 2, /**< u8, u16, u32, u64. */
+  TILEC_TYPE_KIND_FLOAT = 3     /**< fp16, bf16, fp32, fp64, fp8e4nv, fp8e5. */
+} tilec_type_kind;
+
+/* The table of scalar types, as the compiler has it (ScalarTypes.def), for
+ * bindings that must not spell it again. The tilec_type values are
+ * 0 .. tilec_type_count() - 1; every function below answers NULL, 0 or -1
+ * for a value out of that range. */
+
+/** Number of scalar types. */
+size_t tilec_type_count(void);
+/** The name signatures and metadata use: "i1", "u8", "fp32", "fp8e4nv". */
+const char *tilec_type_name(int32_t type);
+/** The attribute of `triton.language` that names it: "int1", "uint8",
+ * "float32", "bfloat16", "float8e4nv". */
+const char *tilec_type_language_name(int32_t type);
+/** Bits of a value: 1 for i1, 8 for fp8e4nv, 32 for fp32. */
+uint32_t tilec_type_bits(int32_t type);
+/** Bytes of one element in memory and of a by-value parameter (i1 takes
+ * one byte). */
+size_t tilec_type_size(int32_t type);
+/** Its tilec_type_kind, or -1. */
+int32_t tilec_type_kind_of(int32_t type);
+/** Explicit mantissa bits of a float type (23 for fp32, 3 for fp8e4nv); 0
+ * for an integer type. */
+uint32_t tilec_type_mantissa_bits(int32_t type);
+/** The tilec_type whose tilec_type_name is `name`, or -1 (also for NULL). */
+int32_t tilec_type_from_name(const char *name);
+
 typedef enum tilec_arg_kind {
   TILEC_ARG_POINTER = 0, /**< `bits` is a device address of `type` elements. */
   TILEC_ARG_INT = 1,     /**< `bits` is the integer (two's complement). */

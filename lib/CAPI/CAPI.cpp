@@ -184,6 +184,22 @@ struct tilec_module {
   std::unique_ptr<runtime::Kernel> kernel;
 };
 
+/// The table's row of C API type `type`, or null out of range.
+static const ScalarTypeInfo *lookupScalarType(int32_t type) {
+  if (type < 0 || static_cast<std::size_t>(type) >= kNumScalarTypes)
+    return nullptr;
+  return &kScalarTypes[type];
+}
+
+// tilec_type spells the enumerators by hand (a C header cannot include the
+// .def); they must be the table's, in its order.
+#define TILEC_SCALAR_TYPE(Enum, Name, DTypeName, LanguageName, Bits, CType)    \
+  static_assert(static_cast<int>(ScalarType::Enum) == TILEC_##Enum,            \
+                "tilec_type and ScalarTypes.def disagree on " Name);
+#include "tilec/Support/ScalarTypes.def"
+static_assert(kNumScalarTypes == TILEC_FP8E5 + 1,
+              "tilec_type and ScalarTypes.def disagree on the number of types");
+
 extern "C" {
 
 const char *tilec_last_error(void) { return lastError.c_str(); }
@@ -194,6 +210,53 @@ const char *tilec_version(void) {
 }
 
 int tilec_api_version(void) { return TILEC_C_API_VERSION; }
+
+size_t tilec_type_count(void) { return kNumScalarTypes; }
+
+const char *tilec_type_name(int32_t type) {
+  const ScalarTypeInfo *info = lookupScalarType(type);
+  return info ? info->name.data() : nullptr;
+}
+
+const char *tilec_type_language_name(int32_t type) {
+  const ScalarTypeInfo *info = lookupScalarType(type);
+  return info ? info->languageName.data() : nullptr;
+}
+
+uint32_t tilec_type_bits(int32_t type) {
+  const ScalarTypeInfo *info = lookupScalarType(type);
+  return info ? info->bits : 0;
+}
+
+size_t tilec_type_size(int32_t type) {
+  const ScalarTypeInfo *info = lookupScalarType(type);
+  return info ? info->getBytes() : 0;
+}
+
+int32_t tilec_type_kind_of(int32_t type) {
+  const ScalarTypeInfo *info = lookupScalarType(type);
+  if (!info)
+    return -1;
+  if (info->isFloat)
+    return TILEC_TYPE_KIND_FLOAT;
+  if (info->bits == 1)
+    return TILEC_TYPE_KIND_BOOL;
+  return info->isSigned ? TILEC_TYPE_KIND_SIGNED : TILEC_TYPE_KIND_UNSIGNED;
+}
+
+uint32_t tilec_type_mantissa_bits(int32_t type) {
+  const ScalarTypeInfo *info = lookupScalarType(type);
+  return info ? info->mantissaBits : 0;
+}
+
+int32_t tilec_type_from_name(const char *name) {
+  if (!name)
+    return -1;
+  for (const ScalarTypeInfo &info : kScalarTypes)
+    if (info.name == name)
+      return static_cast<int32_t>(info.type);
+  return -1;
+}
 
 void tilec_options_init(tilec_options *options) {
   if (!options)

@@ -17,10 +17,54 @@ ERROR_IO = 4
 
 ARG_POINTER, ARG_INT, ARG_FLOAT, ARG_BOOL, ARG_STRING = range(5)
 
-# tilec_type, in the enum's order.
-TYPES = ["i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
-         "fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5"]
-TYPE_CODE = {name: i for i, name in enumerate(TYPES)}
+# tilec_type_kind.
+KIND_BOOL, KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT = range(4)
+
+
+class ScalarType:
+    """One row of the compiler's scalar-type table (tilec_type_* in the C
+    API): `code` (tilec_type), `name` (the signature's, "fp32"),
+    `language_name` ("float32", the triton.language attribute), `bits`,
+    `size` (bytes), `kind` (KIND_*), `mantissa_bits`."""
+
+    __slots__ = ("code", "name", "language_name", "bits", "size", "kind", "mantissa_bits")
+
+    def __init__(self, **fields):
+        for k, v in fields.items():
+            setattr(self, k, v)
+
+    def __repr__(self):
+        return f"ScalarType({self.name})"
+
+
+_scalar_types = None
+
+
+def scalar_types():
+    """The scalar types in tilec_type order, read from libtilec once."""
+    global _scalar_types
+    if _scalar_types is None:
+        l = lib()
+        _scalar_types = [
+            ScalarType(code=i, name=l.tilec_type_name(i).decode(),
+                       language_name=l.tilec_type_language_name(i).decode(),
+                       bits=l.tilec_type_bits(i), size=l.tilec_type_size(i),
+                       kind=l.tilec_type_kind_of(i),
+                       mantissa_bits=l.tilec_type_mantissa_bits(i))
+            for i in range(l.tilec_type_count())]
+    return _scalar_types
+
+
+def __getattr__(name):
+    # TYPES (signature names in tilec_type order) and TYPE_CODE (name ->
+    # tilec_type), from the library's table when first asked for.
+    if name == "TYPES":
+        return [t.name for t in scalar_types()]
+    if name == "TYPE_CODE":
+        return {t.name: t.code for t in scalar_types()}
+    if name == "TYPE_BY_NAME":
+        return {t.name: t for t in scalar_types()}
+    raise AttributeError(name)
 
 
 class Options(ctypes.Structure):
@@ -66,6 +110,14 @@ def _declare(lib):
         "tilec_last_error": (ctypes.c_char_p, []),
         "tilec_version": (ctypes.c_char_p, []),
         "tilec_api_version": (ctypes.c_int, []),
+        "tilec_type_count": (ctypes.c_size_t, []),
+        "tilec_type_name": (ctypes.c_char_p, [ctypes.c_int32]),
+        "tilec_type_language_name": (ctypes.c_char_p, [ctypes.c_int32]),
+        "tilec_type_bits": (ctypes.c_uint32, [ctypes.c_int32]),
+        "tilec_type_size": (ctypes.c_size_t, [ctypes.c_int32]),
+        "tilec_type_kind_of": (ctypes.c_int32, [ctypes.c_int32]),
+        "tilec_type_mantissa_bits": (ctypes.c_uint32, [ctypes.c_int32]),
+        "tilec_type_from_name": (ctypes.c_int32, [ctypes.c_char_p]),
         "tilec_options_init": (None, [ctypes.POINTER(Options)]),
         "tilec_compiler_create": (_S, [ctypes.POINTER(Options), ctypes.POINTER(_P)]),
         "tilec_compiler_destroy": (None, [_P]),

@@ -147,31 +147,42 @@ def _compiler(num_warps, num_stages, device=0):
 # numpy are optional).
 _DTYPES = {}
 
+# torch's and numpy's names of a scalar type are its triton.language name
+# (`float16`, `uint8`) except for these; numpy has no bfloat16 or fp8.
+_FOREIGN_NAMES = {"i1": "bool", "fp8e4nv": "float8_e4m3fn", "fp8e5": "float8_e5m2"}
+
+
+def foreign_dtype_name(t):
+    """torch's (and numpy's) dtype name of a tilec scalar type row."""
+    return _FOREIGN_NAMES.get(t.name, t.language_name)
+
+
+# Signature entries of pointers, (unaligned, 16-byte aligned) by element
+# type, filled with _DTYPES (every type _element_type returns has one).
+_PTR_ENTRIES = {}
+
 
 def _fill_dtypes():
+    types = _capi.scalar_types()
+    for t in types:
+        _PTR_ENTRIES[t.name] = ("*" + t.name, "*" + t.name + ":16")
     try:
         import numpy as np
-        for name, t in [("bool", "i1"), ("int8", "i8"), ("int16", "i16"), ("int32", "i32"),
-                        ("int64", "i64"), ("uint8", "u8"), ("uint16", "u16"), ("uint32", "u32"),
-                        ("uint64", "u64"), ("float16", "fp16"), ("float32", "fp32"),
-                        ("float64", "fp64")]:
-            _DTYPES[np.dtype(name)] = t
+        for t in types:
+            try:
+                _DTYPES[np.dtype(foreign_dtype_name(t))] = t.name
+            except TypeError:
+                pass
     except ImportError:
         pass
     torch = sys.modules.get("torch")
     if torch is not None:
-        for name, t in [("bool", "i1"), ("int8", "i8"), ("int16", "i16"), ("int32", "i32"),
-                        ("int64", "i64"), ("uint8", "u8"), ("uint16", "u16"), ("uint32", "u32"),
-                        ("uint64", "u64"), ("float16", "fp16"), ("bfloat16", "bf16"),
-                        ("float32", "fp32"), ("float64", "fp64"), ("float8_e4m3fn", "fp8e4nv"),
-                        ("float8_e5m2", "fp8e5")]:
-            dt = getattr(torch, name, None)
+        for t in types:
+            dt = getattr(torch, foreign_dtype_name(t), None)
             if dt is not None:
-                _DTYPES[dt] = t
+                _DTYPES[dt] = t.name
 
 
-# Signature entries of pointers: (unaligned, 16-byte aligned).
-_PTR_ENTRIES = {t: ("*" + t, "*" + t + ":16") for t in _capi.TYPES}
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 # struct codes of one 64-bit word per run-time argument.

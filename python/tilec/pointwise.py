@@ -41,7 +41,9 @@ Arrays: torch tensors (GPU or CPU backend) or numpy arrays (CPU backend).
 
 import sys
 
+from . import _capi
 from .jit import JITFunction as _JITFunction, KernelBase as _KernelBase
+from .jit import foreign_dtype_name as _foreign_dtype_name
 
 DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL, COMPLEX_TO_FLOAT, BOOL_TO_LONG = (
     "DEFAULT", "NO_OPMATH", "INT_TO_FLOAT", "ALWAYS_BOOL", "COMPLEX_TO_FLOAT", "BOOL_TO_LONG")
@@ -50,17 +52,37 @@ MAX_RANK = 8
 
 # ------------------------------------------------------------ dtypes
 
-_CATEGORY = {"bool": 0, "uint8": 1, "int8": 1, "int16": 1, "int32": 1, "int64": 1,
-             "float16": 2, "bfloat16": 2, "float32": 2, "float64": 2,
-             "complex64": 3, "complex128": 3}
-_SIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
-         "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
-_SIGNED = ["int8", "int16", "int32", "int64"]
+# torch's promotion categories (bool 0, integer 1, float 2, complex 3) and
+# sizes, keyed by torch's dtype names. The tilec scalar types come from the
+# compiler's table (_capi.scalar_types()); which of them torch promotes
+# (not uint16..uint64 or the fp8 types) and complex, which tilec has not,
+# are torch's.
+_TORCH_PROMOTED = ("i1", "u8", "i8", "i16", "i32", "i64", "fp16", "bf16", "fp32", "fp64")
+_KIND_CATEGORY = {_capi.KIND_BOOL: 0, _capi.KIND_SIGNED: 1, _capi.KIND_UNSIGNED: 1,
+                  _capi.KIND_FLOAT: 2}
+_CATEGORY = {}
+_SIZE = {}
+
+
+def _fill_categories():
+    if _CATEGORY:
+        return
+    by_name = _capi.TYPE_BY_NAME
+    for n in _TORCH_PROMOTED:
+        t = by_name[n]
+        _CATEGORY[_foreign_dtype_name(t)] = _KIND_CATEGORY[t.kind]
+        _SIZE[_foreign_dtype_name(t)] = t.size
+    for n, size in (("complex64", 8), ("complex128", 16)):
+        _CATEGORY[n] = 3
+        _SIZE[n] = size
+
+
 _COMPLEX_TO_FLOAT = {"complex64": "float32", "complex128": "float64"}
 
 
 def _name(dtype):
     """'float32' for torch.float32, numpy.float32 and np.dtype('float32')."""
+    _fill_categories()
     n = str(dtype)
     n = n[6:] if n.startswith("torch.") else n
     if n == "bool_":
@@ -78,6 +100,7 @@ def _name(dtype):
 
 def promote_types(a, b):
     """torch.promote_types on dtype names."""
+    _fill_categories()
     if a == b:
         return a
     ca, cb = _CATEGORY[a], _CATEGORY[b]
@@ -102,6 +125,7 @@ def promote_types(a, b):
 
 def _combine(higher, lower):
     """c10's combine_categories."""
+    _fill_categories()
     if higher is None:
         return lower
     if lower is None:

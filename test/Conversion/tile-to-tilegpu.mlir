@@ -152,3 +152,47 @@ func.func @rows_of_two_tiles(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
   tile.store %cptr, %sb : tensor<64x64x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// A loaded tile that is then expanded (tl.join's first step) keeps the
+// layout its own accesses want (4 contiguous f32 per thread) instead of the
+// slice of the [64, 64, 2] tile's layout (2 per thread along the new axis,
+// one element per thread along the rows); the expand_dims converts.
+// CHECK-DAG: #[[$OWN:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-DAG: #[[$B3:.*]] = #tilegpu.blocked<sizePerThread = [1, 1, 2], threadsPerWarp = [1, 32, 1], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]>
+// CHECK-DAG: #[[$S3:.*]] = #tilegpu.slice<{dim = 2, parent = #[[$B3]]}>
+// CHECK-LABEL: func.func @expanded_load
+// CHECK: tile.load {{.*}} : tensor<64x64x!tile.ptr<f32>, #[[$OWN]]>
+// CHECK: tilegpu.convert_layout {{.*}} : tensor<64x64xf32, #[[$OWN]]> -> tensor<64x64xf32, #[[$S3]]>
+// CHECK-NEXT: tile.expand_dims {{.*}} -> tensor<64x64x1xf32, #[[$B3]]>
+func.func @expanded_load(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %z: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %rows = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %cols = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %two = tile.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %c64 = arith.constant dense<64> : tensor<64x1xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %ro = arith.muli %r2, %c64 : tensor<64x1xi32>
+  %rb = tile.broadcast %ro : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c2 = tile.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %cb = tile.broadcast %c2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %offs = arith.addi %rb, %cb : tensor<64x64xi32>
+  %xs = tile.splat %x : tensor<64x64x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %offs : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>
+  %v = tile.load %xp : tensor<64x64x!tile.ptr<f32>>
+  // z[(r * 64 + c) * 2 + t] = v[r, c]
+  %c2i = arith.constant dense<2> : tensor<64x64xi32>
+  %o2 = arith.muli %offs, %c2i : tensor<64x64xi32>
+  %o3 = tile.expand_dims %o2 {axis = 2 : i32} : tensor<64x64xi32> -> tensor<64x64x1xi32>
+  %o3b = tile.broadcast %o3 : tensor<64x64x1xi32> -> tensor<64x64x2xi32>
+  %t1 = tile.expand_dims %two {axis = 0 : i32} : tensor<2xi32> -> tensor<1x2xi32>
+  %t2 = tile.expand_dims %t1 {axis = 0 : i32} : tensor<1x2xi32> -> tensor<1x1x2xi32>
+  %tb = tile.broadcast %t2 : tensor<1x1x2xi32> -> tensor<64x64x2xi32>
+  %o = arith.addi %o3b, %tb : tensor<64x64x2xi32>
+  %zs = tile.splat %z : tensor<64x64x2x!tile.ptr<f32>>
+  %zp = tile.addptr %zs, %o : tensor<64x64x2x!tile.ptr<f32>>, tensor<64x64x2xi32>
+  %v3 = tile.expand_dims %v {axis = 2 : i32} : tensor<64x64xf32> -> tensor<64x64x1xf32>
+  %vb = tile.broadcast %v3 : tensor<64x64x1xf32> -> tensor<64x64x2xf32>
+  tile.store %zp, %vb : tensor<64x64x2x!tile.ptr<f32>>
+  return
+}

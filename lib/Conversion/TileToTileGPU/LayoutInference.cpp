@@ -7,6 +7,7 @@
 #include "LayoutInference.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -201,10 +202,10 @@ void LayoutInference::resolveSlices() {
     unsigned child = find(req.child), parent = find(req.parent);
     auto it = sliceOf.find(child);
     if (it == sliceOf.end()) {
-      sliceOf[child] = {req.axis, parent};
+      sliceOf[child] = {req.axis, parent, req.op};
       continue;
     }
-    if (it->second.first != req.axis || find(it->second.second) != parent)
+    if (it->second.axis != req.axis || find(it->second.parent) != parent)
       conflicts.push_back(req.op);
   }
 }
@@ -290,6 +291,62 @@ static BlockedEncodingAttr buildDotAccumulatorLayout(MLIRContext *ctx,
   return buildBlocked(ctx, shape, rowMajorOrder(rank), spt, numWarps);
 }
 
+LayoutInference::ClassAccess LayoutInference::getBestAccess(unsigned root) {
+  ClassAccess best;
+  int64_t bestContiguity = 0;
+  for (auto [id, value] : llvm::enumerate(values)) {
+    if (find(id) != root)
+      continue;
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!isa<tile::PointerType>(type.getElementType()))
+      continue;
+    bool accessed = llvm::any_of(value.getUsers(), [&](Operation *user) {
+      return (isa<tile::LoadOp>(user) && user->getOperand(0) == value) ||
+             (isa<tile::StoreOp>(user) && user->getOperand(0) == value);
+    });
+    if (!accessed)
+      continue;
+    AxisInfo info = axisInfo.lookup(value);
+    if (info.getRank() != type.getRank())
+      continue;
+    SmallVector<unsigned> dims = rowMajorOrder(type.getRank());
+    llvm::stable_sort(dims, [&](unsigned a, unsigned b) {
+      return info.getContiguity(a) > info.getContiguity(b);
+    });
+    int64_t bytes = pointeeBytes(type);
+    int64_t contiguity = info.getContiguity(dims[0]);
+    int64_t alignment = std::max<int64_t>(1, info.getDivisibility(dims[0]) / bytes);
+    int64_t vec = std::max<int64_t>(
+        1, std::min({contiguity, alignment, std::max<int64_t>(1, 16 / bytes)}));
+    if (vec > best.vec || (vec == best.vec && contiguity > bestContiguity)) {
+      best.vec = vec;
+      bestContiguity = contiguity;
+      best.order = dims;
+      best.shape.assign(type.getShape().begin(), type.getShape().end());
+    }
+  }
+  return best;
+}
+
+/// Elements of `layout` (over `shape`) that one thread holds consecutively
+/// along dimension `dim`: the run its lowest register bits cover.
+static int64_t getRegisterRun(ArrayRef<int64_t> shape, Attribute layout,
+                              unsigned dim) {
+  FailureOr<LinearLayout> linear = toLinearLayout(shape, layout);
+  if (failed(linear))
+    return 1;
+  int64_t run = 1;
+  for (const Coord &basis : linear->getBases(HwDim::Register)) {
+    bool next = basis[dim] == run &&
+                llvm::all_of(llvm::seq<unsigned>(0, basis.size()),
+                             [&](unsigned d) { return d == dim || basis[d] == 0; });
+    if (!next)
+      break;
+    run *= 2;
+  }
+  return run;
+}
+
 Attribute LayoutInference::chooseBlocked(unsigned root) {
   MLIRContext *ctx = func->getContext();
   // What the class does: its largest tile, whether it accumulates a dot,
@@ -299,8 +356,6 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
   bool accumulatesDot = false;
   tile::DotOp dotOp;
   std::optional<unsigned> reducedAxis;
-  SmallVector<unsigned> order;
-  int64_t bestVec = 0, bestContiguity = 0;
   int64_t minRun = 1;
   for (auto [id, value] : llvm::enumerate(values)) {
     if (find(id) != root)
@@ -323,32 +378,10 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
     noteAsm(value.getDefiningOp());
     for (Operation *user : value.getUsers())
       noteAsm(user);
-    if (!isa<tile::PointerType>(type.getElementType()))
-      continue;
-    bool accessed = llvm::any_of(value.getUsers(), [&](Operation *user) {
-      return (isa<tile::LoadOp>(user) && user->getOperand(0) == value) ||
-             (isa<tile::StoreOp>(user) && user->getOperand(0) == value);
-    });
-    if (!accessed)
-      continue;
-    AxisInfo info = axisInfo.lookup(value);
-    if (info.getRank() != type.getRank())
-      continue;
-    SmallVector<unsigned> dims = rowMajorOrder(type.getRank());
-    llvm::stable_sort(dims, [&](unsigned a, unsigned b) {
-      return info.getContiguity(a) > info.getContiguity(b);
-    });
-    int64_t bytes = pointeeBytes(type);
-    int64_t contiguity = info.getContiguity(dims[0]);
-    int64_t alignment = std::max<int64_t>(1, info.getDivisibility(dims[0]) / bytes);
-    int64_t vec = std::max<int64_t>(
-        1, std::min({contiguity, alignment, std::max<int64_t>(1, 16 / bytes)}));
-    if (vec > bestVec || (vec == bestVec && contiguity > bestContiguity)) {
-      bestVec = vec;
-      bestContiguity = contiguity;
-      order = dims;
-    }
   }
+  ClassAccess access = getBestAccess(root);
+  ArrayRef<unsigned> order = access.order;
+  int64_t bestVec = access.vec;
   ArrayRef<int64_t> shape = largest.getShape();
   unsigned rank = shape.size();
   // 1. A dot decides: the tensor cores' accumulator layout when wgmma can
@@ -403,11 +436,25 @@ Attribute LayoutInference::layoutOfClass(unsigned root) {
   if (auto it = layouts.find(root); it != layouts.end())
     return it->second;
   Attribute layout;
-  if (auto it = sliceOf.find(root); it != sliceOf.end())
-    layout = SliceEncodingAttr::get(func->getContext(), it->second.first,
-                                    layoutOfClass(find(it->second.second)));
-  else
+  if (auto it = sliceOf.find(root); it != sliceOf.end()) {
+    layout = SliceEncodingAttr::get(func->getContext(), it->second.axis,
+                                    layoutOfClass(find(it->second.parent)));
+    // A tile loaded or stored and then expanded (tl.join, tl.expand_dims,
+    // x[:, :, None]) would otherwise take the higher-rank tile's layout,
+    // which was chosen for that tile's accesses: a 64x64 fp8 tile sliced
+    // from a join's [64, 64, 2] gets one byte per thread and row, and every
+    // access and shared-memory trip of it goes byte by byte. When the
+    // class's own accesses vectorize wider than the slice allows, it keeps
+    // its own layout and insertConversions converts at the expand_dims.
+    if (isa<tile::ExpandDimsOp>(it->second.op)) {
+      ClassAccess own = getBestAccess(root);
+      int64_t vec = std::min(own.vec, elementsPerThread(own.shape, numWarps));
+      if (vec > 1 && getRegisterRun(own.shape, layout, own.order.front()) < vec)
+        layout = chooseBlocked(root);
+    }
+  } else {
     layout = chooseBlocked(root);
+  }
   layouts[root] = layout;
   return layout;
 }

@@ -66,6 +66,17 @@ private:
   mlir::Attribute layoutOfClass(unsigned root);
   mlir::Attribute chooseBlocked(unsigned root);
 
+  /// The best-vectorizable load or store of a class's pointer tiles.
+  struct ClassAccess {
+    /// Elements per access (0: the class accesses no memory).
+    int64_t vec = 0;
+    /// Dimensions by falling contiguity (vec runs along the first).
+    llvm::SmallVector<unsigned> order;
+    /// Shape of the accessed pointer tile.
+    llvm::SmallVector<int64_t> shape;
+  };
+  ClassAccess getBestAccess(unsigned root);
+
   struct SliceRequest {
     unsigned child, axis, parent;
     mlir::Operation *op;
@@ -80,8 +91,13 @@ private:
   llvm::SmallVector<unsigned> parents;
   llvm::SmallVector<SliceRequest> requests;
   llvm::SmallVector<tile::BroadcastOp> broadcasts;
-  /// Per root class: the accepted slice request (axis, parent value id).
-  llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> sliceOf;
+  /// Per root class: the accepted slice request (axis, parent value id, the
+  /// expand_dims or reduce that asked for it).
+  struct AcceptedSlice {
+    unsigned axis, parent;
+    mlir::Operation *op;
+  };
+  llvm::DenseMap<unsigned, AcceptedSlice> sliceOf;
   llvm::DenseMap<unsigned, mlir::Attribute> layouts;
   llvm::SmallVector<mlir::Operation *> conflicts;
 };

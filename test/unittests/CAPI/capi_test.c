@@ -43,6 +43,30 @@ int main(int argc, char **argv) {
   CHECK(tilec_api_version() == TILEC_C_API_VERSION);
   CHECK(strlen(tilec_version()) > 0);
 
+  /* The scalar-type table. */
+  CHECK(tilec_type_count() == (size_t)TILEC_FP8E5 + 1);
+  CHECK(strcmp(tilec_type_name(TILEC_I1), "i1") == 0);
+  CHECK(strcmp(tilec_type_name(TILEC_FP8E4NV), "fp8e4nv") == 0);
+  CHECK(strcmp(tilec_type_language_name(TILEC_BF16), "bfloat16") == 0);
+  CHECK(strcmp(tilec_type_language_name(TILEC_U16), "uint16") == 0);
+  CHECK(tilec_type_bits(TILEC_I1) == 1 && tilec_type_size(TILEC_I1) == 1);
+  CHECK(tilec_type_bits(TILEC_FP8E5) == 8 && tilec_type_size(TILEC_FP8E5) == 1);
+  CHECK(tilec_type_size(TILEC_BF16) == 2 && tilec_type_size(TILEC_U64) == 8);
+  CHECK(tilec_type_kind_of(TILEC_I1) == TILEC_TYPE_KIND_BOOL);
+  CHECK(tilec_type_kind_of(TILEC_I64) == TILEC_TYPE_KIND_SIGNED);
+  CHECK(tilec_type_kind_of(TILEC_U8) == TILEC_TYPE_KIND_UNSIGNED);
+  CHECK(tilec_type_kind_of(TILEC_FP16) == TILEC_TYPE_KIND_FLOAT);
+  CHECK(tilec_type_mantissa_bits(TILEC_FP32) == 23 &&
+        tilec_type_mantissa_bits(TILEC_FP8E4NV) == 3 &&
+        tilec_type_mantissa_bits(TILEC_I32) == 0);
+  for (size_t i = 0; i < tilec_type_count(); ++i)
+    CHECK(tilec_type_from_name(tilec_type_name((int32_t)i)) == (int32_t)i);
+  CHECK(tilec_type_from_name("fp128") == -1 && tilec_type_from_name(NULL) == -1);
+  CHECK(tilec_type_name(-1) == NULL && tilec_type_name(TILEC_FP8E5 + 1) == NULL);
+  CHECK(tilec_type_language_name(99) == NULL && tilec_type_bits(99) == 0 &&
+        tilec_type_size(-3) == 0 && tilec_type_kind_of(15) == -1 &&
+        tilec_type_mantissa_bits(-1) == 0);
+
   tilec_options options;
   tilec_options_init(&options);
   CHECK(options.num_warps == 4 && options.line_info == 1);
