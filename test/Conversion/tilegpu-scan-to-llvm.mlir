@@ -29,21 +29,72 @@ func.func @cumsum(%x: tensor<256xf32, #b>) -> tensor<256xf32, #b> attributes {ti
 
 #b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 
-// Register bits above the lanes: moved through shared memory into a layout
-// with eight consecutive elements per thread, scanned, moved back.
-// CHECK-LABEL: llvm.func @cumsum_strided
+// Register bits above the warps: eight chunks of 128 scanned in place (five
+// shuffle steps and one for the lanes before, per chunk), the warps' totals
+// of every chunk through shared memory in one pass (all four warps read, for
+// the chunk totals), then each chunk after the chunks before it: seven
+// carries into one element each and six chunk totals added up.
+// CHECK-LABEL: llvm.func @cumsum_chunks
+// CHECK-COUNT-48: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.shfl.sync
 // CHECK: nvvm.barrier0
-// CHECK: llvm.store
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
-// CHECK: llvm.load
-// CHECK-COUNT-7: arith.addf
-// CHECK: nvvm.shfl.sync idx
+// CHECK-COUNT-32: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
+// CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
-func.func @cumsum_strided(%x: tensor<1024xf32, #b1>) -> tensor<1024xf32, #b1> attributes {tilegpu.num_warps = 4 : i32} {
+func.func @cumsum_chunks(%x: tensor<1024xf32, #b1>) -> tensor<1024xf32, #b1> attributes {tilegpu.num_warps = 4 : i32} {
   %r = tile.scan %x {axis = 0 : i32} : (tensor<1024xf32, #b1>) -> tensor<1024xf32, #b1> {
   ^bb0(%a: f32, %c: f32):
     %sum = arith.addf %a, %c : f32
     tile.scan.return %sum : f32
   }
   return %r : tensor<1024xf32, #b1>
+}
+
+// -----
+
+#b2 = #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// Chunks after the lanes, no warps along the axis: two chunks of 64, each
+// five shuffle steps, one for the lanes before and one for the chunk's
+// total from its last lane; no shared memory.
+// CHECK-LABEL: llvm.func @cumsum_lane_chunks
+// CHECK-COUNT-14: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.return
+func.func @cumsum_lane_chunks(%x: tensor<4x128xf32, #b2>) -> tensor<4x128xf32, #b2> attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.scan %x {axis = 1 : i32, reverse = true} : (tensor<4x128xf32, #b2>) -> tensor<4x128xf32, #b2> {
+  ^bb0(%a: f32, %c: f32):
+    %sum = arith.addf %a, %c : f32
+    tile.scan.return %sum : f32
+  }
+  return %r : tensor<4x128xf32, #b2>
+}
+
+// -----
+
+#mma = #tilegpu.mma<warpsPerCTA = [4, 1], instrN = 8>
+
+// Along the rows of an mma accumulator the axis runs lanes, registers,
+// warps: moved through shared memory into a layout with one chunk,
+// scanned, moved back.
+// CHECK-LABEL: llvm.func @cumsum_moved
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load
+// CHECK: nvvm.shfl.sync idx
+// CHECK: llvm.return
+func.func @cumsum_moved(%x: tensor<64x8xf32, #mma>) -> tensor<64x8xf32, #mma> attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.scan %x {axis = 0 : i32} : (tensor<64x8xf32, #mma>) -> tensor<64x8xf32, #mma> {
+  ^bb0(%a: f32, %c: f32):
+    %sum = arith.addf %a, %c : f32
+    tile.scan.return %sum : f32
+  }
+  return %r : tensor<64x8xf32, #mma>
 }

@@ -6,10 +6,15 @@
 //
 // tile.scan with the structure of Triton's ScanOpToLLVM.cpp, on a layout in
 // which the scanned axis is split, from its low bits up, into register bits,
-// then lane bits, then warp bits (each a pure power of two of the axis):
+// then lane bits, then warp bits, then register bits again (each a pure
+// power of two of the axis). The high register bits number the chunks of
+// the axis: a blocked layout with 4 elements per thread covers 4 x 32 x
+// warps elements and repeats, so a 4096-element row on 4 warps is 8
+// chunks of 512. Steps 1-4 scan every chunk on its own:
 //
 //  1. each thread scans its consecutive elements of every line (the
-//     elements that differ only along the axis) sequentially in registers;
+//     elements that differ only along the axis) in every chunk
+//     sequentially in registers;
 //  2. the lanes along the axis scan the thread totals with a Hillis-Steele
 //     scan of log2(lanes) `shfl.sync.idx` steps (PTX ISA §9.7.8.6), then
 //     take the total of the lanes before them with one more shuffle;
@@ -17,12 +22,16 @@
 //     (one pass), a barrier, and every thread combines the totals of the
 //     warps before it;
 //  4. every element is combined with the prefix of the elements before its
-//     thread.
+//     thread in its chunk;
+//  5. the chunks, in scan order, carry the total of the chunks before them
+//     (the chunk totals come with the warps' totals of step 3, or with one
+//     more shuffle when no warps are along the axis).
 //
-// O(N / threads + log N) combines per thread: a 4096-element scan is a few
-// hundred instructions. A tile in any other layout is first moved (through
-// shared memory) into such a layout, built here from the shape, and moved
-// back afterwards. `reverse` scans from the last element: positions along
+// O(N / threads + chunks x log N) combines per thread: a 4096-element scan
+// is a few hundred instructions, and the tile stays in its layout (the
+// loads' and stores' vectorized one). A tile in any other layout is first
+// moved (through shared memory) into a layout with one chunk, built here
+// from the shape, and moved back afterwards. `reverse` scans from the last element: positions along
 // the axis are mirrored and the running value of the later elements is the
 // combine region's first argument (Triton's flip-scan-flip semantics).
 //
@@ -51,10 +60,16 @@ namespace {
 /// Where the scanned axis lives in a layout the scan takes directly: its
 /// low `regBits` bits in registers (bases 1, 2, ...), the next bits in the
 /// lane bits `laneBits` (in order of the axis bit they set), then in the
-/// warp bits `warpBits`.
+/// warp bits `warpBits`, and its top `chunkBits` bits in registers again.
 struct ScanAxis {
   unsigned regBits = 0;
   SmallVector<unsigned> laneBits, warpBits;
+  unsigned chunkBits = 0;
+
+  /// The axis bits below the chunk number.
+  unsigned getChunkShift() const {
+    return regBits + laneBits.size() + warpBits.size();
+  }
 };
 
 std::optional<ScanAxis> analyzeScanAxis(const LinearLayout &layout,
@@ -79,19 +94,34 @@ std::optional<ScanAxis> analyzeScanAxis(const LinearLayout &layout,
   llvm::sort(entries);
   if (entries.size() != llvm::Log2_64(n))
     return std::nullopt;
+  // The axis bits from the lowest up go through the phases low registers,
+  // lanes, warps, high registers (chunks), in that order.
+  enum Phase { LowRegisters, Lanes, Warps, Chunks };
   ScanAxis result;
-  unsigned previousHw = 0;
+  Phase previous = LowRegisters;
   for (auto [i, entry] : llvm::enumerate(entries)) {
     auto [axisBit, hw, bit] = entry;
-    if (axisBit != i || hw < previousHw)
+    Phase phase = hw == unsigned(HwDim::Lane)   ? Lanes
+                  : hw == unsigned(HwDim::Warp) ? Warps
+                  : previous == LowRegisters    ? LowRegisters
+                                                : Chunks;
+    if (axisBit != i || phase < previous)
       return std::nullopt;
-    previousHw = hw;
-    if (hw == unsigned(HwDim::Register))
+    previous = phase;
+    switch (phase) {
+    case LowRegisters:
       ++result.regBits;
-    else if (hw == unsigned(HwDim::Lane))
+      break;
+    case Lanes:
       result.laneBits.push_back(bit);
-    else
+      break;
+    case Warps:
       result.warpBits.push_back(bit);
+      break;
+    case Chunks:
+      ++result.chunkBits;
+      break;
+    }
   }
   return result;
 }
@@ -251,12 +281,29 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
                                         linear);
     }
 
-    // 1. Within a thread: each line's slots in scan order.
+    // 1. Within a thread: the slots of each line's chunk (a "segment") in
+    // scan order. A segment is keyed by its line's first element and its
+    // chunk's first position along the axis (both fixed by the register).
+    unsigned chunkShift = scanAxis->getChunkShift();
+    int64_t numChunks = int64_t(1) << scanAxis->chunkBits;
     llvm::MapVector<int64_t, SmallVector<int64_t>> lines;
     for (int64_t r = 0, e = layout.getNumRegisters(); r < e; ++r) {
       Coord c = layout.applyOne(HwDim::Register, r);
-      c[axis] = 0;
+      c[axis] = (c[axis] >> chunkShift) << chunkShift;
       lines[layout.linearize(c)].push_back(r);
+    }
+    // Each segment's chunk (in scan order: mirrored with `reverse`) and the
+    // index of its line among the thread's lines.
+    SmallVector<int64_t> chunkOf, lineOf;
+    llvm::MapVector<int64_t, int64_t> threadLines;
+    for (auto &entry : lines) {
+      Coord c = layout.applyOne(HwDim::Register, entry.second.front());
+      int64_t chunk = c[axis] >> chunkShift;
+      chunkOf.push_back(reverse ? numChunks - 1 - chunk : chunk);
+      c[axis] = 0;
+      auto inserted =
+          threadLines.insert({layout.linearize(c), threadLines.size()});
+      lineOf.push_back(inserted.first->second);
     }
     auto slotValues = [&](int64_t slot) {
       Values v;
@@ -283,6 +330,9 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       totals.push_back(acc);
       firstSlots.push_back(slots.front());
     }
+    // [segment]: its chunk's total over the whole axis, for step 5 (chunks
+    // come after lane or warp bits, so steps 2 or 3 fill it).
+    SmallVector<Values> chunkTotals;
 
     ThreadIndices ids = getThreadIndices(rewriter, loc);
     auto cmp = [&](arith::CmpIPredicate pred, Value x, int64_t y) -> Value {
@@ -332,6 +382,15 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
           prefix.push_back(emitShuffleIdx(rewriter, loc, v, from));
         lanePrefix.push_back(prefix);
       }
+      if (numChunks > 1 && scanAxis->warpBits.empty()) {
+        Value last = laneAt(i32Val(rewriter, loc, numLanes - 1));
+        for (Values &total : totals) {
+          Values chunkTotal;
+          for (Value v : total)
+            chunkTotal.push_back(emitShuffleIdx(rewriter, loc, v, last));
+          chunkTotals.push_back(chunkTotal);
+        }
+      }
       hasLanePrefix = cmp(arith::CmpIPredicate::sgt, position, 0);
       isLastLane = cmp(arith::CmpIPredicate::eq, position, numLanes - 1);
     }
@@ -347,29 +406,36 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       int64_t bytes = 0;
       for (Value v : totals.front()) {
         offsets.push_back(bytes);
-        bytes = llvm::alignTo(
-            bytes + numWarps * numLines * getStorageBytes(v.getType()), 8);
+        bytes = llvm::alignTo(bytes + numWarps * numChunks * numLines *
+                                          getStorageBytes(v.getType()),
+                              8);
       }
       state.requireScratch(op, bytes);
       Value position = mirror(rewriter, loc,
                               extractBits(rewriter, loc, ids.warp, warpBits),
                               numWarps, reverse);
-      // Each line's index among the tile's lines (its coordinate with the
-      // axis dropped).
+      // Each segment's index among the tile's segments: its chunk, then
+      // its line's coordinate with the axis dropped.
       auto coords = emitCoordinates(rewriter, loc, layout, ids);
       SmallVector<int64_t> lineShape(shape);
       lineShape[axis] = 1;
       SmallVector<Value> lineIndex;
-      for (int64_t slot : firstSlots) {
+      for (auto [segment, slot] : llvm::enumerate(firstSlots)) {
         SmallVector<Value> c = coords[slot];
         c[axis] = i32Val(rewriter, loc, 0);
-        lineIndex.push_back(emitLinearIndex(rewriter, loc, c, lineShape));
+        Value index = emitLinearIndex(rewriter, loc, c, lineShape);
+        if (chunkOf[segment])
+          index = arith::AddIOp::create(
+              rewriter, loc, index,
+              i32Val(rewriter, loc, chunkOf[segment] * numLines));
+        lineIndex.push_back(index);
       }
+      int64_t numSegments = numChunks * numLines;
       // Readers of the previous use of the scratch area must be done.
       emitBarrier(rewriter, loc, op);
       auto writeTotals = [&](OpBuilder &b) {
         Value base = arith::MulIOp::create(b, loc, position,
-                                           i32Val(b, loc, numLines));
+                                           i32Val(b, loc, numSegments));
         for (auto [line, total] : llvm::enumerate(totals)) {
           Value index = arith::AddIOp::create(b, loc, base, lineIndex[line]);
           for (auto [i, v] : llvm::enumerate(total))
@@ -386,16 +452,23 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
         writeTotals(rewriter);
       }
       emitBarrier(rewriter, loc, op);
+      // The warps before this one, and with chunks all of them (the
+      // chunk's total).
+      int64_t numRead = numChunks > 1 ? numWarps : numWarps - 1;
       for (auto [line, total] : llvm::enumerate(totals)) {
-        Values acc;
-        for (int64_t k = 0; k + 1 < numWarps; ++k) {
+        Values acc, all;
+        for (int64_t k = 0; k < numRead; ++k) {
           Value index = arith::AddIOp::create(
               rewriter, loc, lineIndex[line],
-              i32Val(rewriter, loc, k * numLines));
+              i32Val(rewriter, loc, k * numSegments));
           Values partial;
           for (auto [i, v] : llvm::enumerate(total))
             partial.push_back(loadSharedElement(rewriter, loc, op, offsets[i],
                                                 index, v.getType()));
+          if (numChunks > 1)
+            all = k == 0 ? partial : combine(rewriter, op, all, partial);
+          if (k + 1 == numWarps)
+            continue;
           if (k == 0) {
             acc = partial;
             continue;
@@ -405,6 +478,8 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
                        combine(rewriter, op, acc, partial), acc);
         }
         warpPrefix.push_back(acc);
+        if (numChunks > 1)
+          chunkTotals.push_back(all);
       }
       hasWarpPrefix = cmp(arith::CmpIPredicate::sgt, position, 0);
     }
@@ -435,6 +510,27 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
         scanned[slot] = select(rewriter, loc, hasPrefix,
                                combine(rewriter, op, prefix, scanned[slot]),
                                scanned[slot]);
+    }
+
+    // 5. Every chunk after the total of the chunks before it, per line.
+    if (numChunks > 1) {
+      // [thread line][chunk in scan order] -> segment.
+      SmallVector<SmallVector<int64_t>> segments(
+          threadLines.size(), SmallVector<int64_t>(numChunks, -1));
+      for (unsigned segment = 0; segment < lines.size(); ++segment)
+        segments[lineOf[segment]][chunkOf[segment]] = segment;
+      for (ArrayRef<int64_t> chunks : segments) {
+        if (llvm::is_contained(chunks, -1))
+          return op.emitOpError("internal error: a thread holds part of the "
+                                "chunks of a line");
+        Values carry = chunkTotals[chunks.front()];
+        for (int64_t segment : chunks.drop_front()) {
+          for (int64_t slot : lines.begin()[segment].second)
+            scanned[slot] = combine(rewriter, op, carry, scanned[slot]);
+          if (segment != chunks.back())
+            carry = combine(rewriter, op, carry, chunkTotals[segment]);
+        }
+      }
     }
 
     SmallVector<Values> results(numSrcs);
