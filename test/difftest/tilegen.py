@@ -855,17 +855,19 @@ class Program:
                 o[3][idx] = True
             else:  # atomic
                 m = self._mask.copy()
-                if len(st["args"]) > 1:
-                    mv, _, mu = vals[st["args"][1]]
-                    mv, mu = (np.broadcast_to(x, m.shape) for x in (mv, mu))
-                    o[2][:] |= False
-                    if mu[m].any():
-                        # an unsure mask element makes the whole buffer unsure
-                        o[2][:] = True
-                    m = m & (mv != 0)
                 BN = self.dims["BN"]
                 r = np.broadcast_to(self._rm[:, :, None] % st["rows"], m.shape)
                 c = np.broadcast_to(self._rn[:, None, :] % BN, m.shape)
+                if len(st["args"]) > 1:
+                    mv, _, mu = vals[st["args"][1]]
+                    mv, mu = (np.broadcast_to(x, m.shape) for x in (mv, mu))
+                    if mu[m].any():
+                        # an unsure mask element makes the whole buffer
+                        # unsure, and the elements it may add to may be
+                        # written (the poison check must not fail them)
+                        o[2][:] = True
+                        o[3][(r * BN + c)[m & ((mv != 0) | mu)]] = True
+                    m = m & (mv != 0)
                 idx = (r * BN + c)[m]
                 vv, ee, uu = v[m], e[m], u[m]
                 op = st["op"]
@@ -1011,7 +1013,9 @@ class Generator:
         p, r = self.p, self.r
         kind = r.choice(["load2d", "load2d", "bload", "loadvec"]) if not force2d else \
             r.choice(["load2d", "bload"])
-        if kind == "bload" and "bptr" not in self.features:
+        if kind == "bload" and ("bptr" not in self.features or dt == "i1"):
+            # A block pointer over *i1 loads int8 (tl.make_block_ptr treats
+            # it as *i8, in Triton and in tilec), not the int1 asked for.
             kind = "load2d"
         if kind == "loadvec":
             axis = r.choice([0, 1])
