@@ -3,13 +3,13 @@
 covers every kernel in examples/) and of blocks up to 2^16 elements.
 
 Each kernel is compiled once to a cubin by `tilec --mlir-timing`, pinned to
-one core (`taskset -c 0` where available), with a fresh output directory and
+one core (`taskset -c CPU`, core 0 unless `--cpu`, where available), with a fresh output directory and
 no kernel cache (the CLI has none). The stage times come from tilec's
 `tilec stage times (ms): ...` line; wall is the whole process. Prints every
 row over the budget and the slowest ten, as a markdown table.
 
     bench/compile_times.py --tilec build/bin/tilec --e2e build/bin/tilec-e2e \
-        [--budget 1.0] [--filter REGEX] [--json out.json]
+        [--budget 1.0] [--filter REGEX] [--cpu 0] [--json out.json]
 """
 
 import argparse
@@ -86,10 +86,14 @@ def block_rows(path):
     return rows
 
 
+# The core compile_one pins to (--cpu).
+CPU = 0
+
+
 def compile_one(tilec, row, out_dir, timeout):
     cmd = []
     if shutil.which("taskset"):
-        cmd += ["taskset", "-c", "0"]
+        cmd += ["taskset", "-c", str(CPU)]
     cmd += [tilec, row["file"], "--kernel", row["kernel"], "--signature",
             row["signature"], "--num-warps", str(row["num_warps"]),
             "--emit", "cubin", "--mlir-timing",
@@ -125,8 +129,12 @@ def main():
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--filter", default="")
     ap.add_argument("--no-blocks", action="store_true")
+    ap.add_argument("--cpu", type=int, default=0,
+                    help="the core to pin the compiles to (an idle one)")
     ap.add_argument("--json")
     args = ap.parse_args()
+    global CPU
+    CPU = args.cpu
 
     work = tempfile.mkdtemp(prefix="tilec-compile-times-")
     rows = []

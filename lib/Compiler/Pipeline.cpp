@@ -108,7 +108,9 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   emulate.targetTypeStr = "f32";
   pm.addPass(mlir::arith::createArithEmulateUnsupportedFloats(emulate));
   pm.addPass(createExpandFloat8Conversions());
-  pm.addPass(mlir::createSCFToControlFlowPass());
+  // Upstream's convert-scf-to-cf, bottom up: linear in the owner-store ifs
+  // of a kernel's long block (Passes.td says why).
+  pm.addPass(createSCFToControlFlowBottomUp());
   pm.addPass(mlir::createConvertToLLVMPass());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
   addCleanups(pm);

@@ -242,7 +242,9 @@ parseRequest(llvm::StringRef line, std::optional<llvm::json::Value> &id) {
 bool parseRunOptions(const std::vector<std::string> &args,
                      llvm::raw_ostream &errors) {
   cl::ResetAllOptionOccurrences();
-  std::vector<const char *> argv = {"tilec", "run"};
+  // The program name the parser's messages give ("Try: 'tilec run
+  // --help'"): the options of a request are the run subcommand's.
+  std::vector<const char *> argv = {"tilec run", "run"};
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());
   return cl::ParseCommandLineOptions(argv.size(), argv.data(), "", &errors);

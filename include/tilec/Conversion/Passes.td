@@ -283,4 +283,26 @@ def ExpandFloat8Conversions : Pass<"expand-fp8-conversions"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SCFToControlFlowBottomUp : Pass<"convert-scf-to-cf-bottom-up"> {
+  let summary = "convert-scf-to-cf in linear time on long blocks";
+  let description = [{
+    Upstream's SCF to ControlFlow patterns
+    (`populateSCFToControlFlowConversionPatterns`: scf.if, scf.for,
+    scf.while, ... become blocks and `cf` branches), applied from the last
+    op of the function up instead of from the first down.
+
+    Lowering an `scf.if` splits its block after it, which moves every op
+    after it into the continuation block. Top-down (upstream's
+    `convert-scf-to-cf`), each `scf.if` of a long block moves the rest of
+    the block again: quadratic in the number of ifs. The GPU lowering makes
+    such blocks: a kernel is one straight-line block, and every exchange of
+    a replicated tile through shared memory stores under an `scf.if` of its
+    owner threads (a 64-element `tl.sort` of six sorts: 304 ifs in 35,000
+    ops). Bottom-up, each split moves only the ops up to the next
+    (already lowered) if: linear. The result is the same IR up to block
+    order.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+}
+
 #endif // TILEC_CONVERSION_PASSES_TD

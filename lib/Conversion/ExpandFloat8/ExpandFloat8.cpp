@@ -236,12 +236,25 @@ struct Float8Constant : OpRewritePattern<arith::ConstantOp> {
 struct ExpandFloat8ConversionsPass
     : tilec::impl::ExpandFloat8ConversionsBase<ExpandFloat8ConversionsPass> {
   void runOnOperation() override {
+    // Most kernels have no fp8 scalar left: no rewrite to drive.
+    auto isFloat8 = [](Type t) { return getFormat(t).has_value(); };
+    WalkResult found = getOperation()->walk([&](Operation *op) {
+      return llvm::any_of(op->getResultTypes(), isFloat8) ||
+                     llvm::any_of(op->getOperandTypes(), isFloat8)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (!found.wasInterrupted())
+      return;
     RewritePatternSet patterns(&getContext());
     patterns.add<TruncFToFloat8, ExtFFromFloat8, Float8Constant>(
         &getContext());
-    // The constants' bitcasts would fold back into fp8 constants.
+    // The constants' bitcasts would fold back into fp8 constants. No
+    // region simplification: on a kernel's long block it costs more than
+    // the rewrite (the cleanups after the conversion to LLVM do it).
     GreedyRewriteConfig config;
-    config.enableFolding(false);
+    config.enableFolding(false).setRegionSimplificationLevel(
+        GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config))) {
       getOperation()->emitError("expand-fp8-conversions did not converge");

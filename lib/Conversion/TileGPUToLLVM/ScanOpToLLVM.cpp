@@ -30,9 +30,11 @@
 // O(N / threads + chunks x log N) combines per thread: a 4096-element scan
 // is a few hundred instructions, and the tile stays in its layout (the
 // loads' and stores' vectorized one). A tile in any other layout is first
-// moved (through shared memory) into a layout with one chunk, built here
-// from the shape, and moved back afterwards. `reverse` scans from the last element: positions along
-// the axis are mirrored and the running value of the later elements is the
+// moved (through shared memory) into a layout with one chunk
+// (buildScanLayout; which layouts are taken in place is ScanLayout.h's
+// analyzeScanAxis, which also sizes the scratch) and moved back
+// afterwards. `reverse` scans from the last element: positions along the
+// axis are mirrored and the running value of the later elements is the
 // combine region's first argument (Triton's flip-scan-flip semantics).
 //
 //===----------------------------------------------------------------------===//
@@ -40,6 +42,7 @@
 #include "LoweringSupport.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/ScanLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -56,121 +59,6 @@ using namespace tilec::tilegpu;
 using namespace tilec::lowering;
 
 namespace {
-
-/// Where the scanned axis lives in a layout the scan takes directly: its
-/// low `regBits` bits in registers (bases 1, 2, ...), the next bits in the
-/// lane bits `laneBits` (in order of the axis bit they set), then in the
-/// warp bits `warpBits`, and its top `chunkBits` bits in registers again.
-struct ScanAxis {
-  unsigned regBits = 0;
-  SmallVector<unsigned> laneBits, warpBits;
-  unsigned chunkBits = 0;
-
-  /// The axis bits below the chunk number.
-  unsigned getChunkShift() const {
-    return regBits + laneBits.size() + warpBits.size();
-  }
-};
-
-std::optional<ScanAxis> analyzeScanAxis(const LinearLayout &layout,
-                                        unsigned axis) {
-  int64_t n = layout.getShape()[axis];
-  if (!llvm::isPowerOf2_64(n))
-    return std::nullopt;
-  // (axis bit, hardware input, input bit) of every basis that moves along
-  // the axis.
-  SmallVector<std::tuple<unsigned, unsigned, unsigned>> entries;
-  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
-    for (auto [bit, basis] : llvm::enumerate(layout.getBases(HwDim(hw)))) {
-      if (basis[axis] == 0)
-        continue;
-      if (!llvm::isPowerOf2_64(basis[axis]))
-        return std::nullopt;
-      for (unsigned d = 0; d < basis.size(); ++d)
-        if (d != axis && basis[d] != 0)
-          return std::nullopt;
-      entries.push_back({llvm::Log2_64(basis[axis]), hw, unsigned(bit)});
-    }
-  llvm::sort(entries);
-  if (entries.size() != llvm::Log2_64(n))
-    return std::nullopt;
-  // The axis bits from the lowest up go through the phases low registers,
-  // lanes, warps, high registers (chunks), in that order.
-  enum Phase { LowRegisters, Lanes, Warps, Chunks };
-  ScanAxis result;
-  Phase previous = LowRegisters;
-  for (auto [i, entry] : llvm::enumerate(entries)) {
-    auto [axisBit, hw, bit] = entry;
-    Phase phase = hw == unsigned(HwDim::Lane)   ? Lanes
-                  : hw == unsigned(HwDim::Warp) ? Warps
-                  : previous == LowRegisters    ? LowRegisters
-                                                : Chunks;
-    if (axisBit != i || phase < previous)
-      return std::nullopt;
-    previous = phase;
-    switch (phase) {
-    case LowRegisters:
-      ++result.regBits;
-      break;
-    case Lanes:
-      result.laneBits.push_back(bit);
-      break;
-    case Warps:
-      result.warpBits.push_back(bit);
-      break;
-    case Chunks:
-      ++result.chunkBits;
-      break;
-    }
-  }
-  return result;
-}
-
-/// A layout of `shape` (powers of two) that analyzeScanAxis takes, over
-/// 32 lanes and 2^`warpBits` warps: each thread holds as many consecutive
-/// elements along the axis as the tile has per thread, the lanes and then
-/// the warps continue the axis and then cover the other dimensions (the
-/// last first); what is left goes to registers, and thread bits beyond the
-/// tile replicate.
-LinearLayout buildScanLayout(ArrayRef<int64_t> shape, unsigned axis,
-                             unsigned warpBits) {
-  unsigned rank = shape.size();
-  SmallVector<unsigned> log2(rank), next(rank, 0);
-  unsigned elementBits = 0;
-  for (unsigned d = 0; d < rank; ++d) {
-    log2[d] = llvm::Log2_64(shape[d]);
-    elementBits += log2[d];
-  }
-  unsigned threadBits = llvm::Log2_32(kThreadsPerWarp) + warpBits;
-  unsigned registerBits = elementBits > threadBits ? elementBits - threadBits : 0;
-  std::array<SmallVector<Coord>, kNumHwDims> bases;
-  auto unit = [&](unsigned d) {
-    Coord c(rank, 0);
-    c[d] = int64_t(1) << next[d]++;
-    return c;
-  };
-  SmallVector<unsigned> order{axis};
-  for (int d = rank - 1; d >= 0; --d)
-    if (unsigned(d) != axis)
-      order.push_back(d);
-  auto take = [&]() {
-    for (unsigned d : order)
-      if (next[d] < log2[d])
-        return unit(d);
-    return Coord(rank, 0);
-  };
-  auto &regs = bases[unsigned(HwDim::Register)];
-  for (unsigned i = 0, e = std::min(log2[axis], registerBits); i < e; ++i)
-    regs.push_back(unit(axis));
-  for (unsigned i = 0; i < llvm::Log2_32(kThreadsPerWarp); ++i)
-    bases[unsigned(HwDim::Lane)].push_back(take());
-  for (unsigned i = 0; i < warpBits; ++i)
-    bases[unsigned(HwDim::Warp)].push_back(take());
-  for (unsigned d : order)
-    while (next[d] < log2[d])
-      regs.push_back(unit(d));
-  return LinearLayout(shape, bases);
-}
 
 struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
   ScanOpLowering(TileGPUTypeConverter &converter, MLIRContext *ctx,
@@ -285,7 +173,7 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
     // scan order. A segment is keyed by its line's first element and its
     // chunk's first position along the axis (both fixed by the register).
     unsigned chunkShift = scanAxis->getChunkShift();
-    int64_t numChunks = int64_t(1) << scanAxis->chunkBits;
+    int64_t numChunks = scanAxis->getNumChunks();
     llvm::MapVector<int64_t, SmallVector<int64_t>> lines;
     for (int64_t r = 0, e = layout.getNumRegisters(); r < e; ++r) {
       Coord c = layout.applyOne(HwDim::Register, r);

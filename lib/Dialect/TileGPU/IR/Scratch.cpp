@@ -8,6 +8,7 @@
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
+#include "tilec/Dialect/TileGPU/IR/ScanLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -74,12 +75,27 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
     return bytes;
   }
   if (auto scan = dyn_cast<tile::ScanOp>(op)) {
-    // The warps' totals per line (at most one element per tile element),
-    // or each source moved into and out of a layout the scan takes; one
-    // area per source.
+    // In a layout the scan takes in place (ScanLayout.h), the warps' totals
+    // of every chunk of every line when warps split the axis; otherwise
+    // each source is moved into and out of a layout it takes (a whole tile,
+    // which also bounds the totals there). One area per source.
+    auto src = cast<RankedTensorType>(scan.getSrcs().front().getType());
+    FailureOr<LinearLayout> layout =
+        toLinearLayout(src.getShape(), src.getEncoding());
+    std::optional<ScanAxis> axis;
+    if (succeeded(layout))
+      axis = analyzeScanAxis(*layout, scan.getAxis());
+    int64_t totals = 0;
+    if (axis && !axis->warpBits.empty())
+      totals = axis->getNumWarps() * axis->getNumChunks() *
+               (src.getNumElements() / src.getShape()[scan.getAxis()]);
     int64_t bytes = 0;
-    for (Value src : scan.getSrcs())
-      bytes = llvm::alignTo(bytes + tileBytes(src.getType()), 8);
+    for (Value s : scan.getSrcs()) {
+      Type element = cast<RankedTensorType>(s.getType()).getElementType();
+      int64_t area = axis ? totals * getScratchElementBytes(element)
+                          : tileBytes(s.getType());
+      bytes = llvm::alignTo(bytes + area, 8);
+    }
     return bytes;
   }
   if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
