@@ -2,7 +2,7 @@
 pointwise_dynamic ops of python_pointwise.py and the three launches of
 python_launch.py, on tiny arrays so that the kernel itself is negligible.
 
-    TILEC_BACKEND=cpu TILEC_CPU_THREADS=1 python3 bench/python_host_overhead.py [--calls N]
+    TILEC_BACKEND=cpu TILEC_CPU_THREADS=1 python3 bench/python_host_overhead.py [--calls N] [--repeats R]
         the CPU backend, numpy arrays and (where torch imports) CPU tensors;
     TILEC_FAKE_CUDA=1 TILEC_LIBCUDA=.../libtilec-fake-cuda.so TILEC_PTX_ONLY=1 \\
         python3 bench/python_host_overhead.py --fake-gpu
@@ -14,12 +14,13 @@ python_launch.py, on tiny arrays so that the kernel itself is negligible.
 
 Also prints the C call alone (the launch packet of a cached specialization
 sent to libtilec in a loop), the floor under every row. Each row is the
-median of 5 timed loops of N calls after a warm-up.
+fastest of R timed loops (--repeats, 25) of N calls (--calls, 2000) after
+a warm-up (the least disturbed by
+other work on the machine).
 """
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
@@ -72,7 +73,7 @@ def many_args_kernel(a, b, c, d, e, f, n0, n1, n2, n3, alpha, beta, BLOCK: tl.co
     tl.store(f + offs, x * beta + n1 + n2 + n3, mask=mask)
 
 
-def per_call_us(fn, calls, repeats=5):
+def per_call_us(fn, calls, repeats):
     for _ in range(min(calls, 200)):
         fn()
     samples = []
@@ -81,7 +82,7 @@ def per_call_us(fn, calls, repeats=5):
         for _ in range(calls):
             fn()
         samples.append((time.perf_counter() - start) / calls * 1e6)
-    return statistics.median(samples)
+    return min(samples)
 
 
 class FakeCudaTensor:
@@ -143,18 +144,19 @@ def launch_cases(x, y, out, n):
     ]
 
 
-def c_call_us(calls, x, y, out, n):
+def c_call_us(calls, repeats, x, y, out, n):
     """The launch packet of add_kernel's cached specialization, sent alone."""
     spec = add_kernel[(1,)](x, y, out, n, BLOCK=1024)
     lib = tilec._lib()
     fn = lib.tilec_cpu_kernel_launch_packet if spec.cpu else lib.tilec_module_launch_packet
     h, a, w = spec.handle, spec.address, spec.nwords
-    return per_call_us(lambda: fn(h, a, w), calls)
+    return per_call_us(lambda: fn(h, a, w), calls, repeats)
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--calls", type=int, default=20000)
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=25)
     parser.add_argument("--fake-gpu", action="store_true")
     args = parser.parse_args()
     rows, cols = 4, 64  # 256 elements: one program
@@ -177,7 +179,7 @@ def main():
                 a = torch.zeros(full, dtype=getattr(torch, dtype))
                 return a[:, ::2] if strided else a
             for name, layout, fn in pointwise_cases(make, rows, cols):
-                out.append((kind, name, layout, per_call_us(fn, args.calls)))
+                out.append((kind, name, layout, per_call_us(fn, args.calls, args.repeats)))
         else:
             kind = "fake GPU"
 
@@ -193,13 +195,13 @@ def main():
                     ("abs, out0=", lambda: abs_func(x, out0=o1)),
                     ("where, out0=", lambda: where_func(c, x, z, out0=o1)),
                     ("add, sub (2 outputs), out0= out1=", lambda: addsub_func(x, z, out0=o1, out1=o2))]:
-                out.append((kind, name, "contiguous", per_call_us(fn, args.calls)))
+                out.append((kind, name, "contiguous", per_call_us(fn, args.calls, args.repeats)))
         n = 4096
         x, y, o = (make((1, n), "float32", False)[0] for _ in range(3))
         for name, fn in launch_cases(x, y, o, n):
-            out.append((kind, name, "", per_call_us(fn, args.calls)))
+            out.append((kind, name, "", per_call_us(fn, args.calls, args.repeats)))
         out.append((kind, "C call alone (cuLaunchKernel of the fake driver)", "",
-                    c_call_us(args.calls, x, y, o, n)))
+                    c_call_us(args.calls, args.repeats, x, y, o, n)))
     else:
         tilec.set_backend("cpu")
         kinds = [("numpy", None)]
@@ -216,13 +218,13 @@ def main():
                     a = torch.from_numpy(a)
                 return a[:, ::2] if strided else a
             for name, layout, fn in pointwise_cases(make, rows, cols):
-                out.append((kind, name, layout, per_call_us(fn, args.calls)))
+                out.append((kind, name, layout, per_call_us(fn, args.calls, args.repeats)))
             n = 256
             x, y, o = (make((n,), "float32", False) for _ in range(3))
             for name, fn in launch_cases(x, y, o, n):
-                out.append((kind, name, "", per_call_us(fn, args.calls)))
+                out.append((kind, name, "", per_call_us(fn, args.calls, args.repeats)))
             out.append((kind, "C call alone (tilec_cpu_kernel_launch_packet)", "",
-                        c_call_us(args.calls, x, y, o, n)))
+                        c_call_us(args.calls, args.repeats, x, y, o, n)))
     print(f"{'arrays':15s} {'cached call':52s} {'layout':10s} {'µs/call':>8s}")
     for kind, name, layout, us in out:
         print(f"{kind:15s} {name:52s} {layout:10s} {us:8.2f}")
