@@ -35,6 +35,7 @@ import struct
 import sys
 import textwrap
 import threading
+import types
 
 from . import _capi
 
@@ -275,12 +276,13 @@ class _Specialization:
     """One compiled specialization: the handle and how to pack its run-time
     arguments."""
     __slots__ = ("signature", "handle", "packer", "words", "address", "nwords", "binary",
-                 "metadata", "cpu", "pack", "nwords_c")
+                 "metadata", "cpu", "pack", "nwords_c", "codes")
 
     def __init__(self, signature, handle, codes, cpu, binary=None, metadata=None):
         self.signature = signature
         self.handle = handle
         self.cpu = cpu
+        self.codes = tuple(codes)
         self.nwords = len(codes)
         # The packet of *_launch_packet: grid x | y << 32, grid z, the stream
         # (GPU) or thread count (CPU), then one word per parameter.
@@ -650,6 +652,120 @@ class KernelBase:
         stats = _capi.CacheStats()
         _capi.lib().tilec_compiler_stats(_compiler(4, 3), ctypes.byref(stats))
         return {name: getattr(stats, name) for name, _ in stats._fields_}
+
+
+class BoundLaunch:
+    """`kernel[grid](*lead, *tail, num_warps=..., num_stages=...)` with the
+    grid, the options and the trailing arguments fixed (ints and bools, as
+    pointwise_dynamic's shapes and strides): `bound.run(lead)` launches on
+    the leading arguments `lead` (a sequence).
+
+    `lead_kinds` says, per leading argument, what the caller promises it is
+    on every call: "tensor" (a torch.Tensor, always of the same dtype and
+    device), "ndarray" (a numpy.ndarray, always of the same dtype), "float"
+    (a Python float), or None (anything: keyed as the launcher keys it).
+    The specialization for each key of the leading arguments (the 16-byte
+    alignment of the promised arrays, the launcher's key items of the
+    others; the backend and the current device) is kept with a packet of
+    its own, in which the grid, the CPU thread count and the trailing words
+    are packed once: a call reads the arrays' addresses, packs the leading
+    words (and the stream) and calls libtilec. A key not seen yet launches
+    through kernel[grid], which compiles, checks and raises as ever."""
+
+    def __init__(self, kernel, grid, lead_kinds, tail, num_warps=4, num_stages=3):
+        self._kernel = kernel
+        self._grid = tuple(grid)
+        self._tail = tuple(tail)
+        self._num_warps = num_warps
+        self._num_stages = num_stages
+        self._entries = {}
+        self._cuda = None
+        kinds = tuple(lead_kinds)
+        flags = tuple(kernel._specialize_flags[:len(kinds)])
+        self.run = types.MethodType(_bound_launch_function(kinds, flags), self)
+
+    def _cuda_functions(self):
+        self._cuda = _cuda_launch_functions()
+        return self._cuda
+
+    def _first(self, lead, key, words):
+        spec = self._kernel[self._grid](*lead, *self._tail, num_warps=self._num_warps,
+                                        num_stages=self._num_stages)
+        if any(getattr(v, "_tilec_descriptor", False) for v in lead):
+            return spec  # launched through a variant (_launch_descriptors)
+        # The spec's packet layout, in a buffer of this launch's: the grid,
+        # the thread count (CPU) and the trailing words packed now.
+        packet = (ctypes.c_uint64 * (3 + spec.nwords))()
+        g = self._grid + (1, 1)
+        n = len(words)
+        tail_words = [_arg_key(v, flag)[3] for v, flag, const in
+                      zip(self._tail, self._kernel._specialize_flags[n:],
+                          self._kernel.constexpr[n:]) if not const]
+        spec.packer.pack_into(packet, 0, g[0], g[1], g[2], _cpu_threads() if spec.cpu else 0,
+                              *words, *tail_words)
+        lead_codes = "".join(spec.codes[:n])
+        if spec.cpu:
+            pack = functools.partial(struct.Struct("<" + lead_codes).pack_into, packet, 24)
+            call = _capi.raw_function("tilec_cpu_kernel_launch_packet")
+        else:
+            pack = functools.partial(struct.Struct("<Q" + lead_codes).pack_into, packet, 16)
+            call = _capi.raw_function("tilec_module_launch_packet")
+        self._entries[key] = (spec.handle, packet, spec.nwords_c, pack, call, spec)
+        return spec
+
+
+_bound_launch_functions = {}
+
+
+def _bound_launch_function(kinds, flags):
+    """The `run` of BoundLaunch for these leading kinds and specialize
+    flags: generated once per pattern, with the kinds' checks left out."""
+    fn = _bound_launch_functions.get((kinds, flags))
+    if fn is not None:
+        return fn
+    numpy = _numpy_address_reader()
+    lines, key, words = [], ["_be", "_dev"], []
+    for i, (kind, flag) in enumerate(zip(kinds, flags)):
+        if kind == "tensor":
+            lines.append(f"    _w{i} = lead[{i}].data_ptr()")
+        elif kind == "ndarray" and numpy:
+            lines.append(f"    _w{i} = _npa(_id(lead[{i}]) + {numpy[1]}).value")
+        elif kind == "ndarray":
+            lines.append(f"    _w{i} = _address(lead[{i}])")
+        elif kind == "float":
+            lines.append(f"    _w{i} = lead[{i}]")
+        else:
+            lines.append(f"    _k{i}, _c{i}, _s{i}, _w{i} = _ak(lead[{i}], {flag})")
+            key += [f"_k{i}", f"_c{i}", f"_s{i}"]
+        if kind in ("tensor", "ndarray") and flag:
+            key.append(f"not _w{i} & 15")
+        words.append(f"_w{i}")
+    w = ", ".join(words)
+    src = ("def run(self, lead):\n" + "\n".join(lines) + "\n"
+           "    _be = _J._backend or _backend()\n"
+           "    if _be == 'cpu':\n"
+           "        _dev = 0\n"
+           "    else:\n"
+           "        _dev = (self._cuda or self._cuda_functions())[0]()\n"
+           f"    _key = ({', '.join(key)},)\n"
+           "    _e = self._entries.get(_key)\n"
+           "    if _e is None:\n"
+           f"        return self._first(lead, _key, [{w}])\n"
+           "    if _be == 'cpu':\n"
+           f"        _e[3]({w})\n"
+           "    else:\n"
+           f"        _e[3](self._cuda[1](_dev){', ' if w else ''}{w})\n"
+           "    _status = _e[4](_e[0], _e[1], _e[2])\n"
+           "    if _status:\n"
+           "        self._kernel._fail(_status, self._grid, _e[5])\n"
+           "    return _e[5]\n")
+    scope = {"_J": sys.modules[__name__], "_backend": backend, "_ak": _arg_key,
+             "_address": _address, "_npa": ctypes.c_size_t.from_address, "_id": id}
+    exec(compile(src, "<tilec bound launch>", "exec"), scope)
+    fn = scope["run"]
+    fn.source = src
+    _bound_launch_functions[(kinds, flags)] = fn
+    return fn
 
 
 _MISSING = object()

@@ -42,6 +42,7 @@ Arrays: torch tensors (GPU or CPU backend) or numpy arrays (CPU backend).
 import sys
 
 from . import _capi
+from .jit import BoundLaunch as _BoundLaunch
 from .jit import JITFunction as _JITFunction, KernelBase as _KernelBase
 from .jit import foreign_dtype_name as _foreign_dtype_name
 
@@ -201,14 +202,22 @@ class _Unmatched:
     """Stands for an array type that is not imported."""
 
 
+# What a plan's launch is promised of each input and output (BoundLaunch's
+# lead_kinds) by its type: a call of the same signature has the same type,
+# dtype and device there.
+_LEAD_KINDS = {float: "float"}
+
+
 def _array_types():
     global _ND, _TT
     if _ND is None or _ND is _Unmatched:
         np = sys.modules.get("numpy")
         _ND = np.ndarray if np is not None else _Unmatched
+        _LEAD_KINDS[_ND] = "ndarray"
     if _TT is None or _TT is _Unmatched:
         t = sys.modules.get("torch")
         _TT = t.Tensor if t is not None else _Unmatched
+        _LEAD_KINDS[_TT] = "tensor"
 
 
 def _is_array(v):
@@ -251,10 +260,10 @@ def _allocator(like, shape, dtype, strides=None):
         import torch
         dt = getattr(torch, dtype)
         dev = getattr(like, "device", "cpu")
-        if strides is not None:
+        if strides is not None and tuple(strides) != _contiguous_strides(shape):
             strides = tuple(strides)
             return lambda: torch.empty_strided(shape, strides, dtype=dt, device=dev)
-        return lambda: torch.empty(shape, dtype=dt, device=dev)
+        return lambda: torch.empty(shape, dtype=dt, device=dev)  # (faster than empty_strided)
     import numpy as np
     dt = np.dtype(dtype)
     if strides is not None and len(shape) > 0:
@@ -265,6 +274,15 @@ def _allocator(like, shape, dtype, strides=None):
         if axes != tuple(range(len(shape))):
             return lambda: np.empty(permuted, dtype=dt).transpose(axes)
     return lambda: np.empty(shape, dtype=dt)
+
+
+def _contiguous_strides(shape):
+    """torch.empty(shape)'s strides (a size-0 dimension counts as 1)."""
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
 
 
 def _empty(like, shape, dtype, strides=None):
@@ -621,6 +639,31 @@ class PointwiseDynamicFunction:
         return tuple(key), outs
 
     def __call__(self, *args, **kwargs):
+        # A call without outputs given, inline (the signature as _signature
+        # computes it).
+        if not kwargs and len(args) == self._nargs and self._plans_config == self.config:
+            key = []
+            for a in args:
+                t = type(a)
+                if t is _TT:
+                    key.append((t, a.dtype, a.shape, a.stride(), a.device))
+                elif t is _ND:
+                    key.append((t, a.dtype, a.shape, a.strides))
+                elif t in _SCALAR_TYPES:
+                    key.append(t)
+                else:
+                    break
+            else:
+                plan = self._plans.get(tuple(key))
+                if plan is not None:
+                    outs = [alloc() for alloc in plan.allocators]
+                    if plan.floats:
+                        args = plan.convert(args)
+                    plan.bound((*args, *outs))
+                    return outs[0] if self.num_outputs == 1 else tuple(outs)
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
         if self._plans_config != self.config:
             self._plans.clear()
             self._plans_config = dict(self.config)
@@ -630,6 +673,9 @@ class PointwiseDynamicFunction:
             if plan is not None:
                 return plan.run(args, sig[1])
         plan, outs = self._plan(args, kwargs)
+        if sig is None and len(args) == self._nargs:
+            # Planning notes the array types imported since (_array_types).
+            sig = self._signature(args, kwargs)
         if sig is not None:
             if len(self._plans) >= self._MAX_PLANS:
                 self._plans.clear()
@@ -674,13 +720,13 @@ class PointwiseDynamicFunction:
             if all(_strides(a) == s0 for a in tensors) and _dense_non_overlapping(task, s0) \
                     and all(s >= 0 for s in s0):
                 layout = s0
-        allocators = []
+        allocators = [None] * self.num_outputs
         out_strides = []
         for k in range(self.num_outputs):
             o = outs[k]
             if o is None:
                 alloc = _allocator(like, task, dtypes[k], layout)
-                allocators.append((k, alloc))
+                allocators[k] = alloc
                 # What it allocates has the same strides every time.
                 outs[k] = o = alloc()
                 out_strides.append(list(_strides(o)))
@@ -712,7 +758,8 @@ class PointwiseDynamicFunction:
         floats = tuple(i for i, (a, m) in enumerate(zip(args, tensor_mask))
                        if not m and self._scalar(i, a) is not a)
         launch = self._launch_plan(len(shape), shape, strides_list, tensor_mask)
-        return _Plan(self.num_outputs, allocators, floats, launch), outs
+        kargs = [float(a) if i in floats else a for i, a in enumerate(args)]
+        return _Plan(self.num_outputs, allocators, floats, launch, kargs + outs), outs
 
     def _scalar(self, i, a):
         want = self.dtypes[i]
@@ -748,31 +795,47 @@ class _Plan:
     """What a call of a known signature does (PointwiseDynamicFunction's
     plans): allocate the missing outputs, convert the scalars that need it,
     launch."""
-    __slots__ = ("num_outputs", "allocators", "floats", "kernel", "grid", "tail", "warps")
+    __slots__ = ("num_outputs", "allocators", "floats", "bound")
 
-    def __init__(self, num_outputs, allocators, floats, launch):
+    def __init__(self, num_outputs, allocators, floats, launch, lead):
         self.num_outputs = num_outputs
+        # One per output: its allocator, None where the call gives it.
         self.allocators = tuple(allocators)
         self.floats = floats
-        self.kernel, self.grid, self.tail, self.warps = launch or (None, None, None, None)
+        # The launch with everything after the inputs and outputs fixed (a
+        # no-op without tasks), on the inputs and outputs `lead` of the call
+        # planned (a call of the same signature has the same kinds of them).
+        self.bound = _no_launch
+        if launch is not None:
+            kernel, grid, tail, warps = launch
+            kinds = [_LEAD_KINDS.get(type(v)) for v in lead]
+            self.bound = _BoundLaunch(kernel, grid, kinds, tail, num_warps=warps).run
+
+    def convert(self, args):
+        args = list(args)
+        for i in self.floats:
+            args[i] = float(args[i])
+        return args
 
     def run(self, args, outs):
         """A call: `outs` the outputs given (a list, None for none)."""
         if outs is None:
             outs = [None] * self.num_outputs
-        for k, alloc in self.allocators:
-            outs[k] = alloc()
+        for k, alloc in enumerate(self.allocators):
+            if alloc is not None:
+                outs[k] = alloc()
         return self.launch(args, outs)
 
     def launch(self, args, outs):
         """A call whose outputs are all there."""
         if self.floats:
-            args = list(args)
-            for i in self.floats:
-                args[i] = float(args[i])
-        if self.kernel is not None:
-            self.kernel[self.grid](*args, *outs, *self.tail, num_warps=self.warps)
+            args = self.convert(args)
+        self.bound((*args, *outs))
         return outs[0] if self.num_outputs == 1 else tuple(outs)
+
+
+def _no_launch(lead):
+    return None
 
 
 def pointwise_dynamic(f=None, *, is_tensor=None, dtypes=None, promotion_methods=None,
