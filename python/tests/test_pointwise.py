@@ -270,6 +270,10 @@ class PointwiseTest(unittest.TestCase):
         self.assertTrue(pw.has_internal_overlap((3, 3), (1, 1)))
         self.assertFalse(pw.has_internal_overlap((3, 2), (2, 3)))  # offsets 0 2 4 3 5 7
         self.assertTrue(pw.has_internal_overlap((3, 2), (2, 4)))   # 4 = 2*2
+        self.assertFalse(pw.has_internal_overlap((0, 8), (0, 0)))  # no elements (from_numpy's)
+        empty = arr(np.zeros((0, 5), np.float32))
+        self.assertIs(add_func(arr(np.zeros((0, 5), np.float32)), arr(randf(5)), 1.0, out0=empty),
+                      empty)
 
     def test_two_outputs(self):
         r, ang = np.abs(randf(3, 1, 50)), randf(4, 50)

@@ -323,7 +323,10 @@ def _dense_non_overlapping(shape, strides):
 
 
 def has_internal_overlap(shape, strides):
-    """True when two indices of the view address the same element (exact)."""
+    """True when two indices of the view address the same element (exact);
+    never for a view of no elements (as torch's has_internal_overlap)."""
+    if 0 in shape:
+        return False
     dims = sorted(((abs(s), n) for n, s in zip(shape, strides) if n > 1))
     if any(s == 0 for s, _ in dims):
         return True
