@@ -11,7 +11,10 @@ a wrapper that handles broadcasting, strides, dtype promotion and outputs).
     out = add_func(a, b, 0.5)             # broadcast, promoted, allocated
     add_func(a, b, 0.5, out0=a)           # in place (outputs by keyword)
 
-The wrapper (metadata computation, per call):
+The wrapper (metadata computation, once per call signature: each input's
+and output's type, dtype, shape, strides and device, a scalar's type; a
+call of a known signature only allocates its outputs and launches, see
+PointwiseDynamicFunction._signature):
 - task space: the broadcast of the tensor inputs' shapes (ranks 0-8);
 - output dtypes from `promotion_methods`, one `(arg indices..., KIND)` per
   output, KIND one of torch's ELEMENTWISE_TYPE_PROMOTION_KIND (DEFAULT,
