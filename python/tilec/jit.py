@@ -663,7 +663,12 @@ class BoundLaunch:
     `lead_kinds` says, per leading argument, what the caller promises it is
     on every call: "tensor" (a torch.Tensor, always of the same dtype and
     device), "ndarray" (a numpy.ndarray, always of the same dtype), "float"
-    (a Python float), or None (anything: keyed as the launcher keys it).
+    (a Python float), "to_float" (an int, float or bool, passed as a float),
+    or None (anything: keyed as the launcher keys it). With `allocators`
+    (functions of no arguments), the last len(allocators) leading arguments
+    are what they return on each call, and `run` is given the others and
+    returns those (the one, or a tuple).
+
     The specialization for each key of the leading arguments (the 16-byte
     alignment of the promised arrays, the launcher's key items of the
     others; the backend and the current device) is kept with a packet of
@@ -672,7 +677,7 @@ class BoundLaunch:
     words (and the stream) and calls libtilec. A key not seen yet launches
     through kernel[grid], which compiles, checks and raises as ever."""
 
-    def __init__(self, kernel, grid, lead_kinds, tail, num_warps=4, num_stages=3):
+    def __init__(self, kernel, grid, lead_kinds, tail, num_warps=4, num_stages=3, allocators=()):
         self._kernel = kernel
         self._grid = tuple(grid)
         self._tail = tuple(tail)
@@ -682,7 +687,8 @@ class BoundLaunch:
         self._cuda = None
         kinds = tuple(lead_kinds)
         flags = tuple(kernel._specialize_flags[:len(kinds)])
-        self.run = types.MethodType(_bound_launch_function(kinds, flags), self)
+        make = _bound_launch_function(kinds, flags, len(allocators))
+        self.run = make(self, self._entries, *allocators)
 
     def _cuda_functions(self):
         self._cuda = _cuda_launch_functions()
@@ -717,54 +723,73 @@ class BoundLaunch:
 _bound_launch_functions = {}
 
 
-def _bound_launch_function(kinds, flags):
-    """The `run` of BoundLaunch for these leading kinds and specialize
-    flags: generated once per pattern, with the kinds' checks left out."""
-    fn = _bound_launch_functions.get((kinds, flags))
+def _bound_launch_function(kinds, flags, n_alloc):
+    """The maker of BoundLaunch's `run` for these leading kinds, specialize
+    flags and number of allocated arguments: generated once per pattern,
+    with the kinds' checks left out; make(self, entries, *allocators)."""
+    fn = _bound_launch_functions.get((kinds, flags, n_alloc))
     if fn is not None:
         return fn
     numpy = _numpy_address_reader()
-    lines, key, words = [], ["_be", "_dev"], []
+    n = len(kinds)
+    names = [f"a{i}" for i in range(n)]
+    given, made = names[:n - n_alloc], names[n - n_alloc:]
+    lines = []
+    if given:
+        lines.append(f"        {', '.join(given)}{',' if len(given) == 1 else ''} = lead")
+    for i, name in enumerate(made):
+        lines.append(f"        {name} = _alloc{i}()")
+    key, words = ["_be", "_dev"], []
     for i, (kind, flag) in enumerate(zip(kinds, flags)):
+        a = names[i]
         if kind == "tensor":
-            lines.append(f"    _w{i} = lead[{i}].data_ptr()")
+            lines.append(f"        _w{i} = {a}.data_ptr()")
         elif kind == "ndarray" and numpy:
-            lines.append(f"    _w{i} = _npa(_id(lead[{i}]) + {numpy[1]}).value")
+            lines.append(f"        _w{i} = _npa(_id({a}) + {numpy[1]}).value")
         elif kind == "ndarray":
-            lines.append(f"    _w{i} = _address(lead[{i}])")
+            lines.append(f"        _w{i} = _address({a})")
         elif kind == "float":
-            lines.append(f"    _w{i} = lead[{i}]")
+            lines.append(f"        _w{i} = {a}")
+        elif kind == "to_float":
+            lines.append(f"        _w{i} = {a} = float({a})")
         else:
-            lines.append(f"    _k{i}, _c{i}, _s{i}, _w{i} = _ak(lead[{i}], {flag})")
+            lines.append(f"        _k{i}, _c{i}, _s{i}, _w{i} = _ak({a}, {flag})")
             key += [f"_k{i}", f"_c{i}", f"_s{i}"]
         if kind in ("tensor", "ndarray") and flag:
             key.append(f"not _w{i} & 15")
         words.append(f"_w{i}")
     w = ", ".join(words)
-    src = ("def run(self, lead):\n" + "\n".join(lines) + "\n"
-           "    _be = _J._backend or _backend()\n"
-           "    if _be == 'cpu':\n"
-           "        _dev = 0\n"
-           "    else:\n"
-           "        _dev = (self._cuda or self._cuda_functions())[0]()\n"
-           f"    _key = ({', '.join(key)},)\n"
-           "    _e = self._entries.get(_key)\n"
-           "    if _e is None:\n"
-           f"        return self._first(lead, _key, [{w}])\n"
-           "    if _be == 'cpu':\n"
-           f"        _e[3]({w})\n"
-           "    else:\n"
-           f"        _e[3](self._cuda[1](_dev){', ' if w else ''}{w})\n"
-           "    _status = _e[4](_e[0], _e[1], _e[2])\n"
-           "    if _status:\n"
-           "        self._kernel._fail(_status, self._grid, _e[5])\n"
-           "    return _e[5]\n")
+    result = made[0] if n_alloc == 1 else "(" + ", ".join(made) + ("," if n_alloc else "") + ")"
+    if n_alloc == 0:
+        result = "_e[5]"
+    first_result = result if n_alloc else "_spec"
+    src = (f"def make(self, _entries{''.join(f', _alloc{i}' for i in range(n_alloc))}):\n"
+           "    def run(lead):\n" + "\n".join(lines) + "\n"
+           "        _be = _J._backend or _backend()\n"
+           "        if _be == 'cpu':\n"
+           "            _dev = 0\n"
+           "        else:\n"
+           "            _dev = (self._cuda or self._cuda_functions())[0]()\n"
+           f"        _key = ({', '.join(key)},)\n"
+           "        _e = _entries.get(_key)\n"
+           "        if _e is None:\n"
+           f"            _spec = self._first(({', '.join(names)}{',' if n == 1 else ''}), _key, [{w}])\n"
+           f"            return {first_result}\n"
+           "        if _be == 'cpu':\n"
+           f"            _e[3]({w})\n"
+           "        else:\n"
+           f"            _e[3](self._cuda[1](_dev){', ' if w else ''}{w})\n"
+           "        _status = _e[4](_e[0], _e[1], _e[2])\n"
+           "        if _status:\n"
+           "            self._kernel._fail(_status, self._grid, _e[5])\n"
+           f"        return {result}\n"
+           "    return run\n")
     scope = {"_J": sys.modules[__name__], "_backend": backend, "_ak": _arg_key,
              "_address": _address, "_npa": ctypes.c_size_t.from_address, "_id": id}
     exec(compile(src, "<tilec bound launch>", "exec"), scope)
-    fn = scope["run"]
+    fn = scope["make"]
     fn.source = src
-    _bound_launch_functions[(kinds, flags)] = fn
+    _bound_launch_functions[(kinds, flags, n_alloc)] = fn
     return fn
 
 

@@ -662,11 +662,7 @@ class PointwiseDynamicFunction:
             else:
                 plan = self._plans.get(tuple(key))
                 if plan is not None:
-                    outs = [alloc() for alloc in plan.allocators]
-                    if plan.floats:
-                        args = plan.convert(args)
-                    plan.bound((*args, *outs))
-                    return outs[0] if self.num_outputs == 1 else tuple(outs)
+                    return plan.fast(args)
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
@@ -678,7 +674,7 @@ class PointwiseDynamicFunction:
             plan = self._plans.get(sig[0])
             if plan is not None:
                 return plan.run(args, sig[1])
-        plan, outs = self._plan(args, kwargs)
+        plan, kargs, outs = self._plan(args, kwargs)
         if sig is None and len(args) == self._nargs:
             # Planning notes the array types imported since (_array_types).
             sig = self._signature(args, kwargs)
@@ -686,12 +682,12 @@ class PointwiseDynamicFunction:
             if len(self._plans) >= self._MAX_PLANS:
                 self._plans.clear()
             self._plans[sig[0]] = plan
-        return plan.launch(args, outs)
+        return plan.first(kargs, outs)
 
     def _plan(self, args, kwargs):
         """Every check of a call: its _Plan (which keeps no argument, a plan
-        is run on each call's own), and the call's outputs (the missing ones
-        allocated)."""
+        is run on each call's own), and the call's inputs (scalars converted)
+        and outputs (the missing ones allocated)."""
         _array_types()
         nargs = len(self.is_tensor)
         if len(args) != nargs:
@@ -765,7 +761,7 @@ class PointwiseDynamicFunction:
                        if not m and self._scalar(i, a) is not a)
         launch = self._launch_plan(len(shape), shape, strides_list, tensor_mask)
         kargs = [float(a) if i in floats else a for i, a in enumerate(args)]
-        return _Plan(self.num_outputs, allocators, floats, launch, kargs + outs), outs
+        return _Plan(self.num_outputs, allocators, floats, launch, kargs + outs), kargs, outs
 
     def _scalar(self, i, a):
         want = self.dtypes[i]
@@ -801,47 +797,58 @@ class _Plan:
     """What a call of a known signature does (PointwiseDynamicFunction's
     plans): allocate the missing outputs, convert the scalars that need it,
     launch."""
-    __slots__ = ("num_outputs", "allocators", "floats", "bound")
+    __slots__ = ("num_outputs", "allocators", "launch_args", "fast", "bound")
 
     def __init__(self, num_outputs, allocators, floats, launch, lead):
         self.num_outputs = num_outputs
         # One per output: its allocator, None where the call gives it.
         self.allocators = tuple(allocators)
-        self.floats = floats
-        # The launch with everything after the inputs and outputs fixed (a
-        # no-op without tasks), on the inputs and outputs `lead` of the call
-        # planned (a call of the same signature has the same kinds of them).
-        self.bound = _no_launch
+        # (kernel, grid, trailing arguments, num_warps), None without tasks.
+        self.launch_args = launch
+        # The launch with everything after the inputs and outputs fixed, on
+        # the inputs and outputs of the kinds in `lead` (the call planned: a
+        # call of the same signature has the same kinds of them), the
+        # scalars in `floats` converted. Without outputs given, `fast(args)`
+        # is the whole call: it allocates the outputs, launches and returns
+        # them; else `bound(inputs and outputs)` launches.
+        self.fast = self.bound = None
+        all_allocated = all(a is not None for a in self.allocators)
         if launch is not None:
             kernel, grid, tail, warps = launch
             kinds = [_LEAD_KINDS.get(type(v)) for v in lead]
-            self.bound = _BoundLaunch(kernel, grid, kinds, tail, num_warps=warps).run
+            for i in floats:
+                kinds[i] = "to_float"
+            run = _BoundLaunch(kernel, grid, kinds, tail, num_warps=warps,
+                               allocators=self.allocators if all_allocated else ()).run
+            if all_allocated:
+                self.fast = run
+            else:
+                self.bound = run
+        elif all_allocated:
+            self.fast = self._allocate_only
 
-    def convert(self, args):
-        args = list(args)
-        for i in self.floats:
-            args[i] = float(args[i])
-        return args
+    def _allocate_only(self, args):
+        outs = [alloc() for alloc in self.allocators]
+        return outs[0] if self.num_outputs == 1 else tuple(outs)
 
     def run(self, args, outs):
         """A call: `outs` the outputs given (a list, None for none)."""
-        if outs is None:
-            outs = [None] * self.num_outputs
+        if self.fast is not None:
+            return self.fast(args)
         for k, alloc in enumerate(self.allocators):
             if alloc is not None:
                 outs[k] = alloc()
-        return self.launch(args, outs)
-
-    def launch(self, args, outs):
-        """A call whose outputs are all there."""
-        if self.floats:
-            args = self.convert(args)
-        self.bound((*args, *outs))
+        if self.bound is not None:
+            self.bound((*args, *outs))
         return outs[0] if self.num_outputs == 1 else tuple(outs)
 
-
-def _no_launch(lead):
-    return None
+    def first(self, kargs, outs):
+        """The call planned (its outputs allocated, its scalars converted:
+        `kargs`): through kernel[grid], as any launch."""
+        if self.launch_args is not None:
+            kernel, grid, tail, warps = self.launch_args
+            kernel[grid](*kargs, *outs, *tail, num_warps=warps)
+        return outs[0] if self.num_outputs == 1 else tuple(outs)
 
 
 def pointwise_dynamic(f=None, *, is_tensor=None, dtypes=None, promotion_methods=None,
