@@ -35,7 +35,6 @@ import struct
 import sys
 import textwrap
 import threading
-import types
 
 from . import _capi
 
