@@ -68,6 +68,33 @@ class JitTest(unittest.TestCase):
             add_kernel[(tilec.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
             np.testing.assert_allclose(out, x.astype(np.float64) + y, rtol=1e-6)
 
+    def test_numpy_views_addresses_and_alignment(self):
+        # The launcher reads a numpy array's address from the array object
+        # (jit._numpy_address_reader); views at every offset, misaligned or
+        # not, a subclass (the generic path), alternately on one kernel.
+        jitmod = sys.modules["tilec.jit"]
+        base = randn(3 * 70)
+        for a in (base, base[1:], base[3:67], base[::-2], base.reshape(3, 70)[1:, 5:].T, base[:0]):
+            self.assertEqual(jitmod._address(a), a.__array_interface__["data"][0])
+        if tilec.backend() != "cpu":
+            self.skipTest("numpy arrays run on the CPU backend")
+
+        class Sub(np.ndarray):
+            pass
+        n = 61
+        signatures = set()
+        for round_ in range(2):
+            for off in (0, 1, 4, 3):
+                x, y = base[off:off + n], base[100 + off:100 + off + n]
+                out = poison(n + 4)[off:off + n]
+                if off == 3:
+                    x, out = x.view(Sub), out.view(Sub)
+                spec = add_kernel[(1,)](x, y, out, n, BLOCK=64)
+                signatures.add(spec.signature)
+                np.testing.assert_allclose(np.asarray(out), x.astype(np.float64) + y, rtol=1e-6)
+        self.assertIn("*fp32:16, *fp32:16, *fp32:16, i32, 64", signatures)
+        self.assertIn("*fp32, *fp32, *fp32, i32, 64", signatures)
+
     @needs_torch
     def test_add_torch(self):
         n = 3000

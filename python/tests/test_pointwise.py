@@ -1,14 +1,17 @@
 """tilec.pointwise_dynamic: every promotion kind against torch's dtype rules,
 broadcasting across ranks 0-6, non-contiguous and negative-stride inputs,
 out0= in place, two outputs, overlapping outputs rejected, rank reduction,
-instantiate() and StridedBuffer (the seed's flip). Values against float64
-numpy references on fresh random inputs; outputs poisoned beforehand."""
+instantiate() and StridedBuffer (the seed's flip); the plans kept per call
+signature (calls alternating between shapes, strides, dtypes, broadcasts,
+outputs, addresses and scalar kinds, and what is refused, refused every
+call). Values against float64 numpy references on fresh random inputs;
+outputs poisoned beforehand."""
 
 import unittest
 
 import numpy as np
 
-from util import device, needs_torch, rng, torch
+from util import device, needs_torch, poison, rng, torch
 
 import tilec
 import tilec.language as tl
@@ -270,6 +273,10 @@ class PointwiseTest(unittest.TestCase):
         self.assertTrue(pw.has_internal_overlap((3, 3), (1, 1)))
         self.assertFalse(pw.has_internal_overlap((3, 2), (2, 3)))  # offsets 0 2 4 3 5 7
         self.assertTrue(pw.has_internal_overlap((3, 2), (2, 4)))   # 4 = 2*2
+        self.assertFalse(pw.has_internal_overlap((0, 8), (0, 0)))  # no elements (from_numpy's)
+        empty = arr(np.zeros((0, 5), np.float32))
+        self.assertIs(add_func(arr(np.zeros((0, 5), np.float32)), arr(randf(5)), 1.0, out0=empty),
+                      empty)
 
     def test_two_outputs(self):
         r, ang = np.abs(randf(3, 1, 50)), randf(4, 50)
@@ -292,6 +299,181 @@ class PointwiseTest(unittest.TestCase):
         self.assertIn("ii[None, :] * in0_s1", add_func.kernel_source(2))  # inner: an arange
         self.assertIn("i1 = rem - q * shape1", add_func.kernel_source(3))  # outer: magic
 
+
+
+@tilec.pointwise_dynamic(is_tensor=[True, False], dtypes=[None, float], promotion_methods=[(0, "DEFAULT")])
+@tilec.jit
+def scale_func(x, alpha):
+    return x * alpha
+
+
+def poisoned(a):
+    """An output of the run's array type: `a`'s shape and dtype, poisoned
+    (util.poison)."""
+    return arr(poison(a.shape, a.dtype))
+
+
+class PlanCacheTest(unittest.TestCase):
+    """A call's plan is kept per signature (PointwiseDynamicFunction._plans):
+    calls alternating between signatures get each its own plan and the right
+    values every time; what differs per call (outputs, addresses, scalar
+    values) is never taken from the plan; what fails is checked again."""
+
+    def check(self, got, want, rtol=1e-5, atol=1e-6):
+        np.testing.assert_allclose(host(got).astype(np.float64), want, rtol=rtol, atol=atol)
+
+    def test_alternating_shapes_strides_dtypes_broadcasts(self):
+        wide = randf(6, 16)
+        x3 = randf(3, 4, 5)
+        cases = [  # (x, y, alpha), each numpy, as the inputs
+            (randf(6, 8), randf(8), 0.5),                                    # row broadcast
+            (wide[:, 1::2], randf(8), 0.5),                                 # the same, strided
+            (wide[:, ::2], randf(6, 1), 2.0),                               # strided, column broadcast
+            (wide.T[::2], randf(1, 6), -1.0),                               # transposed view
+            (x3, x3.transpose(0, 2, 1).copy().transpose(0, 2, 1), 1.5),     # same shape, other strides
+            (x3.astype(np.float64), randf(), 0.25),                          # fp64 with a rank-0 tensor
+            ((x3 * 10).astype(np.int32), randf(5), 3.0),                    # int32 + fp32: promoted
+            ((x3 * 10).astype(np.int32), (x3 * 5).astype(np.int32), 2),     # int alpha
+            (randf(6, 8), randf(8), 3),                                     # int alpha, fp32
+            (randf(1, 8), randf(6, 1), 1.0),                                # both broadcast
+            (randf(0, 8), randf(8), 1.0),                                   # no tasks
+        ]
+        plans = set()
+        for round_ in range(3):
+            order = cases if round_ != 1 else cases[::-1]
+            for x, y, alpha in order:
+                tx, ty = view(x), view(y)
+                out = add_func(tx, ty, alpha)
+                want = x.astype(np.float64) + y.astype(np.float64) * alpha
+                self.assertEqual(tuple(out.shape), want.shape)
+                self.assertEqual(dtname(out), pw.elementwise_dtype([x, y], "DEFAULT"))
+                self.check(out, want)
+                # An output given, poisoned, alternately with none.
+                given = poisoned(np.empty(want.shape, dtname(out)))
+                self.assertIs(add_func(tx, ty, alpha, out0=given), given)
+                self.check(given, want)
+            plans.add(len(add_func._plans))
+        # A plan per signature (twice as many with out0=), made in the first
+        # round and reused after.
+        self.assertEqual(len(plans), 1)
+
+    def test_no_plan_for_other_strides(self):
+        # Same shape and dtype, different strides: a plan of their own, and
+        # the output allocated in each one's layout.
+        a = randf(8, 6)
+        views = [a.T.copy(), a.T, np.asfortranarray(a.T), a.T.copy()[:, ::1]]
+        before = len(copy_func._plans)
+        for round_ in range(2):
+            for v in views:
+                tv = view(v)
+                out = copy_func(tv)
+                np.testing.assert_array_equal(host(out), v)
+                self.assertEqual(tuple(pw._strides(out)), tuple(pw._strides(tv)))
+        self.assertEqual(len(copy_func._plans) - before, 2)  # C order and F order
+
+    def test_out0_is_each_calls_own(self):
+        x, y = randf(5, 7), randf(7)
+        tx, ty = arr(x), arr(y)
+        first, second = poisoned(x), poisoned(x)
+        add_func(tx, ty, 1.0, out0=first)
+        add_func(tx, ty, 2.0, out0=second)      # the same signature, another output
+        self.check(first, x.astype(np.float64) + y * 1.0)
+        self.check(second, x.astype(np.float64) + y * 2.0)
+        # An output of another layout: its own plan, written through its strides.
+        t = view(np.full((7, 5), np.nan, np.float32).T)
+        add_func(tx, ty, 3.0, out0=t)
+        self.check(t, x.astype(np.float64) + y * 3.0)
+        self.check(first, x.astype(np.float64) + y * 1.0)
+        # In place, then into another array of the same signature.
+        tz = arr(x)
+        self.assertIs(add_func(tz, ty, 1.0, out0=tz), tz)
+        self.check(tz, x.astype(np.float64) + y)
+        self.check(add_func(tx, ty, 1.0, out0=second), x.astype(np.float64) + y)
+
+    def test_rejected_every_call(self):
+        x = randf(4, 5)
+        tx = arr(x)
+        if torch is not None:
+            overlapping = torch.empty(5, device=device()).expand(4, 5)
+        else:
+            overlapping = np.broadcast_to(np.empty(5, np.float32), (4, 5))
+        good = poisoned(x)
+        for _ in range(3):
+            with self.assertRaisesRegex(ValueError, "overlaps itself"):
+                add_func(tx, tx, 1.0, out0=overlapping)
+            add_func(tx, tx, 1.0, out0=good)  # the same shape, planned and kept
+            self.check(good, 2 * x.astype(np.float64))
+            with self.assertRaises(ValueError):
+                add_func(tx, tx, 1.0, out0=arr(np.zeros((5, 4), np.float32)))
+            with self.assertRaises(TypeError):
+                add_func(tx, tx, 1.0, out0=arr(np.zeros((4, 5), np.int32)))
+            with self.assertRaises(TypeError):
+                add_func(tx, tx, 1.0, out=good)
+            with self.assertRaises(TypeError):
+                add_func(tx, tx)
+            with self.assertRaises(ValueError):
+                add_func(tx, arr(randf(3)), 1.0)  # does not broadcast
+
+    def test_scalar_kinds_each_call(self):
+        # alpha: an int converted to float (dtypes), or a float; the kernel
+        # takes fp32 either way. The plan converts by the argument's type.
+        x = randf(3, 9)
+        tx = arr(x)
+        for alpha in (2, 2.5, -3, 1, 0.125, 1 << 20, True):
+            self.check(scale_func(tx, alpha), x.astype(np.float64) * float(alpha))
+
+    def test_addresses_each_call(self):
+        # One signature, inputs and outputs 16-byte aligned or not
+        # (the launch specializes on it): the right values every time.
+        base = randf(4 * 64 + 8)
+        for round_ in range(2):
+            for off in (0, 1, 4, 2):
+                x = base[off:off + 4 * 64].reshape(4, 64)
+                y = base[off + 3:off + 3 + 64]
+                out = add_func(view(x), view(y), 0.5)
+                self.check(out, x.astype(np.float64) + y * 0.5)
+                out0 = view(np.full(4 * 64 + 8, np.nan, np.float32)[off:off + 4 * 64].reshape(4, 64))
+                add_func(view(x), view(y), 0.5, out0=out0)
+                self.check(out0, x.astype(np.float64) + y * 0.5)
+
+    def test_two_outputs_alternating(self):
+        for round_ in range(2):
+            for rshape, ashape in (((3, 1, 50), (4, 50)), ((7,), (7,)), ((2, 3), (1, 3))):
+                r, ang = np.abs(randf(*rshape)), randf(*ashape)
+                re, im = polar_func(arr(r), arr(ang))
+                self.check(re, r * np.cos(ang.astype(np.float64)), atol=1e-5)
+                self.check(im, r * np.sin(ang.astype(np.float64)), atol=1e-5)
+                out1 = poisoned(np.empty(np.broadcast_shapes(rshape, ashape), np.float32))
+                re2, im2 = polar_func(arr(r), arr(ang), out1=out1)
+                self.assertIs(im2, out1)
+                self.check(re2, r * np.cos(ang.astype(np.float64)), atol=1e-5)
+                self.check(out1, r * np.sin(ang.astype(np.float64)), atol=1e-5)
+
+    def test_config_change_drops_plans(self):
+        f = tilec.pointwise_dynamic(add_func.fn, is_tensor=[True, True, False],
+                                    promotion_methods=[(0, 1, "DEFAULT")])
+        x, y = randf(3, 5, 7), randf(5, 1)
+        self.check(f(arr(x), arr(y), 0.5), x.astype(np.float64) + y * 0.5)
+        f.config["INT64"] = True
+        self.check(f(arr(x), arr(y), 0.5), x.astype(np.float64) + y * 0.5)
+        self.assertEqual([plan.launch_args[2][-1] for plan in f._plans.values()], [True])  # INT64
+        f.config.clear()
+        self.check(f(arr(x), arr(y), 0.5), x.astype(np.float64) + y * 0.5)
+
+    def test_other_argument_types_are_planned_every_call(self):
+        # StridedBuffers (and any type but ndarray, Tensor and Python
+        # scalars) take the planning path each call, with the same results.
+        a = randf(5, 6)
+        ta = arr(a)
+        before = len(copy_func._plans)
+        for dims in ((0,), (1,), (0,), (1,)):
+            strides = list(pw._strides(ta))
+            d = dims[0]
+            offset = strides[d] * (a.shape[d] - 1)
+            strides[d] = -strides[d]
+            flipped = tilec.StridedBuffer(ta, strides=strides, offset=offset)
+            np.testing.assert_array_equal(host(copy_func(flipped)), np.flip(a, dims))
+        self.assertEqual(len(copy_func._plans), before)
 
 if __name__ == "__main__":
     unittest.main()

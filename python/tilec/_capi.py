@@ -182,5 +182,15 @@ def lib():
                           "\nbuild it (scripts/build.sh) or set TILEC_LIBRARY")
 
 
+def raw_function(name, restype=ctypes.c_int):
+    """Another function pointer to `name`, without argtypes: called with
+    ctypes objects only (c_void_p, c_size_t, arrays), it skips the
+    per-argument conversion that argtypes costs (for the launch calls)."""
+    l = lib()
+    fn = l._FuncPtr((name, l))
+    fn.restype = restype
+    return fn
+
+
 def last_error():
     return lib().tilec_last_error().decode("utf-8", "replace")

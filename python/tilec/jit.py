@@ -200,10 +200,45 @@ def _element_type(v):
     return t
 
 
+# numpy arrays' data address without __array_interface__ (a new dict per
+# call, ~0.7 µs): PyArrayObject's `data`, the first field after the object
+# header (numpy's ndarraytypes.h), read by address. Used only under CPython
+# and once checked against __array_interface__ on a few arrays; else None.
+_numpy_reader = None
+
+
+def _numpy_address_reader():
+    """(numpy.ndarray, the data field's offset from id(array)), or None
+    (numpy not imported, or not laid out as expected)."""
+    global _numpy_reader
+    if _numpy_reader is not None:
+        return _numpy_reader or None
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None  # asked again once numpy is imported
+    found = False
+    if sys.implementation.name == "cpython":
+        offset = object.__basicsize__
+        read = ctypes.c_size_t.from_address
+        try:
+            base = np.arange(24, dtype=np.float32)
+            samples = [base, base[5:], base[::-3], base.reshape(4, 6)[1:, 2:].T, np.empty(0),
+                       np.zeros((3, 2), np.int8)[2]]
+            found = all(read(id(a) + offset).value == a.__array_interface__["data"][0]
+                        for a in samples)
+        except Exception:
+            found = False
+    _numpy_reader = (np.ndarray, offset) if found else False
+    return _numpy_reader or None
+
+
 def _address(v):
     ptr = getattr(v, "data_ptr", None)
     if ptr is not None:
         return ptr()
+    reader = _numpy_reader if _numpy_reader is not None else _numpy_address_reader()
+    if reader and type(v) is reader[0]:
+        return ctypes.c_size_t.from_address(id(v) + reader[1]).value
     ai = getattr(v, "__array_interface__", None)
     if ai is not None:
         return ai["data"][0]
@@ -240,18 +275,23 @@ class _Specialization:
     """One compiled specialization: the handle and how to pack its run-time
     arguments."""
     __slots__ = ("signature", "handle", "packer", "words", "address", "nwords", "binary",
-                 "metadata", "launch", "cpu")
+                 "metadata", "cpu", "pack", "nwords_c", "codes")
 
     def __init__(self, signature, handle, codes, cpu, binary=None, metadata=None):
         self.signature = signature
         self.handle = handle
         self.cpu = cpu
+        self.codes = tuple(codes)
         self.nwords = len(codes)
         # The packet of *_launch_packet: grid x | y << 32, grid z, the stream
         # (GPU) or thread count (CPU), then one word per parameter.
         self.packer = struct.Struct("<IIQQ" + "".join(codes))
         self.words = (ctypes.c_uint64 * (3 + self.nwords))()
         self.address = ctypes.addressof(self.words)
+        # What the generated launchers call: packer.pack_into(words, 0, ...),
+        # and the word count as a ctypes object (_capi.raw_function).
+        self.pack = functools.partial(self.packer.pack_into, self.words, 0)
+        self.nwords_c = ctypes.c_size_t(self.nwords)
         self.binary = binary
         self.metadata = metadata
 
@@ -517,13 +557,17 @@ class KernelBase:
     def _make_launcher(self):
         """A launcher generated for this kernel's parameters (as Triton
         generates its binder): binds the arguments by Python's own call
-        mechanism, computes the cache key inline (torch tensors and ints
-        without a function call), and on a hit packs the words and calls
-        libtilec. Anything unusual (a miss, keyword options other than
-        num_warps/num_stages) goes to _launch."""
+        mechanism, computes the cache key inline (torch tensors, numpy
+        arrays on the CPU backend, ints and floats without a function call),
+        and on a hit packs the words and calls libtilec. Anything unusual (a
+        miss, keyword options other than num_warps/num_stages) goes to
+        _launch."""
         which = _backend or backend()
         cpu = which == "cpu"
         torch = sys.modules.get("torch")
+        # numpy arrays only run on the CPU backend (elsewhere _launch
+        # refuses them, through _ak and a miss).
+        numpy = _numpy_address_reader() if cpu else None
         names = self.arg_names
         params, body, key, words = [], [], [], []
         for i, name in enumerate(names):
@@ -533,61 +577,70 @@ class KernelBase:
                 key.append(v)
                 continue
             spec = self._specialize_flags[i]
-            body.append(f"    if type({v}) is _T:\n"
-                        f"        _w{i} = {v}.data_ptr(); _k{i} = {v}.dtype; _c{i} = {v}.is_cuda; "
-                        f"_s{i} = {'not _w%d & 15' % i if spec else 'False'}\n"
-                        f"    elif type({v}) is int and {_INT32_MIN} <= {v} <= {_INT32_MAX}"
-                        f"{' and %s != 1' % v if spec else ''}:\n"
-                        f"        _w{i} = {v}; _k{i} = 'i32'; _c{i} = None; "
-                        f"_s{i} = {'not %s & 15' % v if spec else 'False'}\n"
-                        f"    else:\n"
-                        f"        _k{i}, _c{i}, _s{i}, _w{i} = _ak({v}, {spec})")
+
+            def aligned(w):
+                return f"not {w} & 15" if spec else "False"
+            branches = [(f"type({v}) is _T",
+                         f"_w{i} = {v}.data_ptr(); _k{i} = {v}.dtype; _c{i} = {v}.is_cuda; "
+                         f"_s{i} = {aligned(f'_w{i}')}")]
+            if numpy:
+                branches.append((f"type({v}) is _ND",
+                                 f"_w{i} = _npa(_id({v}) + {numpy[1]}).value; _k{i} = {v}.dtype; "
+                                 f"_c{i} = None; _s{i} = {aligned(f'_w{i}')}"))
+            branches += [
+                (f"type({v}) is int and {_INT32_MIN} <= {v} <= {_INT32_MAX}"
+                 f"{' and %s != 1' % v if spec else ''}",
+                 f"_w{i} = {v}; _k{i} = 'i32'; _c{i} = None; _s{i} = {aligned(v)}"),
+                (f"type({v}) is float", f"_w{i} = {v}; _k{i} = 'fp32'; _c{i} = None; _s{i} = False"),
+            ]
+            for j, (test, then) in enumerate(branches):
+                body.append(f"    {'if' if j == 0 else 'elif'} {test}:\n        {then}")
+            body.append(f"    else:\n        _k{i}, _c{i}, _s{i}, _w{i} = _ak({v}, {spec})")
             key.append(f"_k{i}, _c{i}, _s{i}")
             words.append(f"_w{i}")
         meta = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
         values = "[" + ", ".join(names) + "]"
         if cpu:
-            device = "    _dev = 0\n"
-            tail = "_THREADS"
-            call = "_cpu_launch(_spec.handle, _spec.address, _spec.nwords)"
+            device, dev, tail, call = "", "0", "_THREADS", "_cpu_launch"
         else:
-            device = "    _dev = _cur_dev()\n"
-            tail = "_stream(_dev)"
-            call = "_gpu_launch(_spec.handle, _spec.address, _spec.nwords)"
+            device, dev, tail, call = "    _dev = _cur_dev()\n", "_dev", "_stream(_dev)", "_gpu_launch"
+        packed = ", ".join([tail] + words)
+        miss = f"return _self._launch(_grid, {values}, num_warps, num_stages, None)"
         src = (f"def {self.name}(_grid, {', '.join(params)}{', ' if params else ''}num_warps=4, num_stages=3, **extra):\n"
                f"    if extra:\n"
                f"        return _self.run(*{values}, grid=_grid, num_warps=num_warps, num_stages=num_stages, **extra)\n"
                + "\n".join(body) + "\n" + device +
-               f"    _spec = _get(({', '.join(key)}{', ' if key else ''}num_warps, num_stages, _dev))\n"
+               f"    _spec = _get(({', '.join(key)}{', ' if key else ''}num_warps, num_stages, {dev}))\n"
                f"    if _spec is None:\n"
-               f"        return _self._launch(_grid, {values}, num_warps, num_stages, None)\n"
+               f"        {miss}\n"
                f"    if type(_grid) is not tuple:\n"
                f"        _grid = tuple(_grid({meta}) if callable(_grid) else _grid)\n"
-               f"    _ng = len(_grid)\n"
-               f"    _gx = _grid[0]; _gy = _grid[1] if _ng > 1 else 1; _gz = _grid[2] if _ng > 2 else 1\n"
-               f"    if not (0 < _gx <= 0x7FFFFFFF and 0 < _gy <= 0xFFFF and 0 < _gz <= 0xFFFF):\n"
-               f"        return _self._launch(_grid, {values}, num_warps, num_stages, None)\n"
-               f"    _spec.packer.pack_into(_spec.words, 0, _gx, _gy, _gz, {tail}{', ' if words else ''}{', '.join(words)})\n"
-               f"    _status = {call}\n"
+               f"    if len(_grid) == 1:\n"
+               f"        _gx = _grid[0]\n"
+               f"        if not 0 < _gx <= 0x7FFFFFFF:\n"
+               f"            {miss}\n"
+               f"        _spec.pack(_gx, 1, 1, {packed})\n"
+               f"    else:\n"
+               f"        _ng = len(_grid)\n"
+               f"        _gx = _grid[0]; _gy = _grid[1] if _ng > 1 else 1; _gz = _grid[2] if _ng > 2 else 1\n"
+               f"        if not (0 < _gx <= 0x7FFFFFFF and 0 < _gy <= 0xFFFF and 0 < _gz <= 0xFFFF):\n"
+               f"            {miss}\n"
+               f"        _spec.pack(_gx, _gy, _gz, {packed})\n"
+               f"    _status = {call}(_spec.handle, _spec.words, _spec.nwords_c)\n"
                f"    if _status:\n"
                f"        _self._fail(_status, _grid, _spec)\n"
                f"    return _spec\n")
-        lib = _capi.lib()
         scope = {
             "_D": self.defaults, "_T": torch.Tensor if torch is not None else _NoTensor,
             "_ak": _arg_key, "_get": self._cache.get, "_self": self,
-            "_cpu_launch": lib.tilec_cpu_kernel_launch_packet, "_THREADS": _cpu_threads(),
-            "_gpu_launch": lib.tilec_module_launch_packet,
+            "_cpu_launch": _capi.raw_function("tilec_cpu_kernel_launch_packet"),
+            "_THREADS": _cpu_threads(),
+            "_gpu_launch": _capi.raw_function("tilec_module_launch_packet"),
         }
+        if numpy:
+            scope.update(_ND=numpy[0], _npa=ctypes.c_size_t.from_address, _id=id)
         if not cpu:
-            scope["_cur_dev"], scope["_stream"] = _cuda_functions()
-            if _cuda_override is None:
-                # torch.cuda.current_device() without its per-call lazy-init
-                # check (CUDA is initialized by now: a tensor exists).
-                import torch
-                fast = getattr(torch._C, "_cuda_getDevice", None)
-                if fast is not None and torch.cuda.is_initialized():
-                    scope["_cur_dev"] = fast
+            scope["_cur_dev"], scope["_stream"] = _cuda_launch_functions()
         exec(compile(src, f"<tilec launcher of {self.name}>", "exec"), scope)
         self._launcher_source = src
         self._launchers[which] = scope[self.name]
@@ -598,6 +651,145 @@ class KernelBase:
         stats = _capi.CacheStats()
         _capi.lib().tilec_compiler_stats(_compiler(4, 3), ctypes.byref(stats))
         return {name: getattr(stats, name) for name, _ in stats._fields_}
+
+
+class BoundLaunch:
+    """`kernel[grid](*lead, *tail, num_warps=..., num_stages=...)` with the
+    grid, the options and the trailing arguments fixed (ints and bools, as
+    pointwise_dynamic's shapes and strides): `bound.run(lead)` launches on
+    the leading arguments `lead` (a sequence).
+
+    `lead_kinds` says, per leading argument, what the caller promises it is
+    on every call: "tensor" (a torch.Tensor, always of the same dtype and
+    device), "ndarray" (a numpy.ndarray, always of the same dtype), "float"
+    (a Python float), "to_float" (an int, float or bool, passed as a float),
+    or None (anything: keyed as the launcher keys it). With `allocators`
+    (functions of no arguments), the last len(allocators) leading arguments
+    are what they return on each call, and `run` is given the others and
+    returns those (the one, or a tuple).
+
+    The specialization for each key of the leading arguments (the 16-byte
+    alignment of the promised arrays, the launcher's key items of the
+    others; the backend and the current device) is kept with a packet of
+    its own, in which the grid, the CPU thread count and the trailing words
+    are packed once: a call reads the arrays' addresses, packs the leading
+    words (and the stream) and calls libtilec. A key not seen yet launches
+    through kernel[grid], which compiles, checks and raises as ever."""
+
+    def __init__(self, kernel, grid, lead_kinds, tail, num_warps=4, num_stages=3, allocators=()):
+        self._kernel = kernel
+        self._grid = tuple(grid)
+        self._tail = tuple(tail)
+        self._num_warps = num_warps
+        self._num_stages = num_stages
+        self._entries = {}
+        self._cuda = None
+        kinds = tuple(lead_kinds)
+        flags = tuple(kernel._specialize_flags[:len(kinds)])
+        make = _bound_launch_function(kinds, flags, len(allocators))
+        self.run = make(self, self._entries, *allocators)
+
+    def _cuda_functions(self):
+        self._cuda = _cuda_launch_functions()
+        return self._cuda
+
+    def _first(self, lead, key, words):
+        spec = self._kernel[self._grid](*lead, *self._tail, num_warps=self._num_warps,
+                                        num_stages=self._num_stages)
+        if any(getattr(v, "_tilec_descriptor", False) for v in lead):
+            return spec  # launched through a variant (_launch_descriptors)
+        # The spec's packet layout, in a buffer of this launch's: the grid,
+        # the thread count (CPU) and the trailing words packed now.
+        packet = (ctypes.c_uint64 * (3 + spec.nwords))()
+        g = self._grid + (1, 1)
+        n = len(words)
+        tail_words = [_arg_key(v, flag)[3] for v, flag, const in
+                      zip(self._tail, self._kernel._specialize_flags[n:],
+                          self._kernel.constexpr[n:]) if not const]
+        spec.packer.pack_into(packet, 0, g[0], g[1], g[2], _cpu_threads() if spec.cpu else 0,
+                              *words, *tail_words)
+        lead_codes = "".join(spec.codes[:n])
+        if spec.cpu:
+            pack = functools.partial(struct.Struct("<" + lead_codes).pack_into, packet, 24)
+            call = _capi.raw_function("tilec_cpu_kernel_launch_packet")
+        else:
+            pack = functools.partial(struct.Struct("<Q" + lead_codes).pack_into, packet, 16)
+            call = _capi.raw_function("tilec_module_launch_packet")
+        self._entries[key] = (spec.handle, packet, spec.nwords_c, pack, call, spec)
+        return spec
+
+
+_bound_launch_functions = {}
+
+
+def _bound_launch_function(kinds, flags, n_alloc):
+    """The maker of BoundLaunch's `run` for these leading kinds, specialize
+    flags and number of allocated arguments: generated once per pattern,
+    with the kinds' checks left out; make(self, entries, *allocators)."""
+    fn = _bound_launch_functions.get((kinds, flags, n_alloc))
+    if fn is not None:
+        return fn
+    numpy = _numpy_address_reader()
+    n = len(kinds)
+    names = [f"a{i}" for i in range(n)]
+    given, made = names[:n - n_alloc], names[n - n_alloc:]
+    lines = []
+    if given:
+        lines.append(f"        {', '.join(given)}{',' if len(given) == 1 else ''} = lead")
+    for i, name in enumerate(made):
+        lines.append(f"        {name} = _alloc{i}()")
+    key, words = ["_be", "_dev"], []
+    for i, (kind, flag) in enumerate(zip(kinds, flags)):
+        a = names[i]
+        if kind == "tensor":
+            lines.append(f"        _w{i} = {a}.data_ptr()")
+        elif kind == "ndarray" and numpy:
+            lines.append(f"        _w{i} = _npa(_id({a}) + {numpy[1]}).value")
+        elif kind == "ndarray":
+            lines.append(f"        _w{i} = _address({a})")
+        elif kind == "float":
+            lines.append(f"        _w{i} = {a}")
+        elif kind == "to_float":
+            lines.append(f"        _w{i} = {a} = float({a})")
+        else:
+            lines.append(f"        _k{i}, _c{i}, _s{i}, _w{i} = _ak({a}, {flag})")
+            key += [f"_k{i}", f"_c{i}", f"_s{i}"]
+        if kind in ("tensor", "ndarray") and flag:
+            key.append(f"not _w{i} & 15")
+        words.append(f"_w{i}")
+    w = ", ".join(words)
+    result = made[0] if n_alloc == 1 else "(" + ", ".join(made) + ("," if n_alloc else "") + ")"
+    if n_alloc == 0:
+        result = "_e[5]"
+    first_result = result if n_alloc else "_spec"
+    src = (f"def make(self, _entries{''.join(f', _alloc{i}' for i in range(n_alloc))}):\n"
+           "    def run(lead):\n" + "\n".join(lines) + "\n"
+           "        _be = _J._backend or _backend()\n"
+           "        if _be == 'cpu':\n"
+           "            _dev = 0\n"
+           "        else:\n"
+           "            _dev = (self._cuda or self._cuda_functions())[0]()\n"
+           f"        _key = ({', '.join(key)},)\n"
+           "        _e = _entries.get(_key)\n"
+           "        if _e is None:\n"
+           f"            _spec = self._first(({', '.join(names)}{',' if n == 1 else ''}), _key, [{w}])\n"
+           f"            return {first_result}\n"
+           "        if _be == 'cpu':\n"
+           f"            _e[3]({w})\n"
+           "        else:\n"
+           f"            _e[3](self._cuda[1](_dev){', ' if w else ''}{w})\n"
+           "        _status = _e[4](_e[0], _e[1], _e[2])\n"
+           "        if _status:\n"
+           "            self._kernel._fail(_status, self._grid, _e[5])\n"
+           f"        return {result}\n"
+           "    return run\n")
+    scope = {"_J": sys.modules[__name__], "_backend": backend, "_ak": _arg_key,
+             "_address": _address, "_npa": ctypes.c_size_t.from_address, "_id": id}
+    exec(compile(src, "<tilec bound launch>", "exec"), scope)
+    fn = scope["make"]
+    fn.source = src
+    _bound_launch_functions[(kinds, flags, n_alloc)] = fn
+    return fn
 
 
 _MISSING = object()
@@ -678,6 +870,20 @@ def _cuda_functions():
         import torch
         _torch_cuda = (torch.cuda.current_device, torch._C._cuda_getCurrentRawStream)
     return _torch_cuda
+
+
+def _cuda_launch_functions():
+    """(current device, raw stream of a device) for generated launchers:
+    _cuda_functions(), with torch.cuda.current_device() replaced by
+    torch._C._cuda_getDevice, which skips its per-call lazy-init check,
+    once CUDA is initialized."""
+    cur_dev, stream = _cuda_functions()
+    if _cuda_override is None:
+        import torch
+        fast = getattr(torch._C, "_cuda_getDevice", None)
+        if fast is not None and torch.cuda.is_initialized():
+            cur_dev = fast
+    return cur_dev, stream
 
 
 def _cuda_device_stream(values, options):

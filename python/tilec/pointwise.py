@@ -11,7 +11,10 @@ a wrapper that handles broadcasting, strides, dtype promotion and outputs).
     out = add_func(a, b, 0.5)             # broadcast, promoted, allocated
     add_func(a, b, 0.5, out0=a)           # in place (outputs by keyword)
 
-The wrapper (metadata computation, per call):
+The wrapper (metadata computation, once per call signature: each input's
+and output's type, dtype, shape, strides and device, a scalar's type; a
+call of a known signature only allocates its outputs and launches, see
+PointwiseDynamicFunction._signature):
 - task space: the broadcast of the tensor inputs' shapes (ranks 0-8);
 - output dtypes from `promotion_methods`, one `(arg indices..., KIND)` per
   output, KIND one of torch's ELEMENTWISE_TYPE_PROMOTION_KIND (DEFAULT,
@@ -42,6 +45,7 @@ Arrays: torch tensors (GPU or CPU backend) or numpy arrays (CPU backend).
 import sys
 
 from . import _capi
+from .jit import BoundLaunch as _BoundLaunch
 from .jit import JITFunction as _JITFunction, KernelBase as _KernelBase
 from .jit import foreign_dtype_name as _foreign_dtype_name
 
@@ -188,6 +192,37 @@ def elementwise_dtype(args, kind):
 # ------------------------------------------------------------ arrays
 
 
+# The argument types whose signature a call is planned on (see
+# PointwiseDynamicFunction._signature): numpy.ndarray and torch.Tensor, exact
+# types (filled in by _array_types when a function is made or first called,
+# from what is imported then), and Python scalars.
+_ND = None
+_TT = None
+_SCALAR_TYPES = frozenset((bool, int, float, complex))
+
+
+class _Unmatched:
+    """Stands for an array type that is not imported."""
+
+
+# What a plan's launch is promised of each input and output (BoundLaunch's
+# lead_kinds) by its type: a call of the same signature has the same type,
+# dtype and device there.
+_LEAD_KINDS = {float: "float"}
+
+
+def _array_types():
+    global _ND, _TT
+    if _ND is None or _ND is _Unmatched:
+        np = sys.modules.get("numpy")
+        _ND = np.ndarray if np is not None else _Unmatched
+        _LEAD_KINDS[_ND] = "ndarray"
+    if _TT is None or _TT is _Unmatched:
+        t = sys.modules.get("torch")
+        _TT = t.Tensor if t is not None else _Unmatched
+        _LEAD_KINDS[_TT] = "tensor"
+
+
 def _is_array(v):
     return hasattr(v, "shape") and hasattr(v, "dtype") and not isinstance(v, (int, float, bool))
 
@@ -217,22 +252,44 @@ def _is_torch(v):
     return t is not None and isinstance(getattr(v, "base", v), t.Tensor)
 
 
-def _empty(like, shape, dtype, strides=None):
+def _allocator(like, shape, dtype, strides=None):
+    """A function of no arguments that allocates an uninitialized array like
+    `like` (a torch tensor on its device, else a numpy array) of `shape`
+    and dtype name `dtype`, laid out in the dimension order of `strides` if
+    given (contiguous otherwise); everything but the allocation is done
+    here, once (the cached calls of PointwiseDynamicFunction keep it)."""
+    shape = tuple(shape)
     if _is_torch(like):
         import torch
         dt = getattr(torch, dtype)
         dev = getattr(like, "device", "cpu")
-        if strides is not None:
-            return torch.empty_strided(shape, strides, dtype=dt, device=dev)
-        return torch.empty(shape, dtype=dt, device=dev)
+        if strides is not None and tuple(strides) != _contiguous_strides(shape):
+            strides = tuple(strides)
+            return lambda: torch.empty_strided(shape, strides, dtype=dt, device=dev)
+        return lambda: torch.empty(shape, dtype=dt, device=dev)  # (faster than empty_strided)
     import numpy as np
-    out = np.empty(shape, dtype=dtype)
+    dt = np.dtype(dtype)
     if strides is not None and len(shape) > 0:
         # The inputs' layout: allocate in their dimension order.
         order = sorted(range(len(shape)), key=lambda d: -strides[d])
-        out = np.empty([shape[d] for d in order], dtype=dtype).transpose(
-            [order.index(d) for d in range(len(shape))])
-    return out
+        permuted = tuple(shape[d] for d in order)
+        axes = tuple(order.index(d) for d in range(len(shape)))
+        if axes != tuple(range(len(shape))):
+            return lambda: np.empty(permuted, dtype=dt).transpose(axes)
+    return lambda: np.empty(shape, dtype=dt)
+
+
+def _contiguous_strides(shape):
+    """torch.empty(shape)'s strides (a size-0 dimension counts as 1)."""
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def _empty(like, shape, dtype, strides=None):
+    return _allocator(like, shape, dtype, strides)()
 
 
 def broadcast_shapes(shapes):
@@ -269,7 +326,10 @@ def _dense_non_overlapping(shape, strides):
 
 
 def has_internal_overlap(shape, strides):
-    """True when two indices of the view address the same element (exact)."""
+    """True when two indices of the view address the same element (exact);
+    never for a view of no elements (as torch's has_internal_overlap)."""
+    if 0 in shape:
+        return False
     dims = sorted(((abs(s), n) for n, s in zip(shape, strides) if n > 1))
     if any(s == 0 for s, _ in dims):
         return True
@@ -468,6 +528,11 @@ class PointwiseDynamicFunction:
         # per launch from the task count (_launch_config).
         self.config = dict(config) if config else {}
         self._kernels = {}
+        self._plans = {}
+        self._plans_config = dict(self.config)
+        self._nargs = nargs
+        self._out_index = {f"out{k}": k for k in range(self.num_outputs)}
+        _array_types()
         self.__name__ = fn.name
         self.__doc__ = fn.__doc__
 
@@ -493,21 +558,22 @@ class PointwiseDynamicFunction:
         return _kernel_source(self.fn.name, f"_pointwise_{self.fn.name}_rank{rank}", rank, mask,
                               self.num_outputs)[0]
 
-    def _launch(self, rank, args, outs, task, strides_list, tensor_mask):
+    def _launch_plan(self, rank, task, strides_list, tensor_mask):
+        """(kernel, grid, the run-time arguments after the inputs and
+        outputs, num_warps) of a launch over `task` (the task-space shape
+        after rank reduction), or None when there are no tasks."""
         num_tasks = 1
         for n in task:
             num_tasks *= n
         if num_tasks == 0:
-            return
+            return None
         block, warps = _launch_config(self.config, num_tasks)
         big = self.config.get("INT64", False) or num_tasks + block >= (1 << 31) or any(
             sum(abs(s) * (n - 1) for s, n in zip(st, task)) >= (1 << 31) for st in strides_list)
         flat = [s for st in strides_list for s in st]
         kernel = self._kernel(rank, tensor_mask)
         if rank <= 1:
-            kernel[(-(-num_tasks // block),)](*args, *outs, *task, *flat, num_tasks, block, big,
-                                              num_warps=warps)
-            return
+            return kernel, (-(-num_tasks // block),), (*task, *flat, num_tasks, block, big), warps
         inner = task[-1]
         outer = num_tasks // inner
         bi = min(block, 1 << (inner - 1).bit_length())
@@ -519,12 +585,110 @@ class PointwiseDynamicFunction:
         grid = (-(-outer // bo) * n_inner_blocks,)
         if grid[0] > 0x7FFFFFFF:
             raise ValueError(f"pointwise_dynamic: {grid[0]} programs; at most 2^31-1")
-        kernel[grid](*args, *outs, *task, *magic, *flat, outer, n_inner_blocks, bo, bi, big,
-                     num_warps=warps)
+        return kernel, grid, (*task, *magic, *flat, outer, n_inner_blocks, bo, bi, big), warps
+
+    def _launch(self, rank, args, outs, task, strides_list, tensor_mask):
+        plan = self._launch_plan(rank, task, strides_list, tensor_mask)
+        if plan is not None:
+            kernel, grid, tail, warps = plan
+            kernel[grid](*args, *outs, *tail, num_warps=warps)
 
     # -- the wrapper
+    #
+    # A call is planned once per signature: for each argument its type and,
+    # for arrays, dtype, shape, strides and device (for Python scalars the
+    # type alone: promotion looks at nothing else); which outputs are given,
+    # with the same of each. The plan holds all that follows from those
+    # (every check passed, output dtypes, allocators for the missing outputs,
+    # the rank-reduced task space and strides, the kernel, grid and launch
+    # arguments), so a call with a known signature only allocates and
+    # launches. Nothing in a plan depends on a data address: an output's
+    # internal overlap is a property of its shape and strides, and the
+    # launch specializes on addresses (16-byte alignment) by itself. Other
+    # argument types (StridedBuffer, subclasses, numpy scalars) take the
+    # planning path every call. The plans assume is_tensor, dtypes and
+    # promotion_methods are not changed after the first call; a changed
+    # config drops them.
+
+    _MAX_PLANS = 1024  # more signatures than this: the plans start over
+
+    def _signature(self, args, kwargs):
+        """(key, outputs given) of a call, or None when it is not
+        cacheable (see above)."""
+        key = []
+        for a in args:
+            t = type(a)
+            if t is _ND:
+                key.append((t, a.dtype, a.shape, a.strides))
+            elif t is _TT:
+                key.append((t, a.dtype, a.shape, a.stride(), a.device))
+            elif t in _SCALAR_TYPES:
+                key.append(t)
+            else:
+                return None
+        outs = None
+        if kwargs:
+            outs = [None] * self.num_outputs
+            index = self._out_index
+            for name, o in kwargs.items():
+                k = index.get(name)
+                if k is None:
+                    return None
+                t = type(o)
+                if t is _ND:
+                    key.append((k, t, o.dtype, o.shape, o.strides))
+                elif t is _TT:
+                    key.append((k, t, o.dtype, o.shape, o.stride(), o.device))
+                else:
+                    return None
+                outs[k] = o
+        return tuple(key), outs
 
     def __call__(self, *args, **kwargs):
+        # A call without outputs given, inline (the signature as _signature
+        # computes it).
+        if not kwargs and len(args) == self._nargs and self._plans_config == self.config:
+            key = []
+            for a in args:
+                t = type(a)
+                if t is _TT:
+                    key.append((t, a.dtype, a.shape, a.stride(), a.device))
+                elif t is _ND:
+                    key.append((t, a.dtype, a.shape, a.strides))
+                elif t in _SCALAR_TYPES:
+                    key.append(t)
+                else:
+                    break
+            else:
+                plan = self._plans.get(tuple(key))
+                if plan is not None:
+                    return plan.fast(args)
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
+        if self._plans_config != self.config:
+            self._plans.clear()
+            self._plans_config = dict(self.config)
+        sig = self._signature(args, kwargs) if len(args) == self._nargs else None
+        if sig is not None:
+            plan = self._plans.get(sig[0])
+            if plan is not None:
+                return plan.run(args, sig[1])
+        plan, kargs, outs = self._plan(args, kwargs)
+        if sig is None and len(args) == self._nargs:
+            # Planning notes the array types imported since (_array_types).
+            sig = self._signature(args, kwargs)
+        if sig is not None:
+            if len(self._plans) >= self._MAX_PLANS:
+                self._plans.clear()
+            self._plans[sig[0]] = plan
+        return plan.first(kargs, outs)
+
+    def _plan(self, args, kwargs):
+        """Every check of a call: its _Plan (which keeps no argument, a plan
+        is run on each call's own), and the call's inputs (scalars converted)
+        and outputs (the missing ones allocated)."""
+        _array_types()
         nargs = len(self.is_tensor)
         if len(args) != nargs:
             raise TypeError(f"{self.__name__}() takes {nargs} positional arguments (inputs), "
@@ -558,10 +722,16 @@ class PointwiseDynamicFunction:
             if all(_strides(a) == s0 for a in tensors) and _dense_non_overlapping(task, s0) \
                     and all(s >= 0 for s in s0):
                 layout = s0
+        allocators = [None] * self.num_outputs
+        out_strides = []
         for k in range(self.num_outputs):
             o = outs[k]
             if o is None:
-                outs[k] = _empty(like, task, dtypes[k], layout)
+                alloc = _allocator(like, task, dtypes[k], layout)
+                allocators[k] = alloc
+                # What it allocates has the same strides every time.
+                outs[k] = o = alloc()
+                out_strides.append(list(_strides(o)))
                 continue
             if _shape(o) != task:
                 raise ValueError(f"{self.__name__}: out{k} has shape {_shape(o)}, the result "
@@ -573,7 +743,7 @@ class PointwiseDynamicFunction:
             if has_internal_overlap(_shape(o), _strides(o)):
                 raise ValueError(f"{self.__name__}: out{k} overlaps itself (some of its elements "
                                  "share memory); pass an output without internal overlap")
-        out_strides = [list(_strides(o)) for o in outs]
+            out_strides.append(list(_strides(o)))
         all_strides = in_strides + out_strides
         # Task-space rank: 1 when every tensor is dense, non-overlapping and
         # laid out alike; else merge what is contiguous everywhere.
@@ -586,9 +756,12 @@ class PointwiseDynamicFunction:
             shape, strides_list = [n], [[1]] * len(all_strides)
         else:
             shape, strides_list = _reduce(task, all_strides)
-        kargs = [a if m else self._scalar(i, a) for i, (a, m) in enumerate(zip(args, tensor_mask))]
-        self._launch(len(shape), kargs, outs, shape, strides_list, tensor_mask)
-        return outs[0] if self.num_outputs == 1 else tuple(outs)
+        # Scalars converted for the kernel (_scalar), by position.
+        floats = tuple(i for i, (a, m) in enumerate(zip(args, tensor_mask))
+                       if not m and self._scalar(i, a) is not a)
+        launch = self._launch_plan(len(shape), shape, strides_list, tensor_mask)
+        kargs = [float(a) if i in floats else a for i, a in enumerate(args)]
+        return _Plan(self.num_outputs, allocators, floats, launch, kargs + outs), kargs, outs
 
     def _scalar(self, i, a):
         want = self.dtypes[i]
@@ -618,6 +791,64 @@ class PointwiseDynamicFunction:
             self._launch(rank, kargs, outs, list(task), strides_list, tensor_mask)
             return outs[0] if self.num_outputs == 1 else tuple(outs)
         return overload
+
+
+class _Plan:
+    """What a call of a known signature does (PointwiseDynamicFunction's
+    plans): allocate the missing outputs, convert the scalars that need it,
+    launch."""
+    __slots__ = ("num_outputs", "allocators", "launch_args", "fast", "bound")
+
+    def __init__(self, num_outputs, allocators, floats, launch, lead):
+        self.num_outputs = num_outputs
+        # One per output: its allocator, None where the call gives it.
+        self.allocators = tuple(allocators)
+        # (kernel, grid, trailing arguments, num_warps), None without tasks.
+        self.launch_args = launch
+        # The launch with everything after the inputs and outputs fixed, on
+        # the inputs and outputs of the kinds in `lead` (the call planned: a
+        # call of the same signature has the same kinds of them), the
+        # scalars in `floats` converted. Without outputs given, `fast(args)`
+        # is the whole call: it allocates the outputs, launches and returns
+        # them; else `bound(inputs and outputs)` launches.
+        self.fast = self.bound = None
+        all_allocated = all(a is not None for a in self.allocators)
+        if launch is not None:
+            kernel, grid, tail, warps = launch
+            kinds = [_LEAD_KINDS.get(type(v)) for v in lead]
+            for i in floats:
+                kinds[i] = "to_float"
+            run = _BoundLaunch(kernel, grid, kinds, tail, num_warps=warps,
+                               allocators=self.allocators if all_allocated else ()).run
+            if all_allocated:
+                self.fast = run
+            else:
+                self.bound = run
+        elif all_allocated:
+            self.fast = self._allocate_only
+
+    def _allocate_only(self, args):
+        outs = [alloc() for alloc in self.allocators]
+        return outs[0] if self.num_outputs == 1 else tuple(outs)
+
+    def run(self, args, outs):
+        """A call: `outs` the outputs given (a list, None for none)."""
+        if self.fast is not None:
+            return self.fast(args)
+        for k, alloc in enumerate(self.allocators):
+            if alloc is not None:
+                outs[k] = alloc()
+        if self.bound is not None:
+            self.bound((*args, *outs))
+        return outs[0] if self.num_outputs == 1 else tuple(outs)
+
+    def first(self, kargs, outs):
+        """The call planned (its outputs allocated, its scalars converted:
+        `kargs`): through kernel[grid], as any launch."""
+        if self.launch_args is not None:
+            kernel, grid, tail, warps = self.launch_args
+            kernel[grid](*kargs, *outs, *tail, num_warps=warps)
+        return outs[0] if self.num_outputs == 1 else tuple(outs)
 
 
 def pointwise_dynamic(f=None, *, is_tensor=None, dtypes=None, promotion_methods=None,
