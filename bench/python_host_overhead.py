@@ -31,31 +31,9 @@ import numpy as np
 import tilec
 import tilec.language as tl
 
+from pointwise_ops import abs_func, add_func, addsub_func, where_func  # noqa: E402
+
 jitmod = sys.modules["tilec.jit"]
-
-
-@tilec.pointwise_dynamic(is_tensor=[True, True], promotion_methods=[(0, 1, "DEFAULT")])
-@tilec.jit
-def add_func(x, y):
-    return x + y
-
-
-@tilec.pointwise_dynamic(promotion_methods=[(0, "COMPLEX_TO_FLOAT")])
-@tilec.jit
-def abs_func(x):
-    return tl.abs(x)
-
-
-@tilec.pointwise_dynamic(promotion_methods=[(1, 2, "NO_OPMATH")])
-@tilec.jit
-def where_func(c, x, y):
-    return tl.where(c, x, y)
-
-
-@tilec.pointwise_dynamic(promotion_methods=[((0, 1), "DEFAULT"), ((0, 1), "DEFAULT")], num_outputs=2)
-@tilec.jit
-def addsub_func(x, y):
-    return x + y, x - y
 
 
 @tilec.jit
