@@ -25,6 +25,12 @@ using namespace tilec::frontend;
 
 namespace {
 
+/// `text` as a JSON string: the source may hold bytes that are not UTF-8
+/// (llvm::json asserts on them), which become U+FFFD.
+std::string jsonText(llvm::StringRef text) {
+  return llvm::json::isUTF8(text) ? text.str() : llvm::json::fixUTF8(text);
+}
+
 llvm::StringRef sourceText(const Expr *expr) {
   llvm::SMRange range = expr->getRange();
   return llvm::StringRef(range.Start.getPointer(),
@@ -56,7 +62,7 @@ public:
     if (const auto *f = llvm::dyn_cast<FloatLiteral>(expr))
       return llvm::json::Value(f->getValue());
     if (const auto *s = llvm::dyn_cast<StringLiteral>(expr))
-      return llvm::json::Value(s->getValue().str());
+      return llvm::json::Value(jsonText(s->getValue()));
     if (const auto *b = llvm::dyn_cast<BoolLiteral>(expr))
       return llvm::json::Value(b->getValue());
     if (llvm::isa<NoneLiteral>(expr))
@@ -95,7 +101,7 @@ public:
             key ? literal(entry.value, depth + 1) : std::nullopt;
         if (!v)
           return std::nullopt;
-        object[key->getValue()] = std::move(*v);
+        object[jsonText(key->getValue())] = std::move(*v);
       }
       return llvm::json::Value(std::move(object));
     }
@@ -112,7 +118,7 @@ public:
   llvm::json::Value valueOrSource(const Expr *expr) {
     if (std::optional<llvm::json::Value> v = literal(expr))
       return std::move(*v);
-    return llvm::json::Object{{"source", sourceText(expr).str()}};
+    return llvm::json::Object{{"source", jsonText(sourceText(expr))}};
   }
 
   /// `triton.Config(kwargs, num_warps=4, num_stages=3, num_ctas=1,
@@ -136,13 +142,13 @@ public:
         return std::nullopt;
       if (key == "pre_hook") {
         if (!llvm::isa<NoneLiteral>(arg.value))
-          object["pre_hook"] = sourceText(arg.value).str();
+          object["pre_hook"] = jsonText(sourceText(arg.value));
         continue;
       }
       std::optional<llvm::json::Value> v = literal(arg.value, depth + 1);
       if (!v || (key == "kwargs" && !v->getAsObject()))
         return std::nullopt;
-      object[key] = std::move(*v);
+      object[jsonText(key)] = std::move(*v);
     }
     return llvm::json::Value(std::move(object));
   }
@@ -167,7 +173,7 @@ std::string CodeGen::readTuningDecorators(const FunctionDef *kernel) {
           key = autotune.find("configs") == autotune.end() ? "configs" : "key";
         if (key.empty())
           continue;
-        autotune[key] = reader.valueOrSource(arg.value);
+        autotune[jsonText(key)] = reader.valueOrSource(arg.value);
       }
       result["autotune"] = std::move(autotune);
     } else if (name == "heuristics") {
@@ -187,12 +193,12 @@ std::string CodeGen::readTuningDecorators(const FunctionDef *kernel) {
           });
       if (literalKeys) {
         for (const DictEntry &entry : dict->getEntries())
-          heuristics[llvm::cast<StringLiteral>(entry.key)->getValue()] =
+          heuristics[jsonText(llvm::cast<StringLiteral>(entry.key)->getValue())] =
               reader.valueOrSource(entry.value);
         result["heuristics"] = std::move(heuristics);
       } else {
         result["heuristics"] =
-            llvm::json::Object{{"source", sourceText(values).str()}};
+            llvm::json::Object{{"source", jsonText(sourceText(values))}};
       }
     }
   }
