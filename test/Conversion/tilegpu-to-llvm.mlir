@@ -78,10 +78,13 @@ func.func @row_sum(%x: tensor<32x64xf32, #b>) -> tensor<32xf32, #s> attributes {
 #b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]>
 #t = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [0, 1]>
 
-// Different lanes: through shared memory.
+// Different lanes: through shared memory. The source's runs of 4
+// elements along a row are one 8-byte store each; the result's runs go
+// down columns, so it reads element by element.
 // CHECK-LABEL: llvm.func @transpose_layout
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
 func.func @transpose_layout(%x: tensor<32x64xf16, #b>) -> tensor<32x64xf16, #t> attributes {tilegpu.num_warps = 4 : i32} {

@@ -415,14 +415,39 @@ Value lowering::emitLinearIndex(OpBuilder &b, Location loc,
   return index ? index : i32Val(b, loc, 0);
 }
 
+int64_t lowering::getRowMajorVectorWidth(const LinearLayout &layout,
+                                         Type registerType) {
+  // The run: register bits 0..k-1 step the row-major index by 1, 2, 4, …
+  ArrayRef<Coord> registers = layout.getBases(HwDim::Register);
+  unsigned run = 0;
+  while (run < registers.size() &&
+         layout.linearize(registers[run]) == (int64_t(1) << run))
+    ++run;
+  // No other bit may reach below the run (the run's start stays aligned).
+  // A basis's row-major index is the OR of its dimensions' bits.
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
+    for (auto [i, basis] : llvm::enumerate(layout.getBases(static_cast<HwDim>(hw)))) {
+      if (hw == static_cast<unsigned>(HwDim::Register) && i < run)
+        continue;
+      uint64_t bits = static_cast<uint64_t>(layout.linearize(basis));
+      if (bits)
+        run = std::min<unsigned>(run, llvm::countr_zero(bits));
+    }
+  int64_t maxElements = std::max<int64_t>(1, 16 / getStorageBytes(registerType));
+  return std::min<int64_t>(int64_t(1) << run, maxElements);
+}
+
 SmallVector<Value> lowering::exchangeThroughSharedMemory(
     OpBuilder &b, Location loc, Operation *anchor, LoweringState &state,
     ValueRange srcValues, const LinearLayout &srcLayout,
     const LinearLayout &dstLayout, int64_t numElements,
     function_ref<Value(OpBuilder &, ArrayRef<Value>)> srcIndex,
-    function_ref<Value(OpBuilder &, ArrayRef<Value>)> dstIndex) {
+    function_ref<Value(OpBuilder &, ArrayRef<Value>)> dstIndex,
+    int64_t srcVector, int64_t dstVector) {
   Type registerType = srcValues.front().getType();
-  state.requireScratch(anchor, numElements * getStorageBytes(registerType));
+  Type storage = getStorageType(registerType);
+  int64_t elementBytes = getStorageBytes(registerType);
+  state.requireScratch(anchor, numElements * elementBytes);
   ThreadIndices ids = getThreadIndices(b, loc);
   // Readers of the previous use of the scratch area must be done.
   emitBarrier(b, loc, anchor);
@@ -438,13 +463,44 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
                                     /*withElse=*/false);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-    for (auto [coord, value] : llvm::zip(srcCoords, srcValues))
-      storeSharedElement(b, loc, anchor, 0, srcIndex(b, coord), value);
+    if (srcVector <= 1) {
+      for (auto [coord, value] : llvm::zip(srcCoords, srcValues))
+        storeSharedElement(b, loc, anchor, 0, srcIndex(b, coord), value);
+    } else {
+      // Runs of srcVector consecutive elements: one vector store each.
+      auto vectorType = VectorType::get({srcVector}, storage);
+      for (size_t first = 0; first < srcValues.size(); first += srcVector) {
+        Value vector = LLVM::PoisonOp::create(b, loc, vectorType);
+        for (int64_t i = 0; i < srcVector; ++i)
+          vector = LLVM::InsertElementOp::create(
+              b, loc, vector, toStorage(b, loc, srcValues[first + i]),
+              i32Val(b, loc, i));
+        Value addr = sharedElementAddress(b, loc, anchor, 0,
+                                          srcIndex(b, srcCoords[first]), storage);
+        LLVM::StoreOp::create(b, loc, vector, addr, srcVector * elementBytes);
+      }
+    }
   }
   emitBarrier(b, loc, anchor);
   SmallVector<Value> results;
-  for (const auto &coord : emitCoordinates(b, loc, dstLayout, ids))
-    results.push_back(
-        loadSharedElement(b, loc, anchor, 0, dstIndex(b, coord), registerType));
+  auto dstCoords = emitCoordinates(b, loc, dstLayout, ids);
+  if (dstVector <= 1) {
+    for (const auto &coord : dstCoords)
+      results.push_back(
+          loadSharedElement(b, loc, anchor, 0, dstIndex(b, coord), registerType));
+    return results;
+  }
+  auto vectorType = VectorType::get({dstVector}, storage);
+  for (size_t first = 0; first < dstCoords.size(); first += dstVector) {
+    Value addr = sharedElementAddress(b, loc, anchor, 0,
+                                      dstIndex(b, dstCoords[first]), storage);
+    Value vector = LLVM::LoadOp::create(b, loc, vectorType, addr,
+                                        dstVector * elementBytes);
+    for (int64_t i = 0; i < dstVector; ++i)
+      results.push_back(fromStorage(
+          b, loc,
+          LLVM::ExtractElementOp::create(b, loc, vector, i32Val(b, loc, i)),
+          registerType));
+  }
   return results;
 }

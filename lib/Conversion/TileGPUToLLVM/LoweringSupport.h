@@ -138,10 +138,22 @@ mlir::Value emitShuffleXor(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value emitShuffleIdx(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value value, mlir::Value srcLane);
 
+/// How many consecutive register slots of `layout` (1, 2, 4, …) hold
+/// consecutive elements in the row-major order of its shape, starting at a
+/// multiple of that count, capped at 16 bytes of `registerType`'s storage:
+/// the vector width of a shared-memory access indexed row-major.
+int64_t getRowMajorVectorWidth(const tilegpu::LinearLayout &layout,
+                               mlir::Type registerType);
+
 /// Moves a tile held in `srcLayout` registers into `dstLayout` registers
 /// through shared memory: each thread writes its elements at their position
 /// given by `srcIndex`, a barrier, each thread reads at `dstIndex`. The
 /// index functions give the linear shared-memory element of a coordinate.
+/// With `srcVector` (`dstVector`) above 1, every run of that many register
+/// slots is one vector store (load) at the index of the run's first
+/// coordinate: the caller guarantees that the run's elements are
+/// consecutive there and that its first index is a multiple of the run
+/// (getRowMajorVectorWidth, for row-major indices).
 llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *anchor,
     LoweringState &state, mlir::ValueRange srcValues,
@@ -150,7 +162,8 @@ llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, llvm::ArrayRef<mlir::Value>)>
         srcIndex,
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, llvm::ArrayRef<mlir::Value>)>
-        dstIndex);
+        dstIndex,
+    int64_t srcVector = 1, int64_t dstVector = 1);
 
 /// Row-major linear index of a coordinate in a tile of `shape`.
 mlir::Value emitLinearIndex(mlir::OpBuilder &b, mlir::Location loc,

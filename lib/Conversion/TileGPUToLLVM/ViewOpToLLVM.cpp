@@ -160,16 +160,19 @@ struct ConvertLayoutOpLowering : TileOpLowering<ConvertLayoutOp> {
     auto linear = [&](OpBuilder &b, ArrayRef<Value> coord) {
       return emitLinearIndex(b, loc, coord, shape);
     };
+    Type element = adaptor.getSrc().front().getType();
     rewriter.replaceOpWithMultiple(
-        op, {exchangeThroughSharedMemory(rewriter, loc, op, state,
-                                         adaptor.getSrc(), *src, *dst,
-                                         srcType.getNumElements(), linear,
-                                         linear)});
+        op, {exchangeThroughSharedMemory(
+                rewriter, loc, op, state, adaptor.getSrc(), *src, *dst,
+                srcType.getNumElements(), linear, linear,
+                getRowMajorVectorWidth(*src, element),
+                getRowMajorVectorWidth(*dst, element))});
     return success();
   }
 };
 
-/// Reshape keeps the row-major element order: the shared-memory index of
+/// Reshape keeps the row-major element order: registers are renamed when
+/// every thread already holds its elements, else the shared-memory index of
 /// an element is its row-major position in either shape.
 struct ReshapeOpLowering : TileOpLowering<tile::ReshapeOp> {
   using TileOpLowering::TileOpLowering;
@@ -182,6 +185,15 @@ struct ReshapeOpLowering : TileOpLowering<tile::ReshapeOp> {
     FailureOr<LinearLayout> dst = getLayoutOf(loc, dstType);
     if (failed(src) || failed(dst))
       return failure();
+    // The layouts convert-tile-to-tilegpu derives for reshapes hold every
+    // element in the same thread on both sides: renamed registers.
+    if (auto mapping = getReshapeRegisterMapping(*src, *dst)) {
+      SmallVector<Value> results;
+      for (int64_t slot : *mapping)
+        results.push_back(adaptor.getSrc()[slot]);
+      rewriter.replaceOpWithMultiple(op, {results});
+      return success();
+    }
     rewriter.replaceOpWithMultiple(
         op, {exchangeThroughSharedMemory(
                 rewriter, loc, op, state, adaptor.getSrc(), *src, *dst,
@@ -191,7 +203,9 @@ struct ReshapeOpLowering : TileOpLowering<tile::ReshapeOp> {
                 },
                 [&](OpBuilder &b, ArrayRef<Value> c) {
                   return emitLinearIndex(b, loc, c, dstType.getShape());
-                })});
+                },
+                getRowMajorVectorWidth(*src, adaptor.getSrc().front().getType()),
+                getRowMajorVectorWidth(*dst, adaptor.getSrc().front().getType()))});
     return success();
   }
 };

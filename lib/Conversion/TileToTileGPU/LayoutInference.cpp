@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -94,8 +95,11 @@ LogicalResult LayoutInference::collect(Operation *op) {
 
   // Sources, ops that move data anyway, and terminators (their operands are
   // related by the op that owns the region).
-  if (isa<tile::MakeRangeOp, tile::SplatOp, arith::ConstantOp, tile::ReshapeOp,
-          tile::TransOp>(op) ||
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
+    reshapes.push_back(reshape);
+    return success();
+  }
+  if (isa<tile::MakeRangeOp, tile::SplatOp, arith::ConstantOp, tile::TransOp>(op) ||
       op->hasTrait<OpTrait::IsTerminator>())
     return success();
   if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
@@ -210,6 +214,109 @@ void LayoutInference::resolveSlices() {
   }
 }
 
+/// Whether `value` (a tile of `values`' class) gives its class a reason for
+/// its own layout: it is a pointer tile that memory is accessed through,
+/// the result of a dot, or an operand or result of packed inline asm.
+static bool needsOwnLayout(Value value) {
+  if (isa_and_present<tile::DotOp>(value.getDefiningOp()))
+    return true;
+  auto packed = [](Operation *op) {
+    auto asmOp = dyn_cast_if_present<tile::InlineAsmElementwiseOp>(op);
+    return asmOp && asmOp.getPackedElement() > 1;
+  };
+  if (packed(value.getDefiningOp()))
+    return true;
+  bool isPointer = isa<tile::PointerType>(
+      cast<RankedTensorType>(value.getType()).getElementType());
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (packed(user))
+      return true;
+    if (isPointer && use.getOperandNumber() == 0 &&
+        isa<tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp, tile::AtomicCASOp>(user))
+      return true;
+  }
+  return false;
+}
+
+void LayoutInference::resolveReshapes() {
+  if (reshapes.empty())
+    return;
+  // Per root: whether it has a layout of its own, and its largest tile.
+  DenseSet<unsigned> own;
+  DenseMap<unsigned, RankedTensorType> largest;
+  for (auto [id, value] : llvm::enumerate(values)) {
+    unsigned root = find(id);
+    auto type = cast<RankedTensorType>(value.getType());
+    RankedTensorType &big = largest[root];
+    if (!big || type.getNumElements() > big.getNumElements())
+      big = type;
+    if (needsOwnLayout(value))
+      own.insert(root);
+  }
+  // A slice takes its parent's layout: it neither starts nor passes on a
+  // derivation (which could otherwise come back to its parent).
+  auto isFree = [&](unsigned root) {
+    return !own.contains(root) && !sliceOf.contains(root);
+  };
+  struct Edge {
+    unsigned to;
+    tile::ReshapeOp op;
+    Value toSide;
+  };
+  DenseMap<unsigned, SmallVector<Edge>> edges;
+  SmallVector<unsigned> queue;
+  DenseSet<unsigned> reached;
+  for (tile::ReshapeOp reshape : reshapes) {
+    unsigned a = find(classOf(reshape.getSrc()));
+    unsigned b = find(classOf(reshape.getResult()));
+    if (a == b)
+      continue;
+    edges[a].push_back({b, reshape, reshape.getResult()});
+    edges[b].push_back({a, reshape, reshape.getSrc()});
+    for (unsigned root : {a, b})
+      if (own.contains(root) && !sliceOf.contains(root) &&
+          reached.insert(root).second)
+        queue.push_back(root);
+  }
+  // Breadth first from the classes with their own layouts, so each free
+  // class takes the layout of the nearest one.
+  for (size_t i = 0; i < queue.size(); ++i) {
+    unsigned from = queue[i];
+    for (const Edge &edge : edges[from]) {
+      if (!isFree(edge.to) || reached.contains(edge.to))
+        continue;
+      // The reshaped layout describes the reshape's tile: it must be the
+      // class's largest (a broadcast result past it would not be covered).
+      if (cast<RankedTensorType>(edge.toSide.getType()).getShape() !=
+          largest[edge.to].getShape())
+        continue;
+      reached.insert(edge.to);
+      reshapedFrom[edge.to] = {from, edge.op};
+      queue.push_back(edge.to);
+    }
+  }
+}
+
+Attribute LayoutInference::deriveFromReshape(unsigned root) {
+  const ReshapedFrom &source = reshapedFrom.find(root)->second;
+  tile::ReshapeOp reshape = source.op;
+  bool isResult = find(classOf(reshape.getResult())) == root;
+  RankedTensorType fromType = isResult ? reshape.getSrc().getType()
+                                       : reshape.getResult().getType();
+  RankedTensorType toType = isResult ? reshape.getResult().getType()
+                                     : reshape.getSrc().getType();
+  Attribute fromLayout = layoutOfClass(find(source.from));
+  FailureOr<LinearLayout> from = toLinearLayout(fromType.getShape(), fromLayout);
+  if (failed(from))
+    return chooseBlocked(root);
+  // Always #tilegpu.linear (even where a blocked layout is the same map):
+  // two classes derived alike get the same attribute, so that a slice of
+  // one and the slice of the other need no conversion between them.
+  return getLinearEncoding(func->getContext(),
+                           reshapeLayout(*from, toType.getShape()));
+}
+
 LogicalResult LayoutInference::run() {
   WalkResult walk = func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     return failed(collect(op)) ? WalkResult::interrupt() : WalkResult::advance();
@@ -218,6 +325,7 @@ LogicalResult LayoutInference::run() {
     return failure();
   resolveBroadcasts();
   resolveSlices();
+  resolveReshapes();
   return success();
 }
 
@@ -452,6 +560,8 @@ Attribute LayoutInference::layoutOfClass(unsigned root) {
       if (vec > 1 && getRegisterRun(own.shape, layout, own.order.front()) < vec)
         layout = chooseBlocked(root);
     }
+  } else if (reshapedFrom.contains(root)) {
+    layout = deriveFromReshape(root);
   } else {
     layout = chooseBlocked(root);
   }
@@ -476,7 +586,7 @@ static bool isCheapToRecompute(Operation *op) {
   if (!op || op->getNumResults() != 1 || op->getNumRegions() != 0)
     return false;
   if (isa<tile::MakeRangeOp, tile::SplatOp, arith::ConstantOp,
-          tile::ExpandDimsOp, tile::BroadcastOp>(op))
+          tile::ExpandDimsOp, tile::BroadcastOp, tile::ReshapeOp>(op))
     return true;
   return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ExtSIOp,
              arith::ExtUIOp, arith::TruncIOp, arith::CmpIOp, arith::AndIOp,

@@ -7,7 +7,9 @@
 // The analysis behind convert-tile-to-tilegpu (see its description in
 // Conversion/Passes.td): tile values that must share a layout are unified
 // into classes; expand_dims and reduce relate a class to the slice of a
-// higher-rank class; each root class gets a blocked layout.
+// higher-rank class; a class reshaped from (or into) one whose layout has a
+// reason of its own takes that layout reshaped, so that tile.reshape stays
+// in registers; every other class gets a blocked layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +65,8 @@ private:
   mlir::LogicalResult collect(mlir::Operation *op);
   void resolveBroadcasts();
   void resolveSlices();
+  void resolveReshapes();
+  mlir::Attribute deriveFromReshape(unsigned root);
   mlir::Attribute layoutOfClass(unsigned root);
   mlir::Attribute chooseBlocked(unsigned root);
 
@@ -91,6 +95,7 @@ private:
   llvm::SmallVector<unsigned> parents;
   llvm::SmallVector<SliceRequest> requests;
   llvm::SmallVector<tile::BroadcastOp> broadcasts;
+  llvm::SmallVector<tile::ReshapeOp> reshapes;
   /// Per root class: the accepted slice request (axis, parent value id, the
   /// expand_dims or reduce that asked for it).
   struct AcceptedSlice {
@@ -98,12 +103,19 @@ private:
     mlir::Operation *op;
   };
   llvm::DenseMap<unsigned, AcceptedSlice> sliceOf;
+  /// Per root class without a layout of its own: the class (nearer to one
+  /// that has its own) whose layout it takes through `op`.
+  struct ReshapedFrom {
+    unsigned from;
+    tile::ReshapeOp op;
+  };
+  llvm::DenseMap<unsigned, ReshapedFrom> reshapedFrom;
   llvm::DenseMap<unsigned, mlir::Attribute> layouts;
   llvm::SmallVector<mlir::Operation *> conflicts;
 };
 
 /// Clones, for one use, the chain of cheap pure ops (ranges, splats,
-/// constants, integer arithmetic, expand_dims, broadcast) that computes
+/// constants, integer arithmetic, expand_dims, broadcast, reshape) that computes
 /// `use`'s value, so that this use can take its own layout. Returns false
 /// (and changes nothing) when the chain is not cheap or too long.
 bool cloneCheapChainForUse(mlir::OpOperand &use);

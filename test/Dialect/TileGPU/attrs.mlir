@@ -45,3 +45,31 @@ func.func @bad_warps() attributes {tilegpu.num_warps = 3 : i32} {
 func.func @too_many_warps() attributes {tilegpu.num_warps = 64 : i32} {
   return
 }
+
+// -----
+
+// A linear layout (the reshape of a 64-element blocked tile with 2 elements
+// per thread to 16x2x2) round-trips, and a slice of it is a layout too.
+#linear = #tilegpu.linear<register = [[0, 0, 1]], lane = [[0, 1, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0], [8, 0, 0]], warp = []>
+// CHECK: #[[$L:.*]] = #tilegpu.linear<register = {{\[}}[0, 0, 1]], lane = {{\[}}[0, 1, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0], [8, 0, 0]], warp = []>
+// CHECK: #[[$LS:.*]] = #tilegpu.slice<{dim = 1, parent = #[[$L]]}>
+// CHECK-LABEL: func.func @linear
+// CHECK-SAME: tensor<16x2x2xf32, #[[$L]]>
+// CHECK-SAME: tensor<16x2xf32, #[[$LS]]>
+func.func @linear(%x: tensor<16x2x2xf32, #linear>, %y: tensor<16x2xf32, #tilegpu.slice<{dim = 1, parent = #linear}>>) attributes {tilegpu.num_warps = 1 : i32} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{linear layout: needs 5 lane bases (32 lanes), got 4}}
+func.func @linear_lanes(%x: tensor<32xf32, #tilegpu.linear<register = [[1]], lane = [[2], [4], [8], [16]], warp = []>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{linear layout: every basis must have 2 entries, got 1}}
+func.func @linear_rank(%x: tensor<32xf32, #tilegpu.linear<register = [[1, 0]], lane = [[2], [4], [8], [16], [0]], warp = []>>) {
+  return
+}

@@ -120,6 +120,49 @@ namespace {
 /// The accumulator fragment of wgmma.mma_async.m64nNk16 (PTX ISA
 /// §9.7.15.5.1.1): thread t = 32*warp + lane holds, in register
 /// d[4k + 2i + j], element (16*warp + lane/4 + 8i, 8k + 2*(lane%4) + j).
+TEST_F(LinearLayoutTest, ReshapeKeepsEveryElementInItsThread) {
+  // A 256-element tile with 4 elements per thread on 2 warps, reshaped to
+  // [32, 2, 4] (a compare-and-swap step of a bitonic sort): each register,
+  // lane and warp holds the element at the same row-major position.
+  auto ll = toLinearLayout({256}, blocked({4}, {32}, {2}, {0}));
+  ASSERT_TRUE(succeeded(ll));
+  LinearLayout reshaped = reshapeLayout(*ll, {32, 2, 4});
+  for (int64_t w = 0; w < 2; ++w)
+    for (int64_t l = 0; l < 32; ++l)
+      for (int64_t r = 0; r < 4; ++r)
+        EXPECT_EQ(reshaped.linearize(reshaped.apply(r, l, w)),
+                  ll->linearize(ll->apply(r, l, w)));
+  // As a #tilegpu.linear attribute it converts back to the same map, and
+  // the reshape renames registers one to one.
+  LinearEncodingAttr attr = getLinearEncoding(&ctx, reshaped);
+  auto back = toLinearLayout({32, 2, 4}, attr);
+  ASSERT_TRUE(succeeded(back));
+  EXPECT_EQ(*back, reshaped);
+  auto mapping = getReshapeRegisterMapping(*ll, *back);
+  ASSERT_TRUE(mapping.has_value());
+  EXPECT_EQ(*mapping, (SmallVector<int64_t>{0, 1, 2, 3}));
+  // A row-major blocked layout of [32, 2, 4] holds other elements per
+  // thread: that reshape must go through shared memory.
+  auto other = toLinearLayout({32, 2, 4}, blocked({1, 2, 1}, {8, 1, 4}, {2, 1, 1}, {1, 2, 0}));
+  ASSERT_TRUE(succeeded(other));
+  EXPECT_FALSE(getReshapeRegisterMapping(*ll, *other).has_value());
+}
+
+TEST_F(LinearLayoutTest, LinearEncodingFitsSmallerTilesAndRejectsLarger) {
+  auto ll = toLinearLayout({256}, blocked({4}, {32}, {2}, {0}));
+  ASSERT_TRUE(succeeded(ll));
+  LinearEncodingAttr attr = getLinearEncoding(&ctx, reshapeLayout(*ll, {32, 2, 4}));
+  // The [32, 1, 4] broadcast source: the bit along dim 1 (lane 0's basis
+  // (0, 1, 0)) replicates.
+  auto small = toLinearLayout({32, 1, 4}, attr);
+  ASSERT_TRUE(succeeded(small));
+  EXPECT_EQ(small->getNumRegisters(), 4);
+  EXPECT_EQ(small->getReplicatedMask(HwDim::Lane), 1u);
+  // More elements than the bases reach: not a layout of that tile.
+  EXPECT_TRUE(failed(toLinearLayout({64, 2, 4}, attr)));
+  EXPECT_TRUE(failed(toLinearLayout({32, 8}, attr)));
+}
+
 TEST_F(LinearLayoutTest, WgmmaAccumulatorMatchesPtxFragment) {
   auto enc = WarpgroupMMAEncodingAttr::get(&ctx, {4, 1}, 64);
   auto ll = toLinearLayout({64, 64}, enc);

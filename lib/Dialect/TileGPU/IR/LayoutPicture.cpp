@@ -101,8 +101,8 @@ tilec::tilegpu::collectLayoutPictures(ModuleOp module) {
     if (!tensor || !tensor.getEncoding() || tensor.getRank() > 2)
       return;
     Attribute encoding = tensor.getEncoding();
-    if (!isa<BlockedEncodingAttr, SliceEncodingAttr, WarpgroupMMAEncodingAttr,
-             MMAEncodingAttr>(encoding))
+    if (!isa<BlockedEncodingAttr, SliceEncodingAttr, LinearEncodingAttr,
+             WarpgroupMMAEncodingAttr, MMAEncodingAttr>(encoding))
       return;
     // The element type does not change a distributed layout.
     auto key = std::make_pair(
@@ -115,6 +115,7 @@ tilec::tilegpu::collectLayoutPictures(ModuleOp module) {
       r.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
       r.fileStem = isa<BlockedEncodingAttr>(encoding)       ? "blocked"
                    : isa<SliceEncodingAttr>(encoding)       ? "slice"
+                   : isa<LinearEncodingAttr>(encoding)      ? "linear"
                    : isa<WarpgroupMMAEncodingAttr>(encoding) ? "wgmma"
                                                              : "mma";
       r.name = shapeText(tensor.getShape()) + " " + printed(encoding);

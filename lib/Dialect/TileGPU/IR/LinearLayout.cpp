@@ -214,12 +214,77 @@ static FailureOr<LinearLayout> sliceToLinear(ArrayRef<int64_t> shape,
   return LinearLayout(shape, std::move(bases));
 }
 
+/// Row-major index bits of `coord` in a power-of-two `shape` (at most 62
+/// bits in all).
+static uint64_t linearBits(ArrayRef<int64_t> coord, ArrayRef<int64_t> shape) {
+  uint64_t index = 0;
+  for (auto [c, s] : llvm::zip(coord, shape))
+    index = index * static_cast<uint64_t>(s) + static_cast<uint64_t>(c);
+  return index;
+}
+
+/// Adds `v` to the GF(2) basis `pivots` (indexed by leading bit); false when
+/// it is already in their span.
+static bool addToSpan(SmallVectorImpl<uint64_t> &pivots, uint64_t v) {
+  for (int bit = 63; bit >= 0 && v; --bit) {
+    if (!(v >> bit & 1))
+      continue;
+    if (!pivots[bit]) {
+      pivots[bit] = v;
+      return true;
+    }
+    v ^= pivots[bit];
+  }
+  return false;
+}
+
+static FailureOr<LinearLayout> linearToLinear(ArrayRef<int64_t> shape,
+                                              LinearEncodingAttr linear) {
+  unsigned rank = linear.getRank();
+  if (shape.size() != rank)
+    return failure();
+  int64_t numel = 1;
+  for (int64_t s : shape) {
+    if (!llvm::isPowerOf2_64(s))
+      return failure();
+    numel *= s;
+  }
+  if (numel > (int64_t(1) << 62))
+    return failure();
+  std::array<SmallVector<Coord>, kNumHwDims> bases;
+  SmallVector<uint64_t> span(64, 0), registerSpan(64, 0);
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw) {
+    ArrayRef<int64_t> flat = linear.getFlatBases(hw);
+    for (size_t i = 0; i < flat.size(); i += rank) {
+      // Coordinate bits past the tile's extent drop out (a smaller tile of
+      // the same rank: a broadcast source, a slice's parent).
+      Coord basis(rank);
+      for (unsigned d = 0; d < rank; ++d)
+        basis[d] = flat[i + d] & (shape[d] - 1);
+      uint64_t bits = linearBits(basis, shape);
+      addToSpan(span, bits);
+      // A register slot that repeats another's element drops out.
+      if (hw == static_cast<unsigned>(HwDim::Register) &&
+          !addToSpan(registerSpan, bits))
+        continue;
+      bases[hw].push_back(basis);
+    }
+  }
+  // Every element of the tile must be held by some thread.
+  unsigned reached = llvm::count_if(span, [](uint64_t v) { return v != 0; });
+  if (reached != llvm::Log2_64(static_cast<uint64_t>(numel)))
+    return failure();
+  return LinearLayout(shape, std::move(bases));
+}
+
 FailureOr<LinearLayout> tilec::tilegpu::toLinearLayout(ArrayRef<int64_t> shape,
                                                        Attribute encoding) {
   if (auto blocked = dyn_cast_if_present<BlockedEncodingAttr>(encoding))
     return blockedToLinear(shape, blocked);
   if (auto slice = dyn_cast_if_present<SliceEncodingAttr>(encoding))
     return sliceToLinear(shape, slice);
+  if (auto linear = dyn_cast_if_present<LinearEncodingAttr>(encoding))
+    return linearToLinear(shape, linear);
   if (auto mma = dyn_cast_if_present<WarpgroupMMAEncodingAttr>(encoding))
     return mmaFragmentsToLinear(shape, mma.getWarpsPerCTA()[0],
                                 mma.getWarpsPerCTA()[1], mma.getInstrN());
@@ -252,4 +317,46 @@ std::optional<SmallVector<int64_t>> tilec::tilegpu::getRegisterMapping(
     mapping.push_back(it->second);
   }
   return mapping;
+}
+
+Coord tilec::tilegpu::reshapeCoord(ArrayRef<int64_t> coord,
+                                   ArrayRef<int64_t> from,
+                                   ArrayRef<int64_t> to) {
+  int64_t index = 0;
+  for (auto [c, s] : llvm::zip(coord, from))
+    index = index * s + c;
+  Coord result(to.size(), 0);
+  for (int d = static_cast<int>(to.size()) - 1; d >= 0; --d) {
+    result[d] = index % to[d];
+    index /= to[d];
+  }
+  return result;
+}
+
+LinearLayout tilec::tilegpu::reshapeLayout(const LinearLayout &layout,
+                                           ArrayRef<int64_t> shape) {
+  std::array<SmallVector<Coord>, kNumHwDims> bases;
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
+    for (const Coord &basis : layout.getBases(static_cast<HwDim>(hw)))
+      bases[hw].push_back(reshapeCoord(basis, layout.getShape(), shape));
+  return LinearLayout(shape, std::move(bases));
+}
+
+std::optional<SmallVector<int64_t>>
+tilec::tilegpu::getReshapeRegisterMapping(const LinearLayout &src,
+                                          const LinearLayout &dst) {
+  ArrayRef<int64_t> from = dst.getShape(), to = src.getShape();
+  return getRegisterMapping(src, dst, [&](ArrayRef<int64_t> c) {
+    return reshapeCoord(c, from, to);
+  });
+}
+
+LinearEncodingAttr tilec::tilegpu::getLinearEncoding(MLIRContext *context,
+                                                     const LinearLayout &layout) {
+  SmallVector<int64_t> flat[kNumHwDims];
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
+    for (const Coord &basis : layout.getBases(static_cast<HwDim>(hw)))
+      flat[hw].append(basis.begin(), basis.end());
+  return LinearEncodingAttr::get(context, layout.getRank(), flat[0], flat[1],
+                                 flat[2]);
 }

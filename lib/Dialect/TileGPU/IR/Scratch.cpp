@@ -43,13 +43,23 @@ static bool isRegisterOnly(RankedTensorType src, RankedTensorType dst) {
   return getRegisterMapping(*from, *to, identity).has_value();
 }
 
+/// Whether a reshape between the two types stays in registers.
+static bool isRegisterOnlyReshape(RankedTensorType src, RankedTensorType dst) {
+  FailureOr<LinearLayout> from = toLinearLayout(src.getShape(), src.getEncoding());
+  FailureOr<LinearLayout> to = toLinearLayout(dst.getShape(), dst.getEncoding());
+  return succeeded(from) && succeeded(to) &&
+         getReshapeRegisterMapping(*from, *to).has_value();
+}
+
 int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     return isRegisterOnly(convert.getSrc().getType(), convert.getType())
                ? 0
                : tileBytes(convert.getSrc().getType());
-  if (isa<tile::ReshapeOp>(op))
-    return tileBytes(op->getOperand(0).getType());
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
+    return isRegisterOnlyReshape(reshape.getSrc().getType(), reshape.getType())
+               ? 0
+               : tileBytes(op->getOperand(0).getType());
   if (isa<tile::TransOp>(op)) {
     // Up to 8 elements of padding after each row (ViewOpToLLVM.cpp).
     auto src = cast<RankedTensorType>(op->getOperand(0).getType());

@@ -63,6 +63,8 @@ SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     parentRank = blocked.getRank();
   else if (auto slice = dyn_cast<SliceEncodingAttr>(parent))
     parentRank = slice.getRank();
+  else if (auto linear = dyn_cast<LinearEncodingAttr>(parent))
+    parentRank = linear.getRank();
   else if (isa<WarpgroupMMAEncodingAttr, MMAEncodingAttr>(parent))
     parentRank = 2;
   else
@@ -76,9 +78,118 @@ SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 unsigned SliceEncodingAttr::getRank() const {
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(getParent()))
     return blocked.getRank() - 1;
+  if (auto linear = dyn_cast<LinearEncodingAttr>(getParent()))
+    return linear.getRank() - 1;
   if (isa<WarpgroupMMAEncodingAttr, MMAEncodingAttr>(getParent()))
     return 1;
   return cast<SliceEncodingAttr>(getParent()).getRank() - 1;
+}
+
+//===----------------------------------------------------------------------===//
+// LinearEncodingAttr
+//===----------------------------------------------------------------------===//
+
+static constexpr llvm::StringLiteral kLinearInputNames[] = {"register", "lane",
+                                                            "warp"};
+
+LogicalResult
+LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned rank, ArrayRef<int64_t> registerBases,
+                           ArrayRef<int64_t> laneBases,
+                           ArrayRef<int64_t> warpBases) {
+  if (rank == 0)
+    return emitError() << "linear layout: rank must be at least 1";
+  ArrayRef<int64_t> all[] = {registerBases, laneBases, warpBases};
+  for (auto [name, flat] : llvm::zip(kLinearInputNames, all)) {
+    if (flat.size() % rank != 0)
+      return emitError() << "linear layout: every " << name << " basis must have "
+                         << rank << " entries";
+    for (int64_t v : flat)
+      if (v < 0 || v >= (int64_t(1) << 30))
+        return emitError() << "linear layout: basis entries must be in "
+                              "[0, 2^30), got "
+                           << v;
+  }
+  if (laneBases.size() / rank != llvm::Log2_32(kThreadsPerWarp))
+    return emitError() << "linear layout: needs " << llvm::Log2_32(kThreadsPerWarp)
+                       << " lane bases (32 lanes), got " << laneBases.size() / rank;
+  if (warpBases.size() / rank > 5)
+    return emitError() << "linear layout: at most 5 warp bases (32 warps)";
+  return success();
+}
+
+ArrayRef<int64_t> LinearEncodingAttr::getFlatBases(unsigned hw) const {
+  switch (hw) {
+  case 0:
+    return getRegisterBases();
+  case 1:
+    return getLaneBases();
+  default:
+    return getWarpBases();
+  }
+}
+
+unsigned LinearEncodingAttr::getNumWarps() const {
+  return 1u << (getWarpBases().size() / getRank());
+}
+
+Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
+  // `<` register = [[..], ..] `,` lane = [..] `,` warp = [..] `>`
+  SmallVector<int64_t> flat[3];
+  std::optional<unsigned> rank;
+  if (parser.parseLess())
+    return {};
+  for (unsigned hw = 0; hw < 3; ++hw) {
+    if ((hw && parser.parseComma()) || parser.parseKeyword(kLinearInputNames[hw]) ||
+        parser.parseEqual())
+      return {};
+    auto parseBasis = [&]() -> ParseResult {
+      size_t before = flat[hw].size();
+      if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+            return parser.parseInteger(flat[hw].emplace_back());
+          }))
+        return failure();
+      unsigned entries = flat[hw].size() - before;
+      if (!rank)
+        rank = entries;
+      if (entries != *rank)
+        return parser.emitError(parser.getCurrentLocation(),
+                                "linear layout: every basis must have ")
+               << *rank << " entries, got " << entries;
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseBasis))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  if (!rank) {
+    parser.emitError(parser.getCurrentLocation(),
+                     "linear layout: needs at least one basis to know its rank");
+    return {};
+  }
+  return parser.getChecked<LinearEncodingAttr>(parser.getContext(), *rank,
+                                               flat[0], flat[1], flat[2]);
+}
+
+void LinearEncodingAttr::print(AsmPrinter &printer) const {
+  unsigned rank = getRank();
+  printer << "<";
+  for (unsigned hw = 0; hw < 3; ++hw) {
+    if (hw)
+      printer << ", ";
+    printer << kLinearInputNames[hw] << " = [";
+    ArrayRef<int64_t> flat = getFlatBases(hw);
+    for (size_t i = 0; i < flat.size(); i += rank) {
+      if (i)
+        printer << ", ";
+      printer << "[";
+      llvm::interleaveComma(flat.slice(i, rank), printer);
+      printer << "]";
+    }
+    printer << "]";
+  }
+  printer << ">";
 }
 
 LogicalResult WarpgroupMMAEncodingAttr::verify(

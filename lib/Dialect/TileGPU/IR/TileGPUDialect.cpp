@@ -17,7 +17,7 @@ using namespace tilec::tilegpu;
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.cpp.inc"
 
 namespace {
-/// Prints layouts as `#blocked`, `#blocked1`, `#slice`… aliases so that IR
+/// Prints layouts as `#blocked`, `#blocked1`, `#slice`, `#linear`… aliases so that IR
 /// dumps stay readable.
 struct TileGPUOpAsmInterface : OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
@@ -28,6 +28,10 @@ struct TileGPUOpAsmInterface : OpAsmDialectInterface {
     }
     if (isa<SliceEncodingAttr>(attr)) {
       os << "slice";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<LinearEncodingAttr>(attr)) {
+      os << "linear";
       return AliasResult::FinalAlias;
     }
     if (isa<WarpgroupMMAEncodingAttr>(attr)) {

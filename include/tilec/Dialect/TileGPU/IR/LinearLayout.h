@@ -101,7 +101,8 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
 }
 
 /// The linear layout of a tile of shape `shape` in layout `encoding`
-/// (`#tilegpu.blocked` or `#tilegpu.slice`). Register bases that would be
+/// (`#tilegpu.blocked`, `#tilegpu.slice`, `#tilegpu.linear`, or an MMA
+/// accumulator). Register bases that would be
 /// zero (a tile smaller than one thread's block) are dropped, so no two
 /// register slots of a thread hold the same element. Fails for an unknown
 /// encoding or a rank mismatch.
@@ -117,6 +118,29 @@ mlir::FailureOr<LinearLayout> toLinearLayout(llvm::ArrayRef<int64_t> shape,
 std::optional<llvm::SmallVector<int64_t>>
 getRegisterMapping(const LinearLayout &src, const LinearLayout &dst,
                    llvm::function_ref<Coord(llvm::ArrayRef<int64_t>)> dstToSrc);
+
+/// `coord` of a tile of shape `from` moved to the same row-major position in
+/// a tile of shape `to` (tile.reshape; both shapes of powers of two, so on
+/// a basis this is linear over GF(2)).
+Coord reshapeCoord(llvm::ArrayRef<int64_t> coord, llvm::ArrayRef<int64_t> from,
+                   llvm::ArrayRef<int64_t> to);
+
+/// The layout of `layout`'s tile reshaped (row-major order kept) to
+/// `shape`, which has the same number of elements: every register, lane
+/// and warp holds the same element as before, so the reshape stays in
+/// registers.
+LinearLayout reshapeLayout(const LinearLayout &layout, llvm::ArrayRef<int64_t> shape);
+
+/// For a tile.reshape from `src` to `dst` (their shapes): for each dst
+/// register, the src register that holds its element in the same thread;
+/// std::nullopt when the data must cross threads.
+std::optional<llvm::SmallVector<int64_t>>
+getReshapeRegisterMapping(const LinearLayout &src, const LinearLayout &dst);
+
+class LinearEncodingAttr;
+/// The `#tilegpu.linear` attribute with the bases of `layout`.
+LinearEncodingAttr getLinearEncoding(mlir::MLIRContext *context,
+                                     const LinearLayout &layout);
 
 } // namespace tilec::tilegpu
 

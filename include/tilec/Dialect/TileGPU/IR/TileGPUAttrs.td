@@ -84,6 +84,50 @@ def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice"> {
   }];
 }
 
+def TileGPU_LinearEncodingAttr : TileGPU_Attr<"LinearEncoding", "linear"> {
+  let summary = "any distributed layout, as its linear map over GF(2)";
+  let description = [{
+    A layout given directly as the linear map of `LinearLayout.h` (Triton's
+    `#linear`, "Linear Layouts", Zhou et al., 2025): one basis per bit of
+    the register slot, of the lane id (5, for 32 lanes) and of the warp id,
+    each a coordinate with one entry per tile dimension. The element held in
+    register slot r by lane l of warp w is the XOR of the bases of the set
+    bits of r, l and w; a zero lane or warp basis replicates the element
+    across that bit.
+
+    `convert-tile-to-tilegpu` gives a tile that is reshaped from (or into)
+    a tile with a layout of its own the reshaped layout (the same element
+    for the same register, lane and warp), so that `tile.reshape` stays in
+    registers; such layouts are rarely blocked. The bases describe one tile
+    shape; a tile of the same rank whose extent along a dimension is smaller
+    (a broadcast source, a reduction's slice) drops the coordinate bits past
+    it: registers whose basis becomes zero drop out, lanes and warps
+    replicate. A tile larger than the bases reach is an error.
+
+    Example, the reshape of a 64-element `#tilegpu.blocked<sizePerThread =
+    [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>` tile to
+    `16x2x2`:
+
+    ```
+    #tilegpu.linear<register = [[0, 0, 1]],
+                    lane = [[0, 1, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0], [8, 0, 0]],
+                    warp = []>
+    ```
+  }];
+  let parameters = (ins "unsigned":$rank,
+                        ArrayRefParameter<"int64_t">:$registerBases,
+                        ArrayRefParameter<"int64_t">:$laneBases,
+                        ArrayRefParameter<"int64_t">:$warpBases);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The bases of input `hw` (0: register, 1: lane, 2: warp), `rank`
+    /// entries each, flattened.
+    ::llvm::ArrayRef<int64_t> getFlatBases(unsigned hw) const;
+    unsigned getNumWarps() const;
+  }];
+}
+
 def TileGPU_WarpgroupMMAEncodingAttr : TileGPU_Attr<"WarpgroupMMAEncoding", "wgmma"> {
   let summary = "accumulator of Hopper warpgroup MMA (wgmma.mma_async)";
   let description = [{
