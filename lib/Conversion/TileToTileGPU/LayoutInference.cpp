@@ -14,6 +14,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -254,8 +255,8 @@ void LayoutInference::resolveReshapes() {
     if (needsOwnLayout(value))
       own.insert(root);
   }
-  // A slice takes its parent's layout: it neither starts nor passes on a
-  // derivation (which could otherwise come back to its parent).
+  // A slice takes its parent's layout: it starts derivations (a loaded
+  // tile is often the slice of a broadcast's class) but takes none.
   auto isFree = [&](unsigned root) {
     return !own.contains(root) && !sliceOf.contains(root);
   };
@@ -275,8 +276,7 @@ void LayoutInference::resolveReshapes() {
     edges[a].push_back({b, reshape, reshape.getResult()});
     edges[b].push_back({a, reshape, reshape.getSrc()});
     for (unsigned root : {a, b})
-      if (own.contains(root) && !sliceOf.contains(root) &&
-          reached.insert(root).second)
+      if (!isFree(root) && reached.insert(root).second)
         queue.push_back(root);
   }
   // Breadth first from the classes with their own layouts, so each free
@@ -543,6 +543,11 @@ Attribute LayoutInference::chooseBlocked(unsigned root) {
 Attribute LayoutInference::layoutOfClass(unsigned root) {
   if (auto it = layouts.find(root); it != layouts.end())
     return it->second;
+  // A derivation that comes back to a class on its way (a slice whose
+  // parent is derived from the slice) ends in the class's own choice.
+  if (!inProgress.insert(root).second)
+    return chooseBlocked(root);
+  auto done = llvm::make_scope_exit([&] { inProgress.erase(root); });
   Attribute layout;
   if (auto it = sliceOf.find(root); it != sliceOf.end()) {
     layout = SliceEncodingAttr::get(func->getContext(), it->second.axis,

@@ -23,6 +23,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace tilec {
@@ -111,6 +112,8 @@ private:
   };
   llvm::DenseMap<unsigned, ReshapedFrom> reshapedFrom;
   llvm::DenseMap<unsigned, mlir::Attribute> layouts;
+  /// Classes whose layout is being chosen (layoutOfClass recursion).
+  llvm::DenseSet<unsigned> inProgress;
   llvm::SmallVector<mlir::Operation *> conflicts;
 };
 
