@@ -128,3 +128,23 @@ func.func @select_pointer(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %c: i1) -> ten
   %v = tile.load %pp : tensor<128x!tile.ptr<f32>, #b1>
   return %v : tensor<128xf32, #b1>
 }
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]>
+
+// A transpose through padded rows: the source's runs along a row are
+// vector stores as long as a padded row keeps their alignment (here
+// 2 of 4 elements: the padding that avoids bank conflicts makes rows of
+// 66 halfs); the result's runs go down the source's columns, element by
+// element.
+// CHECK-LABEL: llvm.func @trans_vector
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-32: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+func.func @trans_vector(%x: tensor<32x64xf16, #b>) -> tensor<64x32xf16, #b> attributes {tilegpu.num_warps = 4 : i32} {
+  %y = tile.trans %x {order = array<i32: 1, 0>} : tensor<32x64xf16, #b> -> tensor<64x32xf16, #b>
+  return %y : tensor<64x32xf16, #b>
+}

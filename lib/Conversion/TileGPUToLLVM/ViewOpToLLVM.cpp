@@ -294,6 +294,20 @@ struct TransOpLowering : TileOpLowering<tile::TransOp> {
                                           i32Val(b, loc, rowLength + padding));
       return arith::AddIOp::create(b, loc, start, c.back());
     };
+    // Runs of consecutive elements of a row stay consecutive in the padded
+    // copy; a run starts at a multiple of its length while padded rows
+    // are a multiple of it long. The result's runs are along its last
+    // dimension: consecutive there only when that is the source's last.
+    Type element = adaptor.getSrc().front().getType();
+    auto vectorWidth = [&](const LinearLayout &layout) {
+      int64_t width = std::min(getRowMajorVectorWidth(layout, element), rowLength);
+      while (width > 1 && rows > 1 && (rowLength + padding) % width != 0)
+        width /= 2;
+      return width;
+    };
+    int64_t srcVector = vectorWidth(*src);
+    int64_t dstVector =
+        order.back() == static_cast<int32_t>(order.size()) - 1 ? vectorWidth(*dst) : 1;
     rewriter.replaceOpWithMultiple(
         op, {exchangeThroughSharedMemory(
                 rewriter, loc, op, state, adaptor.getSrc(), *src, *dst,
@@ -304,7 +318,8 @@ struct TransOpLowering : TileOpLowering<tile::TransOp> {
                   for (auto [i, d] : llvm::enumerate(order))
                     srcCoord[d] = c[i];
                   return padded(b, srcCoord);
-                })});
+                },
+                srcVector, dstVector)});
     return success();
   }
 };
