@@ -5,6 +5,8 @@
 - cumsum: x [rows, BLOCK] fp32, out[r] = cumsum(x[r]) for BLOCK in 1024,
   4096 (one row per program), and an affine associative_scan (a tuple,
   non-commutative) of 1024;
+- sort and flip: tl.sort / tl.flip of each row (a bitonic network of
+  reshapes and pair reductions);
 - transpose: x [n, n] fp32/fp16 in 64x64 tiles, out = x.T through tl.trans.
 
 Each kernel is compiled by tilec (`--tilec`) and by Triton from the same
@@ -59,6 +61,20 @@ def row_affine_scan(x_ptr, out_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offs)
     _, b = tl.associative_scan((x * 0.5, x), 0, _affine)
     tl.store(out_ptr + offs, b)
+
+
+@triton.jit
+def row_sort(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = row * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.sort(tl.load(x_ptr + offs)))
+
+
+@triton.jit
+def row_flip(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = row * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.flip(tl.load(x_ptr + offs), 0))
 
 
 @triton.jit
@@ -123,14 +139,17 @@ def main():
     rows = []
     configs = [("row_cumsum", 1024, 4, 8192), ("row_cumsum", 4096, 4, 4096),
                ("row_cumsum", 4096, 8, 4096),
-               ("row_affine_scan", 1024, 4, 8192)]
+               ("row_affine_scan", 1024, 4, 8192),
+               ("row_sort", 256, 4, 65536), ("row_sort", 1024, 4, 16384),
+               ("row_flip", 1024, 4, 16384)]
+    refs = {"row_cumsum": lambda x: torch.cumsum(x.double(), 1),
+            "row_affine_scan": affine_ref,
+            "row_sort": lambda x: torch.sort(x.double(), 1).values,
+            "row_flip": lambda x: x.double().flip(1)}
     for kernel, block, warps, nrows in configs:
         x = torch.rand(nrows, block, device="cuda")
         out = torch.empty_like(x)
-        if kernel == "row_cumsum":
-            ref = torch.cumsum(x.double(), 1)
-        else:
-            ref = affine_ref(x)
+        ref = refs[kernel](x)
         r = dict(kernel=kernel, shape=f"{nrows}x{block}", dtype="fp32",
                  warps=warps)
         nbytes = 2 * x.numel() * 4
