@@ -239,6 +239,36 @@ static Value emitRegisterAMMA(OpBuilder &b, Location loc, Value acc,
   return asmOp.getResult(0);
 }
 
+/// `wgmma.fence.sync.aligned` that also passes `regs` (i32) through (tied
+/// "+r" operands), so that they are computed before the fence: PTX ISA
+/// §9.7.15.5.2 asks for the fence between writing a wgmma's register
+/// operands and the wgmma; values packed after it make ptxas inject
+/// warpgroup.arrive before each wgmma ("C7519"), which serializes them.
+static SmallVector<Value> emitFenceWithRegisters(OpBuilder &b, Location loc,
+                                                 ArrayRef<Value> regs) {
+  if (regs.empty()) {
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    return {};
+  }
+  SmallVector<std::string> constraints;
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints.push_back("=r");
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints.push_back(std::to_string(i));
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(regs.size(), b.getI32Type()));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, regs, "wgmma.fence.sync.aligned;",
+      llvm::join(constraints, ","), /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> results;
+  for (size_t i = 0; i < regs.size(); ++i)
+    results.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return results;
+}
+
 /// Two 16-bit floats in one 32-bit register (the first in the low half).
 static Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
   auto vec = VectorType::get({2}, lo.getType());
@@ -293,9 +323,15 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
   int64_t perInstr = instrN / 2;
   auto accStruct = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(perInstr, f32));
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  SmallVector<Value> accs;
   int64_t repsM = m / ctaM, repsN = n / ctaN;
+  // A in registers: every fragment packed (two halves per register) before
+  // the fence, in fragment-slot order.
+  SmallVector<Value> packedA;
+  if (registerA)
+    for (size_t i = 0; i + 1 < a.registers.size(); i += 2)
+      packedA.push_back(packPair(b, loc, a.registers[i], a.registers[i + 1]));
+  packedA = emitFenceWithRegisters(b, loc, packedA);
+  SmallVector<Value> accs;
   for (int64_t rm = 0; rm < repsM; ++rm) {
     for (int64_t rn = 0; rn < repsN; ++rn) {
       int64_t first = (rm * repsN + rn) * perInstr;
@@ -320,8 +356,7 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
                          (kk % aInstrN) / 8 * 4;
           SmallVector<Value> regs;
           for (int64_t j = 0; j < 4; ++j)
-            regs.push_back(packPair(b, loc, a.registers[slot + 2 * j],
-                                    a.registers[slot + 2 * j + 1]));
+            regs.push_back(packedA[slot / 2 + j]);
           acc = emitRegisterAMMA(b, loc, acc, accStruct, regs, bDesc, instrN,
                                  inType, bKMajor);
           continue;
