@@ -73,6 +73,15 @@ struct SplatOpLowering : TileOpLowering<tile::SplatOp> {
   }
 };
 
+/// The values of `srcValues` at the slots `mapping` lists (for each dst
+/// register, its src register).
+SmallVector<Value> gatherSlots(ArrayRef<int64_t> mapping, ValueRange srcValues) {
+  SmallVector<Value> results;
+  for (int64_t slot : mapping)
+    results.push_back(srcValues[slot]);
+  return results;
+}
+
 /// Renames slots from `src` to `dst` through `dstToSrc`, or fails with a
 /// diagnostic when data would have to cross threads.
 LogicalResult renameSlots(Operation *op, RankedTensorType srcType,
@@ -88,8 +97,7 @@ LogicalResult renameSlots(Operation *op, RankedTensorType srcType,
     return op->emitOpError() << "needs data from other threads: layouts "
                              << srcType.getEncoding() << " and "
                              << dstType.getEncoding() << " are incompatible";
-  for (int64_t slot : *mapping)
-    results.push_back(srcValues[slot]);
+  results.append(gatherSlots(*mapping, srcValues));
   return success();
 }
 
@@ -150,10 +158,7 @@ struct ConvertLayoutOpLowering : TileOpLowering<ConvertLayoutOp> {
       return failure();
     auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
     if (auto mapping = getRegisterMapping(*src, *dst, identity)) {
-      SmallVector<Value> results;
-      for (int64_t slot : *mapping)
-        results.push_back(adaptor.getSrc()[slot]);
-      rewriter.replaceOpWithMultiple(op, {results});
+      rewriter.replaceOpWithMultiple(op, {gatherSlots(*mapping, adaptor.getSrc())});
       return success();
     }
     ArrayRef<int64_t> shape = srcType.getShape();
@@ -188,12 +193,10 @@ struct ReshapeOpLowering : TileOpLowering<tile::ReshapeOp> {
     // The layouts convert-tile-to-tilegpu derives for reshapes hold every
     // element in the same thread on both sides: renamed registers.
     if (auto mapping = getReshapeRegisterMapping(*src, *dst)) {
-      SmallVector<Value> results;
-      for (int64_t slot : *mapping)
-        results.push_back(adaptor.getSrc()[slot]);
-      rewriter.replaceOpWithMultiple(op, {results});
+      rewriter.replaceOpWithMultiple(op, {gatherSlots(*mapping, adaptor.getSrc())});
       return success();
     }
+    Type element = adaptor.getSrc().front().getType();
     rewriter.replaceOpWithMultiple(
         op, {exchangeThroughSharedMemory(
                 rewriter, loc, op, state, adaptor.getSrc(), *src, *dst,
@@ -204,8 +207,8 @@ struct ReshapeOpLowering : TileOpLowering<tile::ReshapeOp> {
                 [&](OpBuilder &b, ArrayRef<Value> c) {
                   return emitLinearIndex(b, loc, c, dstType.getShape());
                 },
-                getRowMajorVectorWidth(*src, adaptor.getSrc().front().getType()),
-                getRowMajorVectorWidth(*dst, adaptor.getSrc().front().getType()))});
+                getRowMajorVectorWidth(*src, element),
+                getRowMajorVectorWidth(*dst, element))});
     return success();
   }
 };

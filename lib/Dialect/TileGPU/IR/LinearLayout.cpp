@@ -322,9 +322,7 @@ std::optional<SmallVector<int64_t>> tilec::tilegpu::getRegisterMapping(
 Coord tilec::tilegpu::reshapeCoord(ArrayRef<int64_t> coord,
                                    ArrayRef<int64_t> from,
                                    ArrayRef<int64_t> to) {
-  int64_t index = 0;
-  for (auto [c, s] : llvm::zip(coord, from))
-    index = index * s + c;
+  uint64_t index = linearBits(coord, from);
   Coord result(to.size(), 0);
   for (int d = static_cast<int>(to.size()) - 1; d >= 0; --d) {
     result[d] = index % to[d];

@@ -33,22 +33,18 @@ static int64_t tileBytes(Type type, int64_t extraElements = 0) {
          getScratchElementBytes(tile.getElementType());
 }
 
-/// Whether a layout conversion between the two types stays in registers.
-static bool isRegisterOnly(RankedTensorType src, RankedTensorType dst) {
+/// Whether a layout conversion (or, with `reshape`, a tile.reshape)
+/// between the two types stays in registers.
+static bool isRegisterOnly(RankedTensorType src, RankedTensorType dst,
+                           bool reshape = false) {
   FailureOr<LinearLayout> from = toLinearLayout(src.getShape(), src.getEncoding());
   FailureOr<LinearLayout> to = toLinearLayout(dst.getShape(), dst.getEncoding());
   if (failed(from) || failed(to))
     return false;
+  if (reshape)
+    return getReshapeRegisterMapping(*from, *to).has_value();
   auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
   return getRegisterMapping(*from, *to, identity).has_value();
-}
-
-/// Whether a reshape between the two types stays in registers.
-static bool isRegisterOnlyReshape(RankedTensorType src, RankedTensorType dst) {
-  FailureOr<LinearLayout> from = toLinearLayout(src.getShape(), src.getEncoding());
-  FailureOr<LinearLayout> to = toLinearLayout(dst.getShape(), dst.getEncoding());
-  return succeeded(from) && succeeded(to) &&
-         getReshapeRegisterMapping(*from, *to).has_value();
 }
 
 int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
@@ -57,7 +53,8 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
                ? 0
                : tileBytes(convert.getSrc().getType());
   if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
-    return isRegisterOnlyReshape(reshape.getSrc().getType(), reshape.getType())
+    return isRegisterOnly(reshape.getSrc().getType(), reshape.getType(),
+                          /*reshape=*/true)
                ? 0
                : tileBytes(op->getOperand(0).getType());
   if (isa<tile::TransOp>(op)) {
