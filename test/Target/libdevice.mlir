@@ -4,11 +4,11 @@
 
 // CALLS-DAG: llvm.func @__nv_sinf(f32) -> f32
 // CALLS-DAG: llvm.func @__nv_erff(f32) -> f32
-// CALLS-DAG: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CALLS-DAG: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK: .visible .entry math_ops(
 // CHECK-NOT: call
 // CHECK-NOT: __nv_
-// CHECK: ex2.approx.f32
+// CHECK: ex2.approx.ftz.f32
 // CHECK: ret;
 func.func @math_ops(%x: !tile.ptr<f32>) attributes {tile.kernel} {
   %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>

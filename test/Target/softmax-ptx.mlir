@@ -10,7 +10,7 @@
 // CHECK: @%p{{[0-9]+}} ld.global.v4.b32
 // CHECK: shfl.sync.bfly.b32
 // CHECK: bar.sync 0;
-// CHECK: ex2.approx.f32
+// CHECK: ex2.approx.ftz.f32
 // CHECK: @%p{{[0-9]+}} st.global.v4.b32
 // META-DAG: "dynamic_bytes": 16
 // META-DAG: "name": "softmax"

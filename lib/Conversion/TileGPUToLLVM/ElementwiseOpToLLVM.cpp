@@ -6,8 +6,8 @@
 //
 // An elementwise op on tiles becomes the same op on each register slot.
 // Scalar special functions become NVVM's approximate instructions where
-// Triton uses them too (ex2.approx, lg2.approx, rsqrt.approx: PTX ISA
-// §9.7.4.x); f16/bf16 inputs are computed in f32. tl.inline_asm_elementwise
+// Triton uses them too (ex2.approx, with .ftz for exp2, lg2.approx,
+// rsqrt.approx: PTX ISA §9.7.4.x); f16/bf16 inputs are computed in f32. tl.inline_asm_elementwise
 // becomes one llvm.inline_asm per group of `packed_element` slots, with
 // elements narrower than 32 bits packed into registers as Triton does
 // (ElementwiseInlineAsmOpConversion).
@@ -314,8 +314,11 @@ void lowering::populateElementwiseOpToLLVMPatterns(
   patterns.add<ConstantOpLowering>(converter, ctx);
   patterns.add<ScalarSelectLowering>(converter, ctx);
   patterns.add<InlineAsmElementwiseLowering>(converter, ctx);
+  // exp2 flushes subnormal results to zero, as Triton's does: ptxas wraps
+  // the subnormal-correct form's MUFU.EX2 in a range check and rescaling,
+  // which attention's softmax pays on every element.
   patterns.add<ApproxMathLowering<math::Exp2Op>>(converter, ctx,
-                                                 "llvm.nvvm.ex2.approx.f32", 1.0, 1.0);
+                                                 "llvm.nvvm.ex2.approx.ftz.f32", 1.0, 1.0);
   patterns.add<ApproxMathLowering<math::ExpOp>>(converter, ctx,
                                                 "llvm.nvvm.ex2.approx.f32", kLog2E, 1.0);
   patterns.add<ApproxMathLowering<math::Log2Op>>(converter, ctx,
