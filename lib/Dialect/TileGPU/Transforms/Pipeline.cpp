@@ -277,10 +277,37 @@ Operation *scheduleDots(scf::ForOp forOp) {
     return dot && use.get() == dot.getC();
   };
 
-  // A dot with its A in registers is retired within its iteration (the
-  // registers must stay unchanged until then).
+  // The op of the body that holds the first use of `arg` (an iter_arg)
+  // other than another dot's accumulator, or null.
+  auto firstNonChainUse = [&](BlockArgument arg) -> Operation * {
+    Operation *first = nullptr;
+    for (OpOperand &use : arg.getUses()) {
+      if (isChain(use))
+        continue;
+      Operation *op = body->findAncestorOpInBlock(*use.getOwner());
+      if (!first || op->isBeforeInBlock(first))
+        first = op;
+    }
+    return first;
+  };
+  // A dot with its A in registers whose result only goes, through the
+  // yield, to a read in the next iteration (attention's P * V into the
+  // accumulator the next iteration rescales) stays in flight across the
+  // back edge, behind the next iteration's dots, as FlashAttention-3 and
+  // Triton run it: the next iteration's wait retires it. ptxas keeps the
+  // fragment registers of a wgmma in flight (PTX ISA 9.7.15.5.1: they may
+  // not be written before the wait). Any other dot with a register A is
+  // retired within its iteration, its A kept until then by the wait.
+  auto staysInFlight = [&](WarpgroupDotOp dot) {
+    Value result = dot.getResult();
+    if (!result.hasOneUse() || result.use_begin()->getOwner() != yield.getOperation())
+      return false;
+    BlockArgument arg =
+        forOp.getRegionIterArgs()[result.use_begin()->getOperandNumber()];
+    return firstNonChainUse(arg) != nullptr;
+  };
   for (WarpgroupDotOp dot : dots) {
-    if (!dot.hasRegisterA())
+    if (!dot.hasRegisterA() || staysInFlight(dot))
       continue;
     OpBuilder b(yield);
     SmallVector<Value> inputs{dot.getResult(), dot.getA()};
@@ -317,16 +344,13 @@ Operation *scheduleDots(scf::ForOp forOp) {
       if (use.get() != result)
         continue;
       BlockArgument arg = forOp.getRegionIterArgs()[use.getOperandNumber()];
+      Operation *first = firstNonChainUse(arg);
+      if (!first)
+        continue;
       SmallVector<OpOperand *> next;
       for (OpOperand &argUse : arg.getUses())
         if (!isChain(argUse))
           next.push_back(&argUse);
-      if (next.empty())
-        continue;
-      Operation *first = next.front()->getOwner();
-      for (OpOperand *u : next)
-        if (u->getOwner()->isBeforeInBlock(first))
-          first = u->getOwner();
       OpBuilder b(first);
       auto wait = WarpgroupWaitOp::create(
           b, dot.getLoc(), TypeRange{arg.getType()}, ValueRange{arg},

@@ -88,8 +88,12 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
       their first reader leaves S - 2 newer groups in flight;
     - every `warpgroup_dot` runs asynchronously: a `warpgroup_wait` goes
       before the first use of its result other than another dot's
-      accumulator, with the number of dots issued since as its depth (a
-      dot with a register A is retired within its iteration);
+      accumulator, with the number of dots issued since as its depth. A
+      dot with a register A is retired within its iteration, unless its
+      result only goes through the yield to a read in the next iteration
+      (attention's P * V): that one stays in flight behind the next
+      iteration's first dots and their wait retires it, as in
+      FlashAttention-3 and Triton;
     - after the loop, the results' dots and the copies are waited for.
 
     Any trip count, 0 and those below S included, runs every iteration's
