@@ -19,8 +19,8 @@ Attention (tutorial 06 forward, Z=4 H=16, N_CTX 1024/4096/8192, HEAD_DIM 64
 and 128, causal and not): the block-pointer kernel (examples/attention.tile)
 in fp16 and in bf16 (P cast to V's type instead of fp16: the one line
 changed, for both compilers) and in fp8 e5m2 (Q, K, V and Out, V stored
-transposed as the tutorial does on Hopper; checked at 0.5 absolute and
-rel-L2 0.1 against SDPA on the fp8 values), the descriptor kernel
+transposed as the tutorial does on Hopper; checked at 0.5 absolute plus
+0.25 relative and rel-L2 0.1 against SDPA on the fp8 values), the descriptor kernel
 (examples/attention_descriptor.tile, descriptors made in the kernel) in
 fp16; 128 x 64 blocks for HEAD_DIM 64, 128 x 128 for 128, 8 warps, 3
 stages (2 where 3 do not fit, for both); against SDPA with the flash and
@@ -275,9 +275,12 @@ def attention_rows(args):
                         o = torch.empty_like(q)
                     lse = torch.empty(Z * H, n_ctx, device="cuda", dtype=torch.float32)
                     # bf16 keeps 8 bits: P and Out round 8x coarser than fp16;
-                    # e5m2 keeps 3 (P and Out round by up to 2^-3).
-                    atol, l2 = {"fp16": (2e-2, 5e-3), "bf16": (8e-2, 2e-2),
-                                "fp8": (0.5, 0.1)}[dtype]
+                    # e5m2 keeps 3 (P and Out round by up to 2^-3 relative
+                    # each, so large outputs also get 2^-2 of their size:
+                    # 0.5 absolute alone failed one draw in ~20 rows for
+                    # tilec and Triton alike).
+                    rtol, atol, l2 = {"fp16": (0, 2e-2, 5e-3), "bf16": (0, 8e-2, 2e-2),
+                                      "fp8": (0.25, 0.5, 0.1)}[dtype]
                     grid = (triton.cdiv(n_ctx, bm), Z * H, 1)
                     row = dict(kernel=version, dtype=dtype, N_CTX=n_ctx, HEAD_DIM=d,
                                causal=causal, blocks=f"{bm}x{bn}")
@@ -306,7 +309,7 @@ def attention_rows(args):
                     try:
                         kern, log = tilec_kernel(args.tilec, path, "_attn_fwd", sig, 8, 3,
                                                  f"attn_{version}_{dtype}_{d}_{int(causal)}_{n_ctx}")
-                        ok, err, rel, ms = timed(lambda: kern(grid, *run_args), o, ref, 0, atol, l2)
+                        ok, err, rel, ms = timed(lambda: kern(grid, *run_args), o, ref, rtol, atol, l2)
                         row.update(tilec_ok=ok, max_err=err, rel_l2=rel, tilec_ms=ms,
                                    registers=kern.meta["ptxas"]["registers"],
                                    remarks=[l for l in log.splitlines() if "remark" in l][:2])
@@ -316,7 +319,7 @@ def attention_rows(args):
                         try:
                             launch = lambda: tri[(version, dtype)][grid](*tri_args, **tri_kw, num_warps=8,
                                                                          num_stages=stages)
-                            ok, _, _, ms = timed(launch, o, ref, 0, atol, l2)
+                            ok, _, _, ms = timed(launch, o, ref, rtol, atol, l2)
                             row.update(triton_ok=ok, triton_ms=ms, triton_stages=stages)
                             break
                         except Exception as e:
