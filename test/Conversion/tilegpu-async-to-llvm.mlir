@@ -132,6 +132,39 @@ module {
 
 // -----
 
+// wgmma with an 8-bit A in registers (attention's fp8 P * V, B K-major):
+// the f32 tile becomes e5m2 two slots at a time (cvt.rn.satfinite
+// .e5m2x2.f32), and each k32 step's four A registers are regrouped from
+// the accumulator-like layout by two quad shuffles (lanes 2(t mod 2) and
+// 2(t mod 2) + 1) and a select of low or high halves: 16 shuffles for a
+// 64 x 64 A on 4 warps, no shared memory. The 8-bit instruction has no
+// trans-b operand.
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+
+// CHECK-LABEL: llvm.func @register_a_fp8(
+// CHECK-COUNT-16: nvvm.convert.f32x2.to.f8x2 %{{.*}}, %{{.*}} {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : vector<2xi8>(f8E5M2)
+// CHECK-NOT:     llvm.store
+// CHECK-COUNT-16: nvvm.shfl.sync  idx
+// CHECK-NOT:     llvm.store
+// CHECK:         "wgmma.fence.sync.aligned;", "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7"
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$32, $33, $34, $35}, $36, 1, 1, 1;
+// CHECK:         "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},=h,{{.*}}"
+module {
+  func.func @register_a_fp8(%s: tensor<64x64xf32, #wgmma>) -> tensor<64x64xf32, #wgmma>
+      attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 4096 : i64} {
+    %c0 = arith.constant 0 : i32
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+    %ring = tilegpu.local_alloc {offset = 0 : i64} : <1 x tensor<64x64xf8E5M2>>
+    %p = arith.truncf %s : tensor<64x64xf32, #wgmma> to tensor<64x64xf8E5M2, #wgmma>
+    %d = tilegpu.warpgroup_dot %p, %ring[%c0], %acc0 {isAsync, bTransposed} : tensor<64x64xf8E5M2, #wgmma>, <1 x tensor<64x64xf8E5M2>>, tensor<64x64xf32, #wgmma>
+    %w:2 = tilegpu.warpgroup_wait %d, %p {pendings = 0 : i32} : tensor<64x64xf32, #wgmma>, tensor<64x64xf8E5M2, #wgmma>
+    return %w#0 : tensor<64x64xf32, #wgmma>
+  }
+}
+
+// -----
+
 // A TMA store of a shared tile (4-d descriptor: a block of a batch of
 // matrices), committed as a bulk group by thread 0; the wait for its reads.
 

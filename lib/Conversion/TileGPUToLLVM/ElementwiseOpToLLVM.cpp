@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -55,6 +56,44 @@ struct ElementwiseOpLowering : ConversionPattern {
         clone->setOperand(i, operand.size() == 1 ? operand[0] : operand[r]);
       clone->getResult(0).setType(scalarType);
       results.push_back(clone->getResult(0));
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// f32 -> fp8 (e4m3, e5m2) on a tile: two register slots per
+/// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` (NVVM's convert.f32x2.to.f8x2,
+/// PTX ISA §9.7.9.21), which rounds to nearest even and saturates as the
+/// integer code of expand-fp8-conversions does (that code, about 17
+/// instructions an element, stays for scalars and the CPU backend).
+struct TruncFToFloat8Lowering : OpConversionPattern<arith::TruncFOp> {
+  TruncFToFloat8Lowering(TileGPUTypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !isa<Float8E4M3FNType, Float8E5M2Type>(type.getElementType()) ||
+        !getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Type f8 = type.getElementType();
+    ValueRange in = adaptor.getIn();
+    auto pairType = VectorType::get({2}, rewriter.getI8Type());
+    SmallVector<Value> results;
+    for (size_t i = 0; i < in.size(); i += 2) {
+      // `a` lands in the high byte, element 1 of the pair.
+      Value lo = in[i], hi = i + 1 < in.size() ? in[i + 1] : in[i];
+      Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+          rewriter, loc, pairType, hi, lo, NVVM::FPRoundingMode::RN,
+          NVVM::SaturationMode::SATFINITE, /*relu=*/false, f8);
+      for (size_t j = 0; j < 2 && i + j < in.size(); ++j)
+        results.push_back(fromStorage(
+            rewriter, loc,
+            LLVM::ExtractElementOp::create(rewriter, loc, pair, i32Val(rewriter, loc, j)),
+            f8));
     }
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
@@ -311,6 +350,7 @@ void lowering::populateElementwiseOpToLLVMPatterns(
     LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseOpLowering>(converter, ctx);
+  patterns.add<TruncFToFloat8Lowering>(converter, ctx);
   patterns.add<ConstantOpLowering>(converter, ctx);
   patterns.add<ScalarSelectLowering>(converter, ctx);
   patterns.add<InlineAsmElementwiseLowering>(converter, ctx);

@@ -120,8 +120,13 @@ SmallVector<Value> lowering::emitWarpgroupWait(OpBuilder &b, Location loc,
   for (Value v : registers) {
     Type type = v.getType();
     unsigned bits = type.getIntOrFloatBitWidth();
-    // 16-bit values travel as .b16 registers ("h"), as integers.
-    if (bits == 16 && !type.isInteger(16)) {
+    // 16-bit values travel as .b16 registers ("h"), as integers; so do
+    // 8-bit ones (fp8 A fragments), widened.
+    if (bits == 8) {
+      v = arith::ExtUIOp::create(b, loc, b.getI16Type(), toStorage(b, loc, v));
+      type = v.getType();
+      bits = 16;
+    } else if (bits == 16 && !type.isInteger(16)) {
       v = LLVM::BitcastOp::create(b, loc, b.getI16Type(), v);
       type = v.getType();
     }
@@ -157,8 +162,11 @@ SmallVector<Value> lowering::emitWarpgroupWait(OpBuilder &b, Location loc,
     Value r = types.size() == 1
                   ? wait.getResult(0)
                   : LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i).getResult();
-    if (r.getType() != registers[i].getType())
-      r = LLVM::BitcastOp::create(b, loc, registers[i].getType(), r);
+    Type original = registers[i].getType();
+    if (original.getIntOrFloatBitWidth() == 8)
+      r = fromStorage(b, loc, arith::TruncIOp::create(b, loc, b.getI8Type(), r), original);
+    else if (r.getType() != original)
+      r = LLVM::BitcastOp::create(b, loc, original, r);
     results.push_back(r);
   }
   return results;
@@ -207,17 +215,24 @@ static Value emitRegisterAMMA(OpBuilder &b, Location loc, Value acc,
                               Value bDesc, int64_t instrN, Type inType,
                               bool bKMajor) {
   int64_t perInstr = instrN / 2;
-  std::string type = inType.isBF16() ? "bf16" : "f16";
+  bool bytes = inType.getIntOrFloatBitWidth() == 8;
+  std::string type = inType.isBF16()                  ? "bf16"
+                     : isa<Float8E4M3FNType>(inType) ? "e4m3"
+                     : isa<Float8E5M2Type>(inType)   ? "e5m2"
+                                                     : "f16";
   std::string text = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) +
-                     "k16.f32." + type + "." + type + " {";
+                     (bytes ? "k32" : "k16") + ".f32." + type + "." + type + " {";
   for (int64_t i = 0; i < perInstr; ++i)
     text += (i ? ", $" : "$") + std::to_string(i);
   text += "}, {";
   for (int64_t i = 0; i < 4; ++i)
     text += (i ? ", $" : "$") + std::to_string(perInstr + i);
-  // scale-d 1 (accumulate), scale-a 1, scale-b 1, trans-b (1: N-major B).
-  text += "}, $" + std::to_string(perInstr + 4) + ", 1, 1, 1, " +
-          (bKMajor ? "0" : "1") + ";";
+  // scale-d 1 (accumulate), scale-a 1, scale-b 1, and for 16-bit types
+  // trans-b (1: N-major B); 8-bit B is K-major only and has no trans-b.
+  text += "}, $" + std::to_string(perInstr + 4) + ", 1, 1, 1";
+  if (!bytes)
+    text += bKMajor ? ", 0" : ", 1";
+  text += ";";
   SmallVector<std::string> constraints;
   for (int64_t i = 0; i < perInstr; ++i)
     constraints.push_back("=f");
@@ -278,6 +293,71 @@ static Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
 }
 
+/// The k32 A fragments of an 8-bit register A, four i32 per 64-row block
+/// and 32 columns of K, in instruction order. The tile is in the
+/// accumulator-like layout: in each 8-column group j a thread (quad lane
+/// t = lane % 4) holds the pairs (row g, columns 8j + 2t, 8j + 2t + 1) and
+/// (row g + 8, the same columns), where k32 wants columns 4t … 4t + 3
+/// (registers a0, a1: rows g, g + 8) and 16 + 4t … 16 + 4t + 3 (a2, a3) of
+/// each 32 (PTX ISA §9.7.15.5.1.1, the 8-bit A layout of wgmma.m64nNk32).
+/// Per row and half of the block, each lane packs its two pairs into a
+/// word (columns 2t, 2t + 1 low, 8 + 2t, 9 + 2t high); the bytes lane t
+/// wants are the low (t < 2) or the high halves (t ≥ 2) of the words of
+/// quad lanes 2(t mod 2) and 2(t mod 2) + 1: two shuffles and a byte
+/// select per register, in place of a round trip through shared memory.
+static SmallVector<Value> packByteFragments(OpBuilder &b, Location loc,
+                                            ValueRange slots, int64_t blocksM,
+                                            int64_t k, int64_t aInstrN) {
+  Type i32 = b.getI32Type();
+  ThreadIndices ids = getThreadIndices(b, loc);
+  Value quadLane = arith::AndIOp::create(b, loc, ids.lane, i32Val(b, loc, 3));
+  Value quadBase = arith::SubIOp::create(b, loc, ids.lane, quadLane);
+  Value pairLane = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, quadLane, i32Val(b, loc, 1)),
+      i32Val(b, loc, 1));
+  Value src0 = arith::OrIOp::create(b, loc, quadBase, pairLane);
+  Value src1 = arith::OrIOp::create(b, loc, src0, i32Val(b, loc, 1));
+  Value highHalves = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                           quadLane, i32Val(b, loc, 2));
+  auto word = [&](ArrayRef<Value> bytes) {
+    auto vec = VectorType::get({4}, b.getI8Type());
+    Value v = LLVM::UndefOp::create(b, loc, vec);
+    for (auto [i, byte] : llvm::enumerate(bytes))
+      v = LLVM::InsertElementOp::create(b, loc, v, toStorage(b, loc, byte),
+                                        i32Val(b, loc, i));
+    return LLVM::BitcastOp::create(b, loc, i32, v).getResult();
+  };
+  Value lowMask = i32Val(b, loc, 0xffff), highMask = i32Val(b, loc, -65536);
+  Value sixteen = i32Val(b, loc, 16);
+  SmallVector<Value> regs;
+  int64_t repsK = k / aInstrN;
+  for (int64_t rm = 0; rm < blocksM; ++rm) {
+    for (int64_t kk = 0; kk < k; kk += 32) {
+      int64_t base = (rm * repsK + kk / aInstrN) * (aInstrN / 2) + (kk % aInstrN) / 8 * 4;
+      Value frag[2][2]; // [half of the 32 columns][row g, g + 8]
+      for (int64_t half = 0; half < 2; ++half) {
+        for (int64_t rowHalf = 0; rowHalf < 2; ++rowHalf) {
+          auto slot = [&](int64_t group, int64_t p) {
+            return slots[base + 4 * (2 * half + group) + 2 * rowHalf + p];
+          };
+          Value w = word({slot(0, 0), slot(0, 1), slot(1, 0), slot(1, 1)});
+          Value x = emitShuffleIdx(b, loc, w, src0);
+          Value y = emitShuffleIdx(b, loc, w, src1);
+          Value low = arith::OrIOp::create(
+              b, loc, arith::AndIOp::create(b, loc, x, lowMask),
+              arith::ShLIOp::create(b, loc, y, sixteen));
+          Value high = arith::OrIOp::create(
+              b, loc, arith::ShRUIOp::create(b, loc, x, sixteen),
+              arith::AndIOp::create(b, loc, y, highMask));
+          frag[half][rowHalf] = arith::SelectOp::create(b, loc, highHalves, high, low);
+        }
+      }
+      regs.append({frag[0][0], frag[0][1], frag[1][0], frag[1][1]});
+    }
+  }
+  return regs;
+}
+
 FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
     OpBuilder &b, Location loc, Operation *op, const WarpgroupOperandA &a,
     RankedTensorType aType, Value bBase, const SharedTileLayout &bShared,
@@ -301,10 +381,11 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
     return failure();
   }
   int64_t aInstrN = registerA ? a.layout.getInstrN() : 0;
+  unsigned inBits = inType.getIntOrFloatBitWidth();
   if (registerA &&
-      (inType.getIntOrFloatBitWidth() != 16 ||
+      ((inBits != 16 && inBits != 8) ||
        a.layout.getWarpsPerCTA() != mma.getWarpsPerCTA() || groupsN != 1 ||
-       aInstrN % 16 != 0 || k % aInstrN != 0 ||
+       aInstrN % kStep != 0 || k % aInstrN != 0 ||
        static_cast<int64_t>(a.registers.size()) != m * k / (128 * groupsM))) {
     op->emitOpError() << "a register A in " << a.layout
                       << " does not hold the wgmma fragments of this dot";
@@ -324,12 +405,15 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
   auto accStruct = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(perInstr, f32));
   int64_t repsM = m / ctaM, repsN = n / ctaN;
-  // A in registers: every fragment packed (two halves per register) before
-  // the fence, in fragment-slot order.
+  // A in registers: every fragment packed before the fence, four i32 per
+  // instruction in instruction order (16-bit: two halves per register, in
+  // fragment-slot order; 8-bit: packByteFragments).
   SmallVector<Value> packedA;
-  if (registerA)
+  if (registerA && inBits == 16)
     for (size_t i = 0; i + 1 < a.registers.size(); i += 2)
       packedA.push_back(packPair(b, loc, a.registers[i], a.registers[i + 1]));
+  else if (registerA)
+    packedA = packByteFragments(b, loc, a.registers, m / ctaM, k, aInstrN);
   packedA = emitFenceWithRegisters(b, loc, packedA);
   SmallVector<Value> accs;
   for (int64_t rm = 0; rm < repsM; ++rm) {
@@ -349,14 +433,9 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
                          : emitLinearOffset(b, loc, bShared, i32Val(b, loc, kk), col, 0);
         Value bDesc = emitMatrixDescriptor(b, loc, bBase, bShared, bOff);
         if (registerA) {
-          // The fragment of rows rm, columns kk..kk+15: 8 consecutive slots
-          // of the accumulator-like layout (4 per 8-column group).
-          int64_t repsK = k / aInstrN;
-          int64_t slot = (rm * repsK + kk / aInstrN) * (aInstrN / 2) +
-                         (kk % aInstrN) / 8 * 4;
-          SmallVector<Value> regs;
-          for (int64_t j = 0; j < 4; ++j)
-            regs.push_back(packedA[slot / 2 + j]);
+          // The four registers of rows rm, columns kk … kk + kStep - 1.
+          int64_t first = (rm * (k / kStep) + kk / kStep) * 4;
+          SmallVector<Value> regs(packedA.begin() + first, packedA.begin() + first + 4);
           acc = emitRegisterAMMA(b, loc, acc, accStruct, regs, bDesc, instrN,
                                  inType, bKMajor);
           continue;

@@ -55,9 +55,10 @@ struct WarpgroupOperandA {
 /// Issues `C += A @ B` on the tensor cores for the accumulator type `cType`
 /// (#tilegpu.wgmma layout, M x N, f32) with `inType` operands (f16, bf16,
 /// f8E4M3FN, f8E5M2, or f32 read as tf32): A (M x K, `aType`) in shared
-/// memory (K contiguous) or, for 16-bit types, in registers (`a.registers`:
-/// each k16 step's fragment is the 8 consecutive register slots of the
-/// accumulator-like layout, PTX ISA §9.7.15.5.1.1), B at `bBase` in
+/// memory (K contiguous) or, for 16- and 8-bit types, in registers
+/// (`a.registers`: each k16 step's fragment is the 8 consecutive register
+/// slots of the accumulator-like layout, PTX ISA §9.7.15.5.1.1; a k32 step
+/// of 8-bit A is 16 slots, regrouped by quad shuffles), B at `bBase` in
 /// `bShared`, either K x N with N contiguous or, with `bKMajor`, transposed
 /// (N x K, K contiguous; required for 8-bit and tf32). Every warpgroup
 /// issues `wgmma.fence`, one `wgmma.mma_async.m64nNkK` per 64 x instrN block

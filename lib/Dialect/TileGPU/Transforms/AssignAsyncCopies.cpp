@@ -138,8 +138,11 @@ bool Assigner::canUseRegisterA(tile::DotOp dot) {
   if (!aEnc || aEnc.getWarpsPerCTA() != cEnc.getWarpsPerCTA() ||
       cEnc.getWarpsPerCTA()[1] != 1)
     return false;
-  return dot.getA().getType().getElementTypeBitWidth() == 16 &&
-         dot.getA().getType().getDimSize(1) % 16 == 0;
+  // 16-bit A in k16 fragments; 8-bit A in k32 fragments, which the
+  // lowering regroups from the accumulator-like layout with shuffles.
+  unsigned bits = dot.getA().getType().getElementTypeBitWidth();
+  return (bits == 16 || bits == 8) &&
+         dot.getA().getType().getDimSize(1) % (256 / bits) == 0;
 }
 
 /// `use` is a wgmma dot's A (`isA`) or B operand.
