@@ -107,7 +107,9 @@ module {
 // are written before it (no warpgroup.arrive injected by ptxas).
 // CHECK:         "wgmma.fence.sync.aligned;", "=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
 // CHECK-NOT:     nvvm.wgmma.fence.aligned
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$32, $33, $34, $35}, $36, 1, 1, 1, 1;
+// The accumulator is zero: the first k16 step overwrites it (scale-d 0).
+// CHECK:         wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$32, $33, $34, $35}, $36, 0, 1, 1, 1;
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$32, $33, $34, $35}, $36, 1, 1, 1, 1;
 // CHECK:         nvvm.wgmma.commit.group.sync.aligned
 // CHECK:         "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},=h,{{.*}}"
 module {
@@ -148,7 +150,8 @@ module {
 // CHECK-COUNT-16: nvvm.shfl.sync  idx
 // CHECK-NOT:     llvm.store
 // CHECK:         "wgmma.fence.sync.aligned;", "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7"
-// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$32, $33, $34, $35}, $36, 1, 1, 1;
+// CHECK:         wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$32, $33, $34, $35}, $36, 0, 1, 1;
+// CHECK:         wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$32, $33, $34, $35}, $36, 1, 1, 1;
 // CHECK:         "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},=h,{{.*}}"
 module {
   func.func @register_a_fp8(%s: tensor<64x64xf32, #wgmma>) -> tensor<64x64xf32, #wgmma>
@@ -160,6 +163,29 @@ module {
     %d = tilegpu.warpgroup_dot %p, %ring[%c0], %acc0 {isAsync, bTransposed} : tensor<64x64xf8E5M2, #wgmma>, <1 x tensor<64x64xf8E5M2>>, tensor<64x64xf32, #wgmma>
     %w:2 = tilegpu.warpgroup_wait %d, %p {pendings = 0 : i32} : tensor<64x64xf32, #wgmma>, tensor<64x64xf8E5M2, #wgmma>
     return %w#0 : tensor<64x64xf32, #wgmma>
+  }
+}
+
+// -----
+
+// A dot from a zero C (attention's QK^T): the zeros are not materialized,
+// the first k16 step of the block runs with scale-d 0 (D = A * B).
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+
+// CHECK-LABEL: llvm.func @zero_accumulator(
+// CHECK-NOT:     llvm.insertvalue
+// CHECK:         nvvm.wgmma.mma_async {{.*}} D[<f32>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+module {
+  func.func @zero_accumulator() -> tensor<64x64xf32, #wgmma>
+      attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 16384 : i64} {
+    %c0 = arith.constant 0 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+    %a = tilegpu.local_alloc {offset = 0 : i64} : <1 x tensor<64x64xf16>>
+    %b = tilegpu.local_alloc {offset = 8192 : i64} : <1 x tensor<64x64xf16>>
+    %d = tilegpu.warpgroup_dot %a[%c0], %b[%c0], %zero : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    return %d : tensor<64x64xf32, #wgmma>
   }
 }
 

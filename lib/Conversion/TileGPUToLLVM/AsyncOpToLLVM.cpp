@@ -514,10 +514,16 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
                             adaptor.getBIndex().front(),
                             op.getB().getType().getBufferBytes());
     auto cType = cast<RankedTensorType>(op.getC().getType());
+    // A C of zeros (attention's QK^T) is not materialized (scale-d 0).
+    bool zeroC = false;
+    if (auto cst = op.getC().getDefiningOp<arith::ConstantOp>())
+      if (auto splat = dyn_cast<SplatElementsAttr>(cst.getValue()))
+        if (auto value = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>()))
+          zeroC = value.getValue().isZero();
     FailureOr<SmallVector<Value>> accs = emitWarpgroupMMA(
         rewriter, loc, op, a, op.getATileType(), bBase,
         getRingLayout(op.getB().getType()), op.getBTransposed(), cType,
-        op.getATileType().getElementType(), adaptor.getC());
+        op.getATileType().getElementType(), adaptor.getC(), zeroC);
     if (failed(accs))
       return failure();
     SmallVector<Value> results = *accs;

@@ -213,7 +213,7 @@ static Value emitLinearOffset(OpBuilder &b, Location loc,
 static Value emitRegisterAMMA(OpBuilder &b, Location loc, Value acc,
                               LLVM::LLVMStructType accStruct, ArrayRef<Value> a,
                               Value bDesc, int64_t instrN, Type inType,
-                              bool bKMajor) {
+                              bool bKMajor, bool accumulate) {
   int64_t perInstr = instrN / 2;
   bool bytes = inType.getIntOrFloatBitWidth() == 8;
   std::string type = inType.isBF16()                  ? "bf16"
@@ -227,9 +227,10 @@ static Value emitRegisterAMMA(OpBuilder &b, Location loc, Value acc,
   text += "}, {";
   for (int64_t i = 0; i < 4; ++i)
     text += (i ? ", $" : "$") + std::to_string(perInstr + i);
-  // scale-d 1 (accumulate), scale-a 1, scale-b 1, and for 16-bit types
-  // trans-b (1: N-major B); 8-bit B is K-major only and has no trans-b.
-  text += "}, $" + std::to_string(perInstr + 4) + ", 1, 1, 1";
+  // scale-d (1: accumulate, 0: D = A * B), scale-a 1, scale-b 1, and for
+  // 16-bit types trans-b (1: N-major B); 8-bit B is K-major only and has
+  // no trans-b.
+  text += "}, $" + std::to_string(perInstr + 4) + (accumulate ? ", 1" : ", 0") + ", 1, 1";
   if (!bytes)
     text += bKMajor ? ", 0" : ", 1";
   text += ";";
@@ -361,7 +362,8 @@ static SmallVector<Value> packByteFragments(OpBuilder &b, Location loc,
 FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
     OpBuilder &b, Location loc, Operation *op, const WarpgroupOperandA &a,
     RankedTensorType aType, Value bBase, const SharedTileLayout &bShared,
-    bool bKMajor, RankedTensorType cType, Type inType, ValueRange c) {
+    bool bKMajor, RankedTensorType cType, Type inType, ValueRange c,
+    bool zeroC) {
   auto mma = cast<WarpgroupMMAEncodingAttr>(cType.getEncoding());
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t k = aType.getDimSize(1);
@@ -419,9 +421,11 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
   for (int64_t rm = 0; rm < repsM; ++rm) {
     for (int64_t rn = 0; rn < repsN; ++rn) {
       int64_t first = (rm * repsN + rn) * perInstr;
+      // A zero C is not materialized: the first K-step overwrites D.
       Value acc = LLVM::UndefOp::create(b, loc, accStruct);
-      for (int64_t i = 0; i < perInstr; ++i)
-        acc = LLVM::InsertValueOp::create(b, loc, acc, c[first + i], i);
+      if (!zeroC)
+        for (int64_t i = 0; i < perInstr; ++i)
+          acc = LLVM::InsertValueOp::create(b, loc, acc, c[first + i], i);
       Value row = arith::AddIOp::create(b, loc, rowBase, i32Val(b, loc, rm * ctaM));
       Value col = arith::AddIOp::create(b, loc, colBase, i32Val(b, loc, rn * ctaN));
       for (int64_t kk = 0; kk < k; kk += kStep) {
@@ -437,7 +441,7 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
           int64_t first = (rm * (k / kStep) + kk / kStep) * 4;
           SmallVector<Value> regs(packedA.begin() + first, packedA.begin() + first + 4);
           acc = emitRegisterAMMA(b, loc, acc, accStruct, regs, bDesc, instrN,
-                                 inType, bKMajor);
+                                 inType, bKMajor, /*accumulate=*/!zeroC || kk != 0);
           continue;
         }
         Value aOff = emitLinearOffset(b, loc, a.shared, row, Value(), kk);
@@ -446,7 +450,8 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
             b, loc, accStruct, acc, aDesc, bDesc,
             NVVM::MMAShapeAttr::get(b.getContext(), 64, instrN, kStep),
             getWgmmaType(inType), getWgmmaType(inType), NVVM::WGMMATypes::f32,
-            NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+            zeroC && kk == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one,
             NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
             bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
             /*satfinite=*/nullptr);

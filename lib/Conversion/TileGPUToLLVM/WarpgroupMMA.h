@@ -66,11 +66,14 @@ struct WarpgroupOperandA {
 /// 8-bit, k8 for tf32), and `wgmma.commit_group`; it does not wait. Returns
 /// the accumulator registers (readable only after a `wgmma.wait_group`), or
 /// failure (with an error on `op`) when the layouts do not tile the dot.
+/// With `zeroC` (C is all zeros), `c` is not read: the first K-step of each
+/// block runs with scale-d 0 (D = A * B), so no register is zeroed.
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWarpgroupMMA(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
     const WarpgroupOperandA &a, mlir::RankedTensorType aType,
     mlir::Value bBase, const tilegpu::SharedTileLayout &bShared, bool bKMajor,
-    mlir::RankedTensorType cType, mlir::Type inType, mlir::ValueRange c);
+    mlir::RankedTensorType cType, mlir::Type inType, mlir::ValueRange c,
+    bool zeroC = false);
 
 /// `wgmma.wait_group.sync.aligned pendings`, taking and returning
 /// `registers` (tied operands) so that no read of an accumulator register
