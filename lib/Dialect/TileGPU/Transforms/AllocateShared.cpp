@@ -38,6 +38,8 @@ struct Buffer {
   int64_t size, alignment;
   /// Live range in op numbers, inclusive.
   int64_t first, last;
+  /// The use that starts the range.
+  Operation *firstUser;
   int64_t offset = -1;
 };
 
@@ -65,6 +67,34 @@ private:
     return range;
   }
 
+  /// A CTA barrier before the outermost ancestor of `user` that starts
+  /// after op `after` (none in a warp_specialize producer, whose rings
+  /// never share memory).
+  void insertBarrierBefore(Operation *user, int64_t after) {
+    Operation *op = user;
+    while (Operation *parent = op->getParentOp()) {
+      if (parent == func.getOperation() || number.lookup(parent) <= after)
+        break;
+      if (auto ws = dyn_cast<WarpSpecializeOp>(parent)) {
+        if (op->getParentRegion() != &ws.getConsumer())
+          return;
+        break;
+      }
+      op = parent;
+    }
+    // One barrier serves every buffer reused here: none if the ops before
+    // `op` that start after `after` hold one (inserted ones are unnumbered;
+    // an mbarrier_inval begins with a CTA barrier).
+    for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+      if (number.contains(prev) && number.lookup(prev) <= after)
+        break;
+      if (isa<BarrierOp, MBarrierInvalOp>(prev))
+        return;
+    }
+    OpBuilder b(op);
+    BarrierOp::create(b, op->getLoc());
+  }
+
   func::FuncOp func;
   DenseMap<Operation *, int64_t> number, lastNested;
 };
@@ -87,12 +117,15 @@ LogicalResult Allocator::run() {
     if (result.use_empty())
       return;
     int64_t first = INT64_MAX, last = -1;
+    Operation *firstUser = nullptr;
     for (Operation *user : result.getUsers()) {
       auto [f, l] = useRange(user);
+      if (f < first || (f == first && number[user] < number[firstUser]))
+        firstUser = user;
       first = std::min(first, f);
       last = std::max(last, l);
     }
-    buffers.push_back({op, size, alignment, first, last});
+    buffers.push_back({op, size, alignment, first, last, firstUser});
   };
   func.walk([&](Operation *op) {
     if (auto alloc = dyn_cast<LocalAllocOp>(op))
@@ -102,7 +135,7 @@ LogicalResult Allocator::run() {
       addAllocation(op, 8 * bars.getType().getCount(), 8);
     else if (int64_t bytes = getScratchBytes(op); bytes > 0) {
       auto [f, l] = span(op);
-      buffers.push_back({op, bytes, 128, f, l});
+      buffers.push_back({op, bytes, 128, f, l, op});
     }
   });
 
@@ -136,6 +169,30 @@ LogicalResult Allocator::run() {
                             << kMaxSharedMemoryBytes
                             << " a Hopper CTA can have (fewer stages "
                                "(num_stages) or smaller blocks would fit)";
+
+  // Memory reused by a ring or an mbarrier array: "after" in program order
+  // is not after in another warpgroup, which may still be in the loop that
+  // last used it (causal attention's second loop refills the first one's
+  // rings), so a CTA barrier goes before the first use. Scratch users
+  // begin with a barrier of their own.
+  // In program order, so that one barrier serves the buffers after it.
+  SmallVector<Buffer *> byFirstUse;
+  for (Buffer &buffer : buffers)
+    if (isa<LocalAllocOp, MBarrierAllocOp>(buffer.owner))
+      byFirstUse.push_back(&buffer);
+  llvm::stable_sort(byFirstUse, [&](Buffer *a, Buffer *b) {
+    return number.lookup(a->firstUser) < number.lookup(b->firstUser);
+  });
+  for (Buffer *buffer : byFirstUse) {
+    int64_t lastBefore = -1;
+    for (Buffer &other : buffers)
+      if (&other != buffer && other.last < buffer->first &&
+          other.offset < buffer->offset + buffer->size &&
+          buffer->offset < other.offset + other.size)
+        lastBefore = std::max(lastBefore, other.last);
+    if (lastBefore >= 0)
+      insertBarrierBefore(buffer->firstUser, lastBefore);
+  }
 
   Builder b(func.getContext());
   for (Buffer &buffer : buffers) {

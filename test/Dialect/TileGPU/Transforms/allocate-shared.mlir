@@ -18,6 +18,9 @@
 // CHECK-DAG:     tilegpu.mbarrier_alloc {offset = 40960 : i64} : <2>
 // The second loop's barriers take the place of the first loop's B ring.
 // CHECK-DAG:     tilegpu.mbarrier_alloc {offset = 32768 : i64} : <2>
+// The mbarrier_inval after the first loop begins with a CTA barrier: no
+// other barrier is added for the reuse.
+// CHECK-NOT:     tilegpu.barrier
 // CHECK:         tile.reduce %{{.*}} {axis = 0 : i32,
 // CHECK-SAME:    tilegpu.scratch_offset = 0 : i64
 func.func @two_loops(%n: i32, %acc0: tensor<128x128xf32, #wgmma>, %ta: tensor<128x64xf16, #blocked>,
@@ -49,6 +52,40 @@ func.func @two_loops(%n: i32, %acc0: tensor<128x128xf32, #wgmma>, %ta: tensor<12
     tile.reduce.return %s : f32
   }) : (tensor<128x128xf32, #wgmma>) -> tensor<128xf32, #slice>
   return %sum : tensor<128xf32, #slice>
+}
+
+// -----
+
+// Rings filled by every thread (cp.async-like, no mbarriers, so no
+// mbarrier_inval with its barrier between the loops): the second loop's
+// ring reuses the first's memory, and one warpgroup may still be in the
+// first loop when another starts the second, so one CTA barrier goes
+// between them (the race causal attention's second loop had without TMA).
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @reuse_without_mbarriers
+// CHECK-COUNT-2: tilegpu.local_alloc {offset = 0 : i64} : <2 x tensor<128x64xf16>>
+// CHECK:         scf.for
+// CHECK-NOT:     tilegpu.barrier
+// CHECK:         }
+// CHECK-NEXT:    tilegpu.barrier
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:     tilegpu.barrier
+// CHECK:         return
+func.func @reuse_without_mbarriers(%n: i32, %ta: tensor<128x64xf16, #blocked>, %tc: tensor<128x64xf16, #blocked>)
+    attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tilegpu.local_alloc : !tilegpu.smem<2 x tensor<128x64xf16>>
+  %c = tilegpu.local_alloc : !tilegpu.smem<2 x tensor<128x64xf16>>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    tilegpu.local_store %ta, %a[%c0] : tensor<128x64xf16, #blocked>, !tilegpu.smem<2 x tensor<128x64xf16>>
+  }
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    tilegpu.local_store %tc, %c[%c0] : tensor<128x64xf16, #blocked>, !tilegpu.smem<2 x tensor<128x64xf16>>
+  }
+  return
 }
 
 // -----

@@ -211,7 +211,11 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "mlir::ModuleOp"> {
     widened to the whole of every loop it is used in, and to the whole of a
     `tilegpu.warp_specialize` whose producer uses it; an op's scratch lives
     while the op runs — and buffers whose ranges do not overlap share
-    memory (first fit, largest first). Writes the `offset` of the
+    memory (first fit, largest first). Where a ring or an mbarrier array
+    reuses memory, a `tilegpu.barrier` goes before its first use unless one
+    (or an `mbarrier_inval`, which begins with one) is already between the
+    two: program order is not an order between warpgroups, one of which
+    may still be in the loop that last read the memory. Writes the `offset` of the
     allocations, `tilegpu.scratch_offset` on scratch users and the total
     (`tilegpu.shared_memory`) on the kernel; convert-tilegpu-to-llvm reads
     them and nothing else. Fails with a located error when the kernel needs
