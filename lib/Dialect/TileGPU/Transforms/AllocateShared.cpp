@@ -163,12 +163,29 @@ LogicalResult Allocator::run() {
     total = std::max(total, buffer->offset + buffer->size);
     placed.push_back(buffer);
   }
-  if (total > kMaxSharedMemoryBytes)
-    return func.emitError() << "the kernel needs " << total
-                            << " bytes of shared memory, more than the "
-                            << kMaxSharedMemoryBytes
-                            << " a Hopper CTA can have (fewer stages "
-                               "(num_stages) or smaller blocks would fit)";
+  if (total > kMaxSharedMemoryBytes) {
+    InFlightDiagnostic diag =
+        func.emitError() << "the kernel needs " << total
+                         << " bytes of shared memory, more than the "
+                         << kMaxSharedMemoryBytes
+                         << " a Hopper CTA can have (fewer stages "
+                            "(num_stages) or smaller blocks would fit)";
+    // Where the bytes go: the largest user, at its op.
+    Buffer *largest = &*llvm::max_element(
+        buffers, [](const Buffer &a, const Buffer &b) { return a.size < b.size; });
+    Diagnostic &note = diag.attachNote(largest->owner->getLoc());
+    note << largest->size << " bytes of them are ";
+    if (auto alloc = dyn_cast<LocalAllocOp>(largest->owner))
+      note << alloc.getType().getNumBuffers() << " buffer"
+           << (alloc.getType().getNumBuffers() == 1 ? "" : "s") << " of "
+           << alloc.getType().getTileType() << " for the copies of this load";
+    else if (isa<MBarrierAllocOp>(largest->owner))
+      note << "mbarriers";
+    else
+      note << "the scratch of this '" << largest->owner->getName()
+           << "', which exchanges its tile through shared memory";
+    return diag;
+  }
 
   // Memory reused by a ring or an mbarrier array: "after" in program order
   // is not after in another warpgroup, which may still be in the loop that
