@@ -120,7 +120,7 @@ LogicalResult Allocator::run() {
     Operation *firstUser = nullptr;
     for (Operation *user : result.getUsers()) {
       auto [f, l] = useRange(user);
-      if (f < first || (f == first && number[user] < number[firstUser]))
+      if (f < first || (f == first && number.lookup(user) < number.lookup(firstUser)))
         firstUser = user;
       first = std::min(first, f);
       last = std::max(last, l);
@@ -178,7 +178,7 @@ LogicalResult Allocator::run() {
     if (auto alloc = dyn_cast<LocalAllocOp>(largest->owner))
       note << alloc.getType().getNumBuffers() << " buffer"
            << (alloc.getType().getNumBuffers() == 1 ? "" : "s") << " of "
-           << alloc.getType().getTileType() << " for the copies of this load";
+           << alloc.getType().getTileType() << " allocated for this op";
     else if (isa<MBarrierAllocOp>(largest->owner))
       note << "mbarriers";
     else

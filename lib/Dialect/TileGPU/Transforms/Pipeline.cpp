@@ -291,20 +291,24 @@ Operation *scheduleDots(scf::ForOp forOp) {
     return first;
   };
   // A dot with its A in registers whose result only goes, through the
-  // yield, to a read in the next iteration (attention's P * V into the
-  // accumulator the next iteration rescales) stays in flight across the
-  // back edge, behind the next iteration's dots, as FlashAttention-3 and
-  // Triton run it: the next iteration's wait retires it. ptxas keeps the
-  // fragment registers of a wgmma in flight (PTX ISA 9.7.15.5.1: they may
-  // not be written before the wait). Any other dot with a register A is
-  // retired within its iteration, its A kept until then by the wait.
+  // yield, to a read in the next iteration that comes before the dot
+  // (attention's P * V into the accumulator the next iteration rescales)
+  // stays in flight across the back edge, behind the next iteration's
+  // first dots, as Triton runs it: the wait before that read retires it,
+  // before the dot packs its next A fragments (PTX ISA §9.7.15.5.1: the
+  // registers an in-flight wgmma reads may not be written; between the
+  // two the fragments are values no op writes, and ptxas allocates the
+  // registers of in-flight wgmmas as Triton's and FlashAttention-3's
+  // kernels rely on). Any other dot with a register A is retired within
+  // its iteration, its A kept until then by the wait.
   auto staysInFlight = [&](WarpgroupDotOp dot) {
     Value result = dot.getResult();
     if (!result.hasOneUse() || result.use_begin()->getOwner() != yield.getOperation())
       return false;
     BlockArgument arg =
         forOp.getRegionIterArgs()[result.use_begin()->getOperandNumber()];
-    return firstNonChainUse(arg) != nullptr;
+    Operation *read = firstNonChainUse(arg);
+    return read && read->isBeforeInBlock(dot);
   };
   for (WarpgroupDotOp dot : dots) {
     if (!dot.hasRegisterA() || staysInFlight(dot))
@@ -328,10 +332,14 @@ Operation *scheduleDots(scf::ForOp forOp) {
           !isa<WarpgroupWaitOp>(use.getOwner()))
         uses.push_back(&use);
     if (!uses.empty()) {
-      Operation *first = uses.front()->getOwner();
-      for (OpOperand *use : uses)
-        if (use->getOwner()->isBeforeInBlock(first))
-          first = use->getOwner();
+      // The op of the body that holds the first read (a read nested in an
+      // scf.if waits before the if, counting the dots of the body).
+      Operation *first = nullptr;
+      for (OpOperand *use : uses) {
+        Operation *op = body->findAncestorOpInBlock(*use->getOwner());
+        if (!first || op->isBeforeInBlock(first))
+          first = op;
+      }
       OpBuilder b(first);
       auto wait = WarpgroupWaitOp::create(
           b, dot.getLoc(), TypeRange{result.getType()}, ValueRange{result},
@@ -633,14 +641,21 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   after.setInsertionPointAfter(newLoop);
   if (copies->hasCpAsync)
     AsyncWaitOp::create(after, loc, after.getI32IntegerAttr(0));
-  // Accumulators still in flight: yielded straight from an async dot.
+  // Accumulators still in flight: yielded straight from an async dot
+  // (waited for also when unused: they still read their shared operands,
+  // which later code may reuse).
   SmallVector<Value> results;
+  bool inFlight = false;
   Operation *newYield = newLoop.getBody()->getTerminator();
   for (auto [result, yielded] :
-       llvm::zip(newLoop.getResults(), newYield->getOperands()))
-    if (!result.use_empty() && yielded.getDefiningOp<WarpgroupDotOp>())
+       llvm::zip(newLoop.getResults(), newYield->getOperands())) {
+    if (!yielded.getDefiningOp<WarpgroupDotOp>())
+      continue;
+    inFlight = true;
+    if (!result.use_empty())
       results.push_back(result);
-  if (!results.empty()) {
+  }
+  if (inFlight) {
     auto wait = WarpgroupWaitOp::create(after, loc, ValueRange(results).getTypes(),
                                         results, after.getI32IntegerAttr(0));
     for (auto [result, waited] : llvm::zip(results, wait.getResults()))

@@ -96,7 +96,7 @@ func.func @reuse_without_mbarriers(%n: i32, %ta: tensor<128x64xf16, #blocked>, %
 // expected-error @below {{the kernel needs 262144 bytes of shared memory, more than the 232448 a Hopper CTA can have}}
 func.func @too_big(%t: tensor<256x128xf16, #blocked>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
-  // expected-note @below {{262144 bytes of them are 4 buffers of 'tensor<256x128xf16>' for the copies of this load}}
+  // expected-note @below {{262144 bytes of them are 4 buffers of 'tensor<256x128xf16>' allocated for this op}}
   %a = tilegpu.local_alloc : !tilegpu.smem<4 x tensor<256x128xf16>>
   tilegpu.local_store %t, %a[%c0] : tensor<256x128xf16, #blocked>, !tilegpu.smem<4 x tensor<256x128xf16>>
   return

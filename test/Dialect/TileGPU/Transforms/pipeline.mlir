@@ -262,6 +262,112 @@ func.func @rescaled_accumulator(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor
 
 // -----
 
+// The same loop with its result unused: the last P.V is still waited for
+// after the loop (it reads the V ring, which later code may reuse).
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+#wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @unused_result
+// CHECK:         scf.for
+// CHECK:         tilegpu.async_wait {pending = 0 : i32}
+// CHECK-NEXT:    tilegpu.warpgroup_wait {pendings = 0 : i32}
+// CHECK-NEXT:    return
+func.func @unused_result(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
+                    %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>,
+                    %alpha: tensor<64x128xf32, #wgmma1>)
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #wgmma1>
+  %r = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<64x128xf32, #wgmma1>) : i64 {
+    %off = arith.trunci %i : i64 to i32
+    %offs = tile.splat %off : tensor<64x64xi32, #blocked>
+    %kp = tile.addptr %kptrs, %offs : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tilegpu.barrier
+    tilegpu.async_copy %kp, %kring[%c0] {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x64xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %s = tilegpu.warpgroup_dot %q[%c0], %kring[%c0], %zero : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    %e = math.exp2 %s : tensor<64x64xf32, #wgmma>
+    %p = arith.truncf %e : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    %scaled = arith.mulf %acc, %alpha : tensor<64x128xf32, #wgmma1>
+    tilegpu.barrier
+    tilegpu.async_copy %vptrs, %vring[%c0] {vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x128xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %d = tilegpu.warpgroup_dot %p, %vring[%c0], %scaled : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    scf.yield %d : tensor<64x128xf32, #wgmma1>
+  }
+  return
+}
+
+// -----
+
+// A read of QK^T nested in an scf.if: the wait goes before the if, with
+// depth 0 (the read is before any later dot of the body).
+
+// CHECK-LABEL: func.func @nested_read
+// CHECK:           %[[S:.*]] = tilegpu.warpgroup_dot %arg2[%c0_i32], %{{.*}}, %{{.*}} {isAsync}
+// CHECK-NEXT:      %[[SW:.*]] = tilegpu.warpgroup_wait %[[S]] {pendings = 0 : i32}
+// CHECK-NOT:       tilegpu.warpgroup_wait
+// CHECK:           scf.if %arg6
+// CHECK-NEXT:        arith.negf %[[SW]]
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+#wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @nested_read(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
+                    %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>,
+                    %alpha: tensor<64x128xf32, #wgmma1>, %cond: i1)
+    -> tensor<64x128xf32, #wgmma1> attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #wgmma1>
+  %r = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<64x128xf32, #wgmma1>) : i64 {
+    %off = arith.trunci %i : i64 to i32
+    %offs = tile.splat %off : tensor<64x64xi32, #blocked>
+    %kp = tile.addptr %kptrs, %offs : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tilegpu.barrier
+    tilegpu.async_copy %kp, %kring[%c0] {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x64xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %s = tilegpu.warpgroup_dot %q[%c0], %kring[%c0], %zero : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    %s2 = scf.if %cond -> tensor<64x64xf32, #wgmma> {
+      %n = arith.negf %s : tensor<64x64xf32, #wgmma>
+      scf.yield %n : tensor<64x64xf32, #wgmma>
+    } else {
+      scf.yield %zero : tensor<64x64xf32, #wgmma>
+    }
+    %e = math.exp2 %s2 : tensor<64x64xf32, #wgmma>
+    %p = arith.truncf %e : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    %scaled = arith.mulf %acc, %alpha : tensor<64x128xf32, #wgmma1>
+    tilegpu.barrier
+    tilegpu.async_copy %vptrs, %vring[%c0] {vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x128xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %d = tilegpu.warpgroup_dot %p, %vring[%c0], %scaled : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    scf.yield %d : tensor<64x128xf32, #wgmma1>
+  }
+  return %r : tensor<64x128xf32, #wgmma1>
+}
+
+// -----
+
 // A loop that passes a value through unchanged: the modulo-schedule
 // expander needs every carried value computed in the loop, so the loop
 // keeps its single-stage form and says why.

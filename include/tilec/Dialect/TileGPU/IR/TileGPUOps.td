@@ -390,11 +390,12 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot",
     unless `isAsync`, also waits for them. An async result may only be read
     after a `tilegpu.warpgroup_wait` that returns it, except as the `c` of a
     later `warpgroup_dot` (the tensor cores chain accumulators in order),
-    and a register `a` must stay unchanged until then: the wait takes it
-    when it retires the dot in the same iteration; a dot left in flight
-    across a loop's back edge relies on ptxas, which keeps the registers an
-    in-flight wgmma reads (PTX ISA §9.7.15.5.1: they may not be written
-    before the wait), as FlashAttention-3's and Triton's kernels do.
+    and a register `a` must stay unchanged until then (PTX ISA
+    §9.7.15.5.1): the wait takes it when it retires the dot in the same
+    iteration; a dot left in flight across a loop's back edge is retired
+    by a wait before the dot is issued again, and between the two nothing
+    writes its fragments (ptxas allocating the registers of in-flight
+    wgmmas, as Triton's and FlashAttention-3's kernels rely on).
 
     Example:
 

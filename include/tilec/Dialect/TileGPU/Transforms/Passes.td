@@ -91,9 +91,11 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
       accumulator, with the number of dots issued since as its depth. A
       dot with a register A is retired within its iteration, unless its
       result only goes through the yield to a read in the next iteration
-      (attention's P * V): that one stays in flight behind the next
-      iteration's first dots and their wait retires it, as in
-      FlashAttention-3 and Triton;
+      before the dot (attention's P * V): that one stays in flight behind
+      the next iteration's first dots and the wait before that read
+      retires it, as in Triton;
+    - a read of a result nested in the body's control flow waits before
+      the op of the body that holds it;
     - after the loop, the results' dots and the copies are waited for.
 
     Any trip count, 0 and those below S included, runs every iteration's
