@@ -42,6 +42,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
@@ -515,11 +516,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
                             op.getB().getType().getBufferBytes());
     auto cType = cast<RankedTensorType>(op.getC().getType());
     // A C of zeros (attention's QK^T) is not materialized (scale-d 0).
-    bool zeroC = false;
-    if (auto cst = op.getC().getDefiningOp<arith::ConstantOp>())
-      if (auto splat = dyn_cast<SplatElementsAttr>(cst.getValue()))
-        if (auto value = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>()))
-          zeroC = value.getValue().isZero();
+    bool zeroC = matchPattern(op.getC(), m_AnyZeroFloat());
     FailureOr<SmallVector<Value>> accs = emitWarpgroupMMA(
         rewriter, loc, op, a, op.getATileType(), bBase,
         getRingLayout(op.getB().getType()), op.getBTransposed(), cType,

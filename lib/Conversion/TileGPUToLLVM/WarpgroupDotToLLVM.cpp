@@ -216,10 +216,7 @@ static Value emitRegisterAMMA(OpBuilder &b, Location loc, Value acc,
                               bool bKMajor, bool accumulate) {
   int64_t perInstr = instrN / 2;
   bool bytes = inType.getIntOrFloatBitWidth() == 8;
-  std::string type = inType.isBF16()                  ? "bf16"
-                     : isa<Float8E4M3FNType>(inType) ? "e4m3"
-                     : isa<Float8E5M2Type>(inType)   ? "e5m2"
-                                                     : "f16";
+  std::string type = NVVM::stringifyWGMMATypes(getWgmmaType(inType)).str();
   std::string text = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) +
                      (bytes ? "k32" : "k16") + ".f32." + type + "." + type + " {";
   for (int64_t i = 0; i < perInstr; ++i)
@@ -285,12 +282,14 @@ static SmallVector<Value> emitFenceWithRegisters(OpBuilder &b, Location loc,
   return results;
 }
 
-/// Two 16-bit floats in one 32-bit register (the first in the low half).
-static Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
-  auto vec = VectorType::get({2}, lo.getType());
+/// Elements of one type filling 32 bits (two 16-bit floats, four bytes) in
+/// one register, the first in the low bits.
+static Value packWord(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
+  auto vec = VectorType::get({static_cast<int64_t>(elements.size())},
+                             elements.front().getType());
   Value v = LLVM::UndefOp::create(b, loc, vec);
-  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Val(b, loc, 0));
-  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Val(b, loc, 1));
+  for (auto [i, element] : llvm::enumerate(elements))
+    v = LLVM::InsertElementOp::create(b, loc, v, element, i32Val(b, loc, i));
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
 }
 
@@ -309,7 +308,6 @@ static Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
 static SmallVector<Value> packByteFragments(OpBuilder &b, Location loc,
                                             ValueRange slots, int64_t blocksM,
                                             int64_t k, int64_t aInstrN) {
-  Type i32 = b.getI32Type();
   ThreadIndices ids = getThreadIndices(b, loc);
   Value quadLane = arith::AndIOp::create(b, loc, ids.lane, i32Val(b, loc, 3));
   Value quadBase = arith::SubIOp::create(b, loc, ids.lane, quadLane);
@@ -320,14 +318,6 @@ static SmallVector<Value> packByteFragments(OpBuilder &b, Location loc,
   Value src1 = arith::OrIOp::create(b, loc, src0, i32Val(b, loc, 1));
   Value highHalves = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                            quadLane, i32Val(b, loc, 2));
-  auto word = [&](ArrayRef<Value> bytes) {
-    auto vec = VectorType::get({4}, b.getI8Type());
-    Value v = LLVM::UndefOp::create(b, loc, vec);
-    for (auto [i, byte] : llvm::enumerate(bytes))
-      v = LLVM::InsertElementOp::create(b, loc, v, toStorage(b, loc, byte),
-                                        i32Val(b, loc, i));
-    return LLVM::BitcastOp::create(b, loc, i32, v).getResult();
-  };
   Value lowMask = i32Val(b, loc, 0xffff), highMask = i32Val(b, loc, -65536);
   Value sixteen = i32Val(b, loc, 16);
   SmallVector<Value> regs;
@@ -339,9 +329,9 @@ static SmallVector<Value> packByteFragments(OpBuilder &b, Location loc,
       for (int64_t half = 0; half < 2; ++half) {
         for (int64_t rowHalf = 0; rowHalf < 2; ++rowHalf) {
           auto slot = [&](int64_t group, int64_t p) {
-            return slots[base + 4 * (2 * half + group) + 2 * rowHalf + p];
+            return toStorage(b, loc, slots[base + 4 * (2 * half + group) + 2 * rowHalf + p]);
           };
-          Value w = word({slot(0, 0), slot(0, 1), slot(1, 0), slot(1, 1)});
+          Value w = packWord(b, loc, {slot(0, 0), slot(0, 1), slot(1, 0), slot(1, 1)});
           Value x = emitShuffleIdx(b, loc, w, src0);
           Value y = emitShuffleIdx(b, loc, w, src1);
           Value low = arith::OrIOp::create(
@@ -413,9 +403,9 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
   SmallVector<Value> packedA;
   if (registerA && inBits == 16)
     for (size_t i = 0; i + 1 < a.registers.size(); i += 2)
-      packedA.push_back(packPair(b, loc, a.registers[i], a.registers[i + 1]));
+      packedA.push_back(packWord(b, loc, {a.registers[i], a.registers[i + 1]}));
   else if (registerA)
-    packedA = packByteFragments(b, loc, a.registers, m / ctaM, k, aInstrN);
+    packedA = packByteFragments(b, loc, a.registers, repsM, k, aInstrN);
   packedA = emitFenceWithRegisters(b, loc, packedA);
   SmallVector<Value> accs;
   for (int64_t rm = 0; rm < repsM; ++rm) {

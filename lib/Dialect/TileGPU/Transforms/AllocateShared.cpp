@@ -191,8 +191,8 @@ LogicalResult Allocator::run() {
   // is not after in another warpgroup, which may still be in the loop that
   // last used it (causal attention's second loop refills the first one's
   // rings), so a CTA barrier goes before the first use. Scratch users
-  // begin with a barrier of their own.
-  // In program order, so that one barrier serves the buffers after it.
+  // begin with a barrier of their own. In program order, so that one
+  // barrier serves the buffers after it.
   SmallVector<Buffer *> byFirstUse;
   for (Buffer &buffer : buffers)
     if (isa<LocalAllocOp, MBarrierAllocOp>(buffer.owner))

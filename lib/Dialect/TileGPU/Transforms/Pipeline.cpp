@@ -277,14 +277,20 @@ Operation *scheduleDots(scf::ForOp forOp) {
     return dot && use.get() == dot.getC();
   };
 
-  // The op of the body that holds the first use of `arg` (an iter_arg)
-  // other than another dot's accumulator, or null.
-  auto firstNonChainUse = [&](BlockArgument arg) -> Operation * {
+  // The uses of `v` other than as another dot's accumulator.
+  auto nonChainUses = [&](Value v) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : v.getUses())
+      if (!isChain(use))
+        uses.push_back(&use);
+    return uses;
+  };
+  // The op of the body that holds the first of `uses` (a use nested in an
+  // scf.if counts as the if), or null.
+  auto firstHolder = [&](ArrayRef<OpOperand *> uses) -> Operation * {
     Operation *first = nullptr;
-    for (OpOperand &use : arg.getUses()) {
-      if (isChain(use))
-        continue;
-      Operation *op = body->findAncestorOpInBlock(*use.getOwner());
+    for (OpOperand *use : uses) {
+      Operation *op = body->findAncestorOpInBlock(*use->getOwner());
       if (!first || op->isBeforeInBlock(first))
         first = op;
     }
@@ -307,7 +313,7 @@ Operation *scheduleDots(scf::ForOp forOp) {
       return false;
     BlockArgument arg =
         forOp.getRegionIterArgs()[result.use_begin()->getOperandNumber()];
-    Operation *read = firstNonChainUse(arg);
+    Operation *read = firstHolder(nonChainUses(arg));
     return read && read->isBeforeInBlock(dot);
   };
   for (WarpgroupDotOp dot : dots) {
@@ -326,20 +332,12 @@ Operation *scheduleDots(scf::ForOp forOp) {
   // yield) wait for it, leaving the dots issued since in flight.
   for (WarpgroupDotOp dot : dots) {
     Value result = dot.getResult();
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : result.getUses())
-      if (!isChain(use) && use.getOwner() != yield.getOperation() &&
-          !isa<WarpgroupWaitOp>(use.getOwner()))
-        uses.push_back(&use);
-    if (!uses.empty()) {
-      // The op of the body that holds the first read (a read nested in an
-      // scf.if waits before the if, counting the dots of the body).
-      Operation *first = nullptr;
-      for (OpOperand *use : uses) {
-        Operation *op = body->findAncestorOpInBlock(*use->getOwner());
-        if (!first || op->isBeforeInBlock(first))
-          first = op;
-      }
+    SmallVector<OpOperand *> uses = nonChainUses(result);
+    llvm::erase_if(uses, [&](OpOperand *use) {
+      return use->getOwner() == yield.getOperation() ||
+             isa<WarpgroupWaitOp>(use->getOwner());
+    });
+    if (Operation *first = firstHolder(uses)) {
       OpBuilder b(first);
       auto wait = WarpgroupWaitOp::create(
           b, dot.getLoc(), TypeRange{result.getType()}, ValueRange{result},
@@ -352,13 +350,10 @@ Operation *scheduleDots(scf::ForOp forOp) {
       if (use.get() != result)
         continue;
       BlockArgument arg = forOp.getRegionIterArgs()[use.getOperandNumber()];
-      Operation *first = firstNonChainUse(arg);
+      SmallVector<OpOperand *> next = nonChainUses(arg);
+      Operation *first = firstHolder(next);
       if (!first)
         continue;
-      SmallVector<OpOperand *> next;
-      for (OpOperand &argUse : arg.getUses())
-        if (!isChain(argUse))
-          next.push_back(&argUse);
       OpBuilder b(first);
       auto wait = WarpgroupWaitOp::create(
           b, dot.getLoc(), TypeRange{arg.getType()}, ValueRange{arg},
