@@ -98,3 +98,42 @@ func.func @cumsum_moved(%x: tensor<64x8xf32, #mma>) -> tensor<64x8xf32, #mma> at
   }
   return %r : tensor<64x8xf32, #mma>
 }
+
+// -----
+
+#b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+
+// Sixteen chunks of 128: more than eight, so no shuffles; every thread
+// writes its total of each chunk into the chunk table (one row per chunk,
+// a column per thread), threads scan the rows in a loop and the rows'
+// totals in another, then each element combines the positions before it
+// in its row (one load per chunk) and the chunks before its own (one more
+// load for each of the fifteen chunks after the first).
+// CHECK-LABEL: llvm.func @cumsum_chunk_table
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: arith.addf
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: arith.addf
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-31: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+func.func @cumsum_chunk_table(%x: tensor<2048xf32, #b1>) -> tensor<2048xf32, #b1> attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.scan %x {axis = 0 : i32} : (tensor<2048xf32, #b1>) -> tensor<2048xf32, #b1> {
+  ^bb0(%a: f32, %c: f32):
+    %sum = arith.addf %a, %c : f32
+    tile.scan.return %sum : f32
+  }
+  return %r : tensor<2048xf32, #b1>
+}

@@ -148,3 +148,27 @@ func.func @trans_vector(%x: tensor<32x64xf16, #b>) -> tensor<64x32xf16, #b> attr
   %y = tile.trans %x {order = array<i32: 1, 0>} : tensor<32x64xf16, #b> -> tensor<64x32xf16, #b>
   return %y : tensor<64x32xf16, #b>
 }
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// A 256 KB transpose goes through shared memory in two rounds of 128
+// rows (plus padding): the top row bit is a register bit of both layouts
+// (the next is a lane bit of the result), so each round stores half of
+// the source's runs and loads half of the result's elements.
+// CHECK-LABEL: llvm.func @trans_rounds
+// CHECK-COUNT-2: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK-COUNT-256: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.load
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-256: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+func.func @trans_rounds(%x: tensor<256x256xf32, #b>) -> tensor<256x256xf32, #b> attributes {tilegpu.num_warps = 4 : i32} {
+  %y = tile.trans %x {order = array<i32: 1, 0>} : tensor<256x256xf32, #b> -> tensor<256x256xf32, #b>
+  return %y : tensor<256x256xf32, #b>
+}

@@ -443,33 +443,92 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
     const LinearLayout &dstLayout, int64_t numElements,
     function_ref<Value(OpBuilder &, ArrayRef<Value>)> srcIndex,
     function_ref<Value(OpBuilder &, ArrayRef<Value>)> dstIndex,
-    int64_t srcVector, int64_t dstVector) {
+    int64_t srcVector, int64_t dstVector, unsigned srcDim, unsigned dstDim) {
   Type registerType = srcValues.front().getType();
   Type storage = getStorageType(registerType);
   int64_t elementBytes = getStorageBytes(registerType);
-  state.requireScratch(anchor, numElements * elementBytes);
+  // Rounds are chosen on the tile's own bytes (a transpose's padding
+  // aside), as getScratchBytes chooses them.
+  ExchangeRounds rounds = getExchangeRounds(
+      srcLayout, srcDim, dstLayout, dstDim,
+      ShapedType::getNumElements(srcLayout.getShape()) * elementBytes);
+  state.requireScratch(anchor,
+                       (numElements * elementBytes) >> rounds.getNumBits());
   ThreadIndices ids = getThreadIndices(b, loc);
-  // Readers of the previous use of the scratch area must be done.
-  emitBarrier(b, loc, anchor);
-  auto srcCoords = emitCoordinates(b, loc, srcLayout, ids);
-  {
-    // One of the threads holding a replicated element writes it: copies
-    // may differ in their last bit (a contracted fma before a butterfly),
-    // and two writers of one address race.
-    OpBuilder::InsertionGuard guard(b);
-    if (srcLayout.getReplicatedMask(HwDim::Lane) ||
-        srcLayout.getReplicatedMask(HwDim::Warp)) {
-      auto ifOp = scf::IfOp::create(b, loc, emitIsOwner(b, loc, srcLayout, ids),
-                                    /*withElse=*/false);
-      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    }
-    if (srcVector <= 1) {
-      for (auto [coord, value] : llvm::zip(srcCoords, srcValues))
-        storeSharedElement(b, loc, anchor, 0, srcIndex(b, coord), value);
-    } else {
-      // Runs of srcVector consecutive elements: one vector store each.
+
+  // Each slot's round, which only its register slot decides. An element
+  // travels with the round bits removed from its coordinate, so that a
+  // round's index stays below the scratch it reserved.
+  auto roundsOf = [&](const LinearLayout &layout, unsigned dim,
+                      ArrayRef<unsigned> bits) {
+    SmallVector<int64_t> slotRounds;
+    for (int64_t r = 0, e = layout.getNumRegisters(); r < e; ++r)
+      slotRounds.push_back(ExchangeRounds::getRound(
+          layout.applyOne(HwDim::Register, r)[dim], bits));
+    return slotRounds;
+  };
+  auto coordinatesOf = [&](const LinearLayout &layout, unsigned dim,
+                           ArrayRef<unsigned> bits) {
+    auto coords = emitCoordinates(b, loc, layout, ids);
+    SmallVector<unsigned> sorted(bits);
+    llvm::sort(sorted, std::greater<unsigned>());
+    for (auto &coord : coords)
+      for (unsigned bit : sorted) {
+        // (c & (2^bit - 1)) | ((c >> (bit + 1)) << bit)
+        Value low = arith::AndIOp::create(b, loc, coord[dim],
+                                          i32Val(b, loc, (1 << bit) - 1));
+        Value high = arith::ShRUIOp::create(b, loc, coord[dim],
+                                            i32Val(b, loc, bit + 1));
+        high = arith::ShLIOp::create(b, loc, high, i32Val(b, loc, bit));
+        coord[dim] = arith::OrIOp::create(b, loc, low, high);
+      }
+    return coords;
+  };
+  // A vector's slots travel in one round.
+  auto vectorWidth = [](ArrayRef<int64_t> slotRounds, int64_t width) {
+    for (size_t first = 0; first < slotRounds.size(); first += width)
+      for (int64_t i = 1; i < width; ++i)
+        if (slotRounds[first + i] != slotRounds[first])
+          return int64_t(1);
+    return width;
+  };
+  SmallVector<int64_t> srcRounds = roundsOf(srcLayout, srcDim, rounds.srcBits);
+  SmallVector<int64_t> dstRounds = roundsOf(dstLayout, dstDim, rounds.dstBits);
+  srcVector = vectorWidth(srcRounds, std::max<int64_t>(srcVector, 1));
+  dstVector = vectorWidth(dstRounds, std::max<int64_t>(dstVector, 1));
+  bool replicated = srcLayout.getReplicatedMask(HwDim::Lane) ||
+                    srcLayout.getReplicatedMask(HwDim::Warp);
+  // Made in the first round, after its barriers.
+  SmallVector<SmallVector<Value>> srcCoords, dstCoords;
+  Value isOwner;
+
+  SmallVector<Value> results(dstRounds.size());
+  for (int64_t round = 0, e = rounds.getNumRounds(); round < e; ++round) {
+    // Readers of the previous use of the scratch area must be done.
+    emitBarrier(b, loc, anchor);
+    if (round == 0)
+      srcCoords = coordinatesOf(srcLayout, srcDim, rounds.srcBits);
+    {
+      // One of the threads holding a replicated element writes it: copies
+      // may differ in their last bit (a contracted fma before a butterfly),
+      // and two writers of one address race.
+      OpBuilder::InsertionGuard guard(b);
+      if (replicated) {
+        if (round == 0)
+          isOwner = emitIsOwner(b, loc, srcLayout, ids);
+        auto ifOp = scf::IfOp::create(b, loc, isOwner, /*withElse=*/false);
+        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      }
+      // Runs of srcVector consecutive elements: one (vector) store each.
       auto vectorType = VectorType::get({srcVector}, storage);
       for (size_t first = 0; first < srcValues.size(); first += srcVector) {
+        if (srcRounds[first] != round)
+          continue;
+        if (srcVector == 1) {
+          storeSharedElement(b, loc, anchor, 0, srcIndex(b, srcCoords[first]),
+                             srcValues[first]);
+          continue;
+        }
         Value vector = LLVM::PoisonOp::create(b, loc, vectorType);
         for (int64_t i = 0; i < srcVector; ++i)
           vector = LLVM::InsertElementOp::create(
@@ -480,27 +539,28 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
         LLVM::StoreOp::create(b, loc, vector, addr, srcVector * elementBytes);
       }
     }
-  }
-  emitBarrier(b, loc, anchor);
-  SmallVector<Value> results;
-  auto dstCoords = emitCoordinates(b, loc, dstLayout, ids);
-  if (dstVector <= 1) {
-    for (const auto &coord : dstCoords)
-      results.push_back(
-          loadSharedElement(b, loc, anchor, 0, dstIndex(b, coord), registerType));
-    return results;
-  }
-  auto vectorType = VectorType::get({dstVector}, storage);
-  for (size_t first = 0; first < dstCoords.size(); first += dstVector) {
-    Value addr = sharedElementAddress(b, loc, anchor, 0,
-                                      dstIndex(b, dstCoords[first]), storage);
-    Value vector = LLVM::LoadOp::create(b, loc, vectorType, addr,
-                                        dstVector * elementBytes);
-    for (int64_t i = 0; i < dstVector; ++i)
-      results.push_back(fromStorage(
-          b, loc,
-          LLVM::ExtractElementOp::create(b, loc, vector, i32Val(b, loc, i)),
-          registerType));
+    emitBarrier(b, loc, anchor);
+    if (round == 0)
+      dstCoords = coordinatesOf(dstLayout, dstDim, rounds.dstBits);
+    auto vectorType = VectorType::get({dstVector}, storage);
+    for (size_t first = 0; first < dstCoords.size(); first += dstVector) {
+      if (dstRounds[first] != round)
+        continue;
+      Value index = dstIndex(b, dstCoords[first]);
+      if (dstVector == 1) {
+        results[first] =
+            loadSharedElement(b, loc, anchor, 0, index, registerType);
+        continue;
+      }
+      Value addr = sharedElementAddress(b, loc, anchor, 0, index, storage);
+      Value vector = LLVM::LoadOp::create(b, loc, vectorType, addr,
+                                          dstVector * elementBytes);
+      for (int64_t i = 0; i < dstVector; ++i)
+        results[first + i] = fromStorage(
+            b, loc,
+            LLVM::ExtractElementOp::create(b, loc, vector, i32Val(b, loc, i)),
+            registerType);
+    }
   }
   return results;
 }

@@ -153,7 +153,12 @@ int64_t getRowMajorVectorWidth(const tilegpu::LinearLayout &layout,
 /// slots is one vector store (load) at the index of the run's first
 /// coordinate: the caller guarantees that the run's elements are
 /// consecutive there and that its first index is a multiple of the run
-/// (getRowMajorVectorWidth, for row-major indices).
+/// (getRowMajorVectorWidth, for row-major indices). An exchange over
+/// `kMaxExchangeBytes` goes in rounds (getExchangeRounds) where it can:
+/// `srcDim` (`dstDim`) must be the dimension of the source (result)
+/// coordinates that is outermost in `srcIndex` (`dstIndex`); each round
+/// moves the elements of one value of the round bits, passed to the index
+/// functions with those bits removed (the bits above each move down).
 llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *anchor,
     LoweringState &state, mlir::ValueRange srcValues,
@@ -163,7 +168,8 @@ llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
         srcIndex,
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, llvm::ArrayRef<mlir::Value>)>
         dstIndex,
-    int64_t srcVector = 1, int64_t dstVector = 1);
+    int64_t srcVector = 1, int64_t dstVector = 1, unsigned srcDim = 0,
+    unsigned dstDim = 0);
 
 /// Row-major linear index of a coordinate in a tile of `shape`.
 mlir::Value emitLinearIndex(mlir::OpBuilder &b, mlir::Location loc,

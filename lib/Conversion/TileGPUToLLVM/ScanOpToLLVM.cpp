@@ -129,6 +129,189 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
     return arith::SubIOp::create(b, loc, i32Val(b, loc, count - 1), value);
   }
 
+  /// Steps 2-5 for a scan of many chunks (ScanAxis::usesChunkTable):
+  /// every thread writes the total of each of its segments (a line's
+  /// chunk) into a table in shared memory, one row per line and chunk and
+  /// one column per thread position along the axis; threads scan rows in
+  /// a loop (thread t takes rows t, t + threads, ...), then the rows'
+  /// totals of each line in another loop; every segment then combines the
+  /// total of the chunks before it (`chunks`, inclusive per chunk) and of
+  /// the positions before it in its row. About ten instructions a segment
+  /// where the shuffle steps take some forty.
+  void scanThroughChunkTable(ConversionPatternRewriter &rewriter,
+                             tile::ScanOp op, const LinearLayout &layout,
+                             const ScanAxis &scanAxis,
+                             ArrayRef<int64_t> firstSlots,
+                             ArrayRef<int64_t> chunkOf,
+                             ArrayRef<SmallVector<int64_t>> segmentSlots,
+                             ArrayRef<Values> totals,
+                             MutableArrayRef<Values> scanned) const {
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    bool reverse = op.getReverse();
+    ArrayRef<int64_t> shape = layout.getShape();
+    int64_t numChunks = scanAxis.getNumChunks();
+    int64_t numPositions = scanAxis.getNumPositions();
+    int64_t numLines = ShapedType::getNumElements(shape) / shape[axis];
+    int64_t numRows = numLines * numChunks;
+    int64_t numThreads = layout.getNumLanes() * layout.getNumWarps();
+
+    // Per source: the table (numRows x numPositions), then the inclusive
+    // totals of each line's chunks (numRows).
+    SmallVector<int64_t> tableOffsets, chunkOffsets;
+    SmallVector<Type> types;
+    int64_t bytes = 0;
+    for (Value v : totals.front()) {
+      int64_t elementBytes = getStorageBytes(v.getType());
+      types.push_back(v.getType());
+      tableOffsets.push_back(bytes);
+      chunkOffsets.push_back(bytes + numRows * numPositions * elementBytes);
+      bytes = llvm::alignTo(
+          bytes + scanAxis.getScratchElements(numLines) * elementBytes, 8);
+    }
+    state.requireScratch(op, bytes);
+
+    auto c32 = [&](int64_t v) { return i32Val(rewriter, loc, v); };
+    auto add = [&](OpBuilder &b, Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, loc, x, y);
+    };
+    auto mul = [&](OpBuilder &b, Value x, int64_t y) -> Value {
+      return arith::MulIOp::create(b, loc, x, i32Val(b, loc, y));
+    };
+    auto load = [&](OpBuilder &b, ArrayRef<int64_t> offsets, Value index) {
+      Values v;
+      for (auto [offset, type] : llvm::zip(offsets, types))
+        v.push_back(loadSharedElement(b, loc, op, offset, index, type));
+      return v;
+    };
+    auto store = [&](OpBuilder &b, ArrayRef<int64_t> offsets, Value index,
+                     ArrayRef<Value> v) {
+      for (auto [offset, value] : llvm::zip(offsets, v))
+        storeSharedElement(b, loc, op, offset, index, value);
+    };
+    /// for (i = first; i < end; i += step) body(i, carried): an scf.for
+    /// over i32 carrying the values of every source.
+    auto loop = [&](Value first, int64_t end, int64_t step, ValueRange init,
+                    function_ref<Values(OpBuilder &, Value, ValueRange)> body) {
+      scf::ForOp::create(
+          rewriter, loc, first, c32(end), c32(step), init,
+          [&](OpBuilder &b, Location, Value i, ValueRange carried) {
+            scf::YieldOp::create(b, loc, body(b, i, carried));
+          });
+    };
+
+    // This thread's position along the axis in scan order, and each
+    // segment's row: its line, then its chunk (in scan order).
+    ThreadIndices ids = getThreadIndices(rewriter, loc);
+    Value position = c32(0);
+    if (!scanAxis.warpBits.empty())
+      position = mul(rewriter,
+                     mirror(rewriter, loc,
+                            extractBits(rewriter, loc, ids.warp,
+                                        scanAxis.warpBits),
+                            scanAxis.getNumWarps(), reverse),
+                     numPositions / scanAxis.getNumWarps());
+    if (!scanAxis.laneBits.empty())
+      position = add(rewriter, position,
+                     mirror(rewriter, loc,
+                            extractBits(rewriter, loc, ids.lane,
+                                        scanAxis.laneBits),
+                            numPositions / scanAxis.getNumWarps(), reverse));
+    auto coords = emitCoordinates(rewriter, loc, layout, ids);
+    SmallVector<int64_t> lineShape(shape);
+    lineShape[axis] = 1;
+    SmallVector<Value> rows;
+    for (auto [segment, slot] : llvm::enumerate(firstSlots)) {
+      SmallVector<Value> c = coords[slot];
+      c[axis] = c32(0);
+      Value line = emitLinearIndex(rewriter, loc, c, lineShape);
+      rows.push_back(add(rewriter, mul(rewriter, line, numChunks),
+                         c32(chunkOf[segment])));
+    }
+
+    // The thread totals into the table (one owner per replicated element).
+    emitBarrier(rewriter, loc, op);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (layout.getReplicatedMask(HwDim::Lane) ||
+          layout.getReplicatedMask(HwDim::Warp)) {
+        auto ifOp = scf::IfOp::create(
+            rewriter, loc, emitIsOwner(rewriter, loc, layout, ids),
+            /*withElse=*/false);
+        rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      }
+      for (auto [row, total] : llvm::zip(rows, totals))
+        store(rewriter, tableOffsets,
+              add(rewriter, mul(rewriter, row, numPositions), position),
+              total);
+    }
+    emitBarrier(rewriter, loc, op);
+    // Each row scanned in place (inclusive), a thread per row.
+    loop(ids.thread, numRows, numThreads, {},
+         [&](OpBuilder &b, Value row, ValueRange) {
+           Value first = mul(b, row, numPositions);
+           Values acc = load(b, tableOffsets, first);
+           loop(i32Val(b, loc, 1), numPositions, 1, acc,
+                [&](OpBuilder &nb, Value j, ValueRange carried) {
+                  Value index = add(nb, first, j);
+                  Values next = combine(nb, op, llvm::to_vector(carried),
+                                        load(nb, tableOffsets, index));
+                  store(nb, tableOffsets, index, next);
+                  return next;
+                });
+           return Values();
+         });
+    emitBarrier(rewriter, loc, op);
+    // The rows' totals of each line, inclusive over its chunks.
+    loop(ids.thread, numLines, numThreads, {},
+         [&](OpBuilder &b, Value line, ValueRange) {
+           Value firstRow = mul(b, line, numChunks);
+           auto rowTotal = [&](OpBuilder &nb, Value row) {
+             return load(nb, tableOffsets,
+                         add(nb, mul(nb, row, numPositions),
+                             i32Val(nb, loc, numPositions - 1)));
+           };
+           Values acc = rowTotal(b, firstRow);
+           store(b, chunkOffsets, firstRow, acc);
+           loop(i32Val(b, loc, 1), numChunks, 1, acc,
+                [&](OpBuilder &nb, Value c, ValueRange carried) {
+                  Value row = add(nb, firstRow, c);
+                  Values next = combine(nb, op, llvm::to_vector(carried),
+                                        rowTotal(nb, row));
+                  store(nb, chunkOffsets, row, next);
+                  return next;
+                });
+           return Values();
+         });
+    emitBarrier(rewriter, loc, op);
+
+    // Every segment after the chunks and the positions before it.
+    Value hasPosition = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sgt, position, c32(0));
+    Value before = arith::MaxSIOp::create(
+        rewriter, loc, arith::SubIOp::create(rewriter, loc, position, c32(1)),
+        c32(0));
+    for (auto [segment, row] : llvm::enumerate(rows)) {
+      Values positions = load(
+          rewriter, tableOffsets,
+          add(rewriter, mul(rewriter, row, numPositions), before));
+      Values prefix = positions;
+      if (chunkOf[segment] > 0) {
+        Values chunks = load(rewriter, chunkOffsets,
+                             arith::SubIOp::create(rewriter, loc, row, c32(1)));
+        prefix = select(rewriter, loc, hasPosition,
+                        combine(rewriter, op, chunks, positions), chunks);
+      }
+      for (int64_t slot : segmentSlots[segment]) {
+        Values combined = combine(rewriter, op, prefix, scanned[slot]);
+        scanned[slot] = chunkOf[segment] > 0
+                            ? combined
+                            : select(rewriter, loc, hasPosition, combined,
+                                     scanned[slot]);
+      }
+    }
+  }
+
   LogicalResult
   matchAndRewrite(tile::ScanOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -218,6 +401,29 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       totals.push_back(acc);
       firstSlots.push_back(slots.front());
     }
+    auto replace = [&]() {
+      SmallVector<Values> results(numSrcs);
+      for (const Values &slot : scanned)
+        for (unsigned i = 0; i < numSrcs; ++i)
+          results[i].push_back(slot[i]);
+      if (moved)
+        for (Values &v : results)
+          v = exchangeThroughSharedMemory(rewriter, loc, op, state, v, layout,
+                                          *srcLayout, srcType.getNumElements(),
+                                          linear, linear);
+      SmallVector<ValueRange> ranges(results.begin(), results.end());
+      rewriter.replaceOpWithMultiple(op, ranges);
+      return success();
+    };
+    if (scanAxis->usesChunkTable()) {
+      SmallVector<SmallVector<int64_t>> segmentSlots;
+      for (auto &entry : lines)
+        segmentSlots.push_back(entry.second);
+      scanThroughChunkTable(rewriter, op, layout, *scanAxis, firstSlots,
+                            chunkOf, segmentSlots, totals, scanned);
+      return replace();
+    }
+
     // [segment]: its chunk's total over the whole axis, for step 5 (chunks
     // come after lane or warp bits, so steps 2 or 3 fill it).
     SmallVector<Values> chunkTotals;
@@ -421,18 +627,7 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       }
     }
 
-    SmallVector<Values> results(numSrcs);
-    for (const Values &slot : scanned)
-      for (unsigned i = 0; i < numSrcs; ++i)
-        results[i].push_back(slot[i]);
-    if (moved)
-      for (Values &v : results)
-        v = exchangeThroughSharedMemory(rewriter, loc, op, state, v, layout,
-                                        *srcLayout, srcType.getNumElements(),
-                                        linear, linear);
-    SmallVector<ValueRange> ranges(results.begin(), results.end());
-    rewriter.replaceOpWithMultiple(op, ranges);
-    return success();
+    return replace();
   }
 
   LoweringState &state;

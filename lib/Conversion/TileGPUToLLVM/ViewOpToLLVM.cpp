@@ -311,6 +311,9 @@ struct TransOpLowering : TileOpLowering<tile::TransOp> {
     int64_t srcVector = vectorWidth(*src);
     int64_t dstVector =
         order.back() == static_cast<int32_t>(order.size()) - 1 ? vectorWidth(*dst) : 1;
+    // The padded index's outermost dimension, source dimension 0, is the
+    // result's dimension that order takes from it.
+    unsigned dstDim = llvm::find(order, 0) - order.begin();
     rewriter.replaceOpWithMultiple(
         op, {exchangeThroughSharedMemory(
                 rewriter, loc, op, state, adaptor.getSrc(), *src, *dst,
@@ -322,7 +325,7 @@ struct TransOpLowering : TileOpLowering<tile::TransOp> {
                     srcCoord[d] = c[i];
                   return padded(b, srcCoord);
                 },
-                srcVector, dstVector)});
+                srcVector, dstVector, /*srcDim=*/0, dstDim)});
     return success();
   }
 };

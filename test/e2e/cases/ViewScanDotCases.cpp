@@ -1,8 +1,9 @@
 //===- ViewScanDotCases.cpp - examples/ops/{view_ops,scan_ops,small_dot} --===//
 //
 // The view ops on every dtype of the language (exact: views move bits),
-// scans along each axis for lengths 16 to 4096, and dots of shapes the
-// tensor cores do not take (the FMA path), each against float64.
+// large transposes, scans along each axis for lengths 16 to 16384, and
+// dots of shapes the tensor cores do not take (the FMA path), each against
+// float64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +93,40 @@ CaseSpec viewOps(const ViewDType &d, std::int64_t m, std::int64_t n,
         block(10)[i * 2 * n + 2 * j + 1] = Y(i, j);
         block(12)[i * n + j] = X(i, j);
       }
+  };
+  return c;
+}
+
+/// trans_2d: one [m, n] tile transposed; 128 KB and more go through
+/// shared memory in rounds.
+CaseSpec trans2d(const ViewDType &d, std::int64_t m, std::int64_t n,
+                 int warps) {
+  CaseSpec c;
+  c.name = std::string("trans_2d_") + d.name + "_" + std::to_string(m) + "x" +
+           std::to_string(n) + "_w" + std::to_string(warps);
+  c.family = "trans_2d";
+  c.file = "ops/view_ops.tile";
+  c.kernel = "trans_2d";
+  std::string ptr = std::string("*") + d.name + ":16, ";
+  c.signature = ptr + ptr + std::to_string(m) + ", " + std::to_string(n);
+  c.numWarps = warps;
+  c.dtype = d.name;
+  c.sizes = {{"M", m}, {"N", n}};
+  const ViewDType dt = d;
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    p.input("x", dt.type, {m, n}, rng, dt.lo, dt.hi);
+    p.output("out", dt.type, {n, m}, {0, 0});
+    p.grid = {1, 1, 1};
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    std::vector<double> x = p.tensor("x").toDoubles();
+    std::vector<double> &o = expected["out"];
+    o.assign(static_cast<std::size_t>(m * n), 0.0);
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j)
+        o[static_cast<std::size_t>(j * m + i)] = x[static_cast<std::size_t>(i * n + j)];
   };
   return c;
 }
@@ -264,10 +299,15 @@ void addViewScanDotCases(std::vector<CaseSpec> &cases) {
   // fp8 trans with other warp counts (the reported failure).
   cases.push_back(viewOps(kViewDTypes[13], 64, 64, 1));
   cases.push_back(viewOps(kViewDTypes[14], 32, 64, 8));
-  for (std::int64_t block : {16, 128, 1024, 4096})
+  // fp32 and fp16 transposes of 256 KB and 128 KB: two rounds each.
+  cases.push_back(trans2d(kViewDTypes[11], 256, 256, 4));
+  cases.push_back(trans2d(kViewDTypes[9], 256, 256, 4));
+  // 8192 on 4 warps and 16384 on 8 are 16 chunks each: the chunk table.
+  for (std::int64_t block : {16, 128, 1024, 4096, 8192})
     cases.push_back(scan1d(block, 4));
   cases.push_back(scan1d(16, 1));
   cases.push_back(scan1d(1024, 8));
+  cases.push_back(scan1d(16384, 8));
   cases.push_back(scan2d(16, 256, 4));
   cases.push_back(scan2d(256, 16, 4));
   cases.push_back(scan2d(4096, 2, 4));

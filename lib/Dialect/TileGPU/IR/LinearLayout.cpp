@@ -358,3 +358,44 @@ LinearEncodingAttr tilec::tilegpu::getLinearEncoding(MLIRContext *context,
   return LinearEncodingAttr::get(context, layout.getRank(), flat[0], flat[1],
                                  flat[2]);
 }
+
+/// Whether only register slots of `layout` address bit `bit` of dimension
+/// `dim` (no lane or warp basis sets it).
+static bool isRegisterBit(const LinearLayout &layout, unsigned dim,
+                          unsigned bit) {
+  for (HwDim hw : {HwDim::Lane, HwDim::Warp})
+    for (const Coord &basis : layout.getBases(hw))
+      if ((basis[dim] >> bit) & 1)
+        return false;
+  return true;
+}
+
+int64_t ExchangeRounds::getRound(int64_t value, ArrayRef<unsigned> bits) {
+  int64_t round = 0;
+  for (auto [j, bit] : llvm::enumerate(bits))
+    round |= ((value >> bit) & 1) << j;
+  return round;
+}
+
+ExchangeRounds tilec::tilegpu::getExchangeRounds(const LinearLayout &src,
+                                                 unsigned srcDim,
+                                                 const LinearLayout &dst,
+                                                 unsigned dstDim,
+                                                 int64_t bytes) {
+  ExchangeRounds rounds;
+  rounds.srcDim = srcDim;
+  rounds.dstDim = dstDim;
+  int srcBits = llvm::Log2_64(src.getShape()[srcDim]);
+  int dstBits = llvm::Log2_64(dst.getShape()[dstDim]);
+  for (int bit = srcBits - 1; bit >= 0 && (bytes >> rounds.getNumBits()) >
+                                              kMaxExchangeBytes;
+       --bit) {
+    int dstBit = bit - srcBits + dstBits;
+    if (dstBit < 0 || dstBit >= dstBits || !isRegisterBit(src, srcDim, bit) ||
+        !isRegisterBit(dst, dstDim, dstBit))
+      continue;
+    rounds.srcBits.push_back(bit);
+    rounds.dstBits.push_back(dstBit);
+  }
+  return rounds;
+}

@@ -33,35 +33,49 @@ static int64_t tileBytes(Type type, int64_t extraElements = 0) {
          getScratchElementBytes(tile.getElementType());
 }
 
-/// Whether a layout conversion (or, with `reshape`, a tile.reshape)
-/// between the two types stays in registers.
-static bool isRegisterOnly(RankedTensorType src, RankedTensorType dst,
-                           bool reshape = false) {
+/// The scratch of a shared-memory exchange of a `src` tile into `dst`'s
+/// layout (ViewOpToLLVM.cpp): the source tile and `extraElements` more, in
+/// the rounds getExchangeRounds chooses on the tile's own bytes
+/// (`dstDim` is the result's dimension holding the index's outermost
+/// bits); none when `registerOnly` says the layouts need no exchange.
+static int64_t
+exchangeBytes(RankedTensorType src, RankedTensorType dst,
+              int64_t extraElements = 0, unsigned dstDim = 0,
+              function_ref<bool(const LinearLayout &, const LinearLayout &)>
+                  registerOnly = nullptr) {
+  int64_t bytes = tileBytes(src, extraElements);
   FailureOr<LinearLayout> from = toLinearLayout(src.getShape(), src.getEncoding());
   FailureOr<LinearLayout> to = toLinearLayout(dst.getShape(), dst.getEncoding());
   if (failed(from) || failed(to))
-    return false;
-  if (reshape)
-    return getReshapeRegisterMapping(*from, *to).has_value();
-  auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
-  return getRegisterMapping(*from, *to, identity).has_value();
+    return bytes;
+  if (registerOnly && registerOnly(*from, *to))
+    return 0;
+  return bytes >>
+         getExchangeRounds(*from, 0, *to, dstDim, tileBytes(src)).getNumBits();
 }
 
 int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
-    return isRegisterOnly(convert.getSrc().getType(), convert.getType())
-               ? 0
-               : tileBytes(convert.getSrc().getType());
+    return exchangeBytes(
+        convert.getSrc().getType(), convert.getType(), 0, 0,
+        [](const LinearLayout &from, const LinearLayout &to) {
+          auto identity = [](ArrayRef<int64_t> c) {
+            return Coord(c.begin(), c.end());
+          };
+          return getRegisterMapping(from, to, identity).has_value();
+        });
   if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
-    return isRegisterOnly(reshape.getSrc().getType(), reshape.getType(),
-                          /*reshape=*/true)
-               ? 0
-               : tileBytes(op->getOperand(0).getType());
-  if (isa<tile::TransOp>(op)) {
+    return exchangeBytes(
+        reshape.getSrc().getType(), reshape.getType(), 0, 0,
+        [](const LinearLayout &from, const LinearLayout &to) {
+          return getReshapeRegisterMapping(from, to).has_value();
+        });
+  if (auto trans = dyn_cast<tile::TransOp>(op)) {
     // Up to 8 elements of padding after each row (ViewOpToLLVM.cpp).
-    auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+    RankedTensorType src = trans.getSrc().getType();
     int64_t rows = src.getNumElements() / std::max<int64_t>(1, src.getShape().back());
-    return tileBytes(src, rows * 8);
+    return exchangeBytes(src, trans.getType(), rows * 8,
+                         llvm::find(trans.getOrder(), 0) - trans.getOrder().begin());
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     // One partial per warp along the reduced axis, per output element
@@ -83,7 +97,8 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
   }
   if (auto scan = dyn_cast<tile::ScanOp>(op)) {
     // In a layout the scan takes in place (ScanLayout.h), the warps' totals
-    // of every chunk of every line when warps split the axis; otherwise
+    // of every chunk of every line when warps split the axis, or the chunk
+    // table (ScanAxis::getScratchElements); otherwise
     // each source is moved into and out of a layout it takes (a whole tile,
     // which also bounds the totals there). One area per source.
     auto src = cast<RankedTensorType>(scan.getSrcs().front().getType());
@@ -93,9 +108,9 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
     if (succeeded(layout))
       axis = analyzeScanAxis(*layout, scan.getAxis());
     int64_t totals = 0;
-    if (axis && !axis->warpBits.empty())
-      totals = axis->getNumWarps() * axis->getNumChunks() *
-               (src.getNumElements() / src.getShape()[scan.getAxis()]);
+    if (axis)
+      totals = axis->getScratchElements(src.getNumElements() /
+                                        src.getShape()[scan.getAxis()]);
     int64_t bytes = 0;
     for (Value s : scan.getSrcs()) {
       Type element = cast<RankedTensorType>(s.getType()).getElementType();

@@ -149,8 +149,9 @@ func.func @producer_ring(%tq: tensor<128x64xf16, #blocked>, %acc: tensor<128x128
 // -----
 
 // Scans: a 65536-element row on 4 warps is scanned in place (4 elements per
-// thread, 128 chunks of 512): its scratch is the warps' totals of every
-// chunk, 4 x 128 f32 = 2 KB, not the 256 KB of the tile. An mma accumulator
+// thread, 128 chunks of 512): its scratch is the chunk table, every
+// thread's total of every chunk and the chunks' totals, 128 x (128 + 1)
+// f32 = 66048 bytes, not the 256 KB of the tile. An mma accumulator
 // scanned along its rows is moved through shared memory: a whole f32 tile,
 // 64 x 8 x 4 = 2 KB, after the first scan's area is free again.
 
@@ -158,7 +159,7 @@ func.func @producer_ring(%tq: tensor<128x64xf16, #blocked>, %acc: tensor<128x128
 #mma = #tilegpu.mma<warpsPerCTA = [4, 1], instrN = 8>
 
 // CHECK-LABEL: func.func @scan_scratch
-// CHECK-SAME:    tilegpu.shared_memory = 2048 : i64
+// CHECK-SAME:    tilegpu.shared_memory = 66048 : i64
 // CHECK:         tile.scan %{{.*}} {axis = 0 : i32, tilegpu.scratch_offset = 0 : i64}
 // CHECK:         tile.scan %{{.*}} {axis = 0 : i32, tilegpu.scratch_offset = 0 : i64}
 func.func @scan_scratch(%x: tensor<65536xf32, #vec4>, %y: tensor<64x8xf32, #mma>) -> (tensor<65536xf32, #vec4>, tensor<64x8xf32, #mma>)

@@ -137,6 +137,40 @@ LinearLayout reshapeLayout(const LinearLayout &layout, llvm::ArrayRef<int64_t> s
 std::optional<llvm::SmallVector<int64_t>>
 getReshapeRegisterMapping(const LinearLayout &src, const LinearLayout &dst);
 
+/// Shared-memory exchanges (a layout conversion, reshape or transpose that
+/// crosses threads) larger than this go through shared memory in rounds
+/// (getExchangeRounds), as Triton's conversions do with their "reps".
+inline constexpr int64_t kMaxExchangeBytes = 64 * 1024;
+
+/// The rounds of a shared-memory exchange: bit j of a round's number is
+/// bit `srcBits[j]` of source coordinate `srcDim`, and the same element
+/// bit, `dstBits[j]`, of result coordinate `dstDim`. Only register slots
+/// address these bits in either layout, so every thread knows at compile
+/// time which of its slots travel in which round.
+struct ExchangeRounds {
+  unsigned srcDim = 0, dstDim = 0;
+  llvm::SmallVector<unsigned> srcBits, dstBits;
+
+  unsigned getNumBits() const { return srcBits.size(); }
+  int64_t getNumRounds() const { return int64_t(1) << srcBits.size(); }
+  /// The round of coordinate value `value` (of srcDim with `bits` =
+  /// srcBits, of dstDim with dstBits).
+  static int64_t getRound(int64_t value, llvm::ArrayRef<unsigned> bits);
+};
+
+/// The rounds an exchange of `bytes` of scratch from `src` to `dst` takes:
+/// bits of source dimension `srcDim`, from the top down, that neither
+/// layout's lanes or warps address (in `dst`, the same element bit of
+/// `dstDim`, whose size may differ: a reshape's outermost dimensions
+/// share the row-major index's top bits), until the exchange fits
+/// `kMaxExchangeBytes` or none is left. Both dimensions must be the
+/// outermost of the exchange's shared-memory index, so that removing the
+/// round bits from them (the bits above each move down) leaves an index below
+/// `bytes` >> getNumBits(). No bits when `bytes` already fits.
+ExchangeRounds getExchangeRounds(const LinearLayout &src, unsigned srcDim,
+                                 const LinearLayout &dst, unsigned dstDim,
+                                 int64_t bytes);
+
 class LinearEncodingAttr;
 /// The `#tilegpu.linear` attribute with the bases of `layout`.
 LinearEncodingAttr getLinearEncoding(mlir::MLIRContext *context,

@@ -41,6 +41,29 @@ struct ScanAxis {
   int64_t getNumChunks() const { return int64_t(1) << chunkBits; }
   /// Warps along the axis (1 when none splits it).
   int64_t getNumWarps() const { return int64_t(1) << warpBits.size(); }
+  /// The threads along the axis in one chunk (lanes times warps).
+  int64_t getNumPositions() const {
+    return int64_t(1) << (laneBits.size() + warpBits.size());
+  }
+
+  /// Scans of more chunks than this, split across threads, combine the
+  /// totals of the threads' chunks through a table in shared memory, in
+  /// loops (ScanOpToLLVM.cpp): fewer instructions than a shuffle scan per
+  /// chunk (a 65536-element row on 4 warps is 128 chunks).
+  static constexpr int64_t kMaxShuffledChunks = 8;
+  bool usesChunkTable() const {
+    return getNumChunks() > kMaxShuffledChunks && getNumPositions() > 1;
+  }
+  /// Scratch elements per source of a scan of `numLines` lines: the
+  /// chunk table (every thread's total of every chunk of every line) and
+  /// its chunk totals, or the warps' totals of every chunk of every line.
+  int64_t getScratchElements(int64_t numLines) const {
+    if (usesChunkTable())
+      return numLines * getNumChunks() * (getNumPositions() + 1);
+    if (warpBits.empty())
+      return 0;
+    return numLines * getNumChunks() * getNumWarps();
+  }
 };
 
 /// The axis `axis` of `layout` as a ScanAxis, or nullopt when the layout
