@@ -3,11 +3,12 @@
 (H200). One program per row block, many programs so the GPU is full:
 
 - cumsum: x [rows, BLOCK] fp32, out[r] = cumsum(x[r]) for BLOCK in 1024,
-  4096 (one row per program), and an affine associative_scan (a tuple,
-  non-commutative) of 1024;
+  4096 and 16384 (one row per program), and an affine associative_scan (a
+  tuple, non-commutative) of 1024;
 - sort and flip: tl.sort / tl.flip of each row (a bitonic network of
   reshapes and pair reductions);
-- transpose: x [n, n] fp32/fp16 in 64x64 tiles, out = x.T through tl.trans.
+- transpose: x [n, n] fp32/fp16 in 64x64 and 256x256 tiles, out = x.T
+  through tl.trans.
 
 Each kernel is compiled by tilec (`--tilec`) and by Triton from the same
 source (test/e2e/triton_compile.py's rewrite), checked against torch in
@@ -137,8 +138,11 @@ def main():
     tmod = triton_compile.load_module(tpath)
 
     rows = []
+    # 16384-element rows are 32 (4 warps) or 16 (8 warps) chunks: the
+    # chunk table.
     configs = [("row_cumsum", 1024, 4, 8192), ("row_cumsum", 4096, 4, 4096),
-               ("row_cumsum", 4096, 8, 4096),
+               ("row_cumsum", 4096, 8, 4096), ("row_cumsum", 16384, 4, 2048),
+               ("row_cumsum", 16384, 8, 2048),
                ("row_affine_scan", 1024, 4, 8192),
                ("row_sort", 256, 4, 65536), ("row_sort", 1024, 4, 16384),
                ("row_flip", 1024, 4, 16384)]
@@ -178,40 +182,44 @@ def main():
             r["triton_error"] = str(e)[-300:]
         rows.append(r)
 
-    for dtype, tdt in (("fp32", torch.float32), ("fp16", torch.float16)):
-        for warps in (4, 8):
-            n, block = 8192, 64
-            x = torch.randn(n, n, device="cuda").to(tdt)
-            out = torch.empty_like(x)
-            ref = x.double().t()
-            grid = (n // block, n // block, 1)
-            r = dict(kernel="transpose", shape=f"{n}x{n} / 64x64", dtype=dtype,
-                     warps=warps)
-            nbytes = 2 * x.numel() * x.element_size()
-            try:
-                k = tilec_kernel(args.tilec, path, "transpose",
-                                 f"*{dtype}:16, *{dtype}:16, i32:16, {block}",
-                                 warps, f"transpose_{dtype}_{warps}")
-                launch = lambda: k(grid, x, out, n)  # noqa: E731
-                out.fill_(float("nan"))
-                launch()
-                torch.cuda.synchronize()
-                r["tilec_ok"], r["tilec_err"] = check(out, ref, 0, 0)
-                r["tilec_gbs"] = nbytes / bench(launch) / 1e6
-            except Exception as e:  # noqa: BLE001
-                r["tilec_error"] = str(e)[-300:]
-            try:
-                fn = tmod.transpose
-                tl_launch = lambda: fn[grid[:2]](x, out, n, BLOCK=block,  # noqa: E731
-                                                 num_warps=warps)
-                out.fill_(float("nan"))
-                tl_launch()
-                torch.cuda.synchronize()
-                r["triton_ok"], _ = check(out, ref, 0, 0)
-                r["triton_gbs"] = nbytes / bench(tl_launch) / 1e6
-            except Exception as e:  # noqa: BLE001
-                r["triton_error"] = str(e)[-300:]
-            rows.append(r)
+    # 256x256 tiles (256 and 128 KB) go through shared memory in rounds.
+    transposes = [(dtype, tdt, warps, 64)
+                  for dtype, tdt in (("fp32", torch.float32), ("fp16", torch.float16))
+                  for warps in (4, 8)]
+    transposes += [("fp32", torch.float32, 4, 256), ("fp16", torch.float16, 4, 256)]
+    for dtype, tdt, warps, block in transposes:
+        n = 8192
+        x = torch.randn(n, n, device="cuda").to(tdt)
+        out = torch.empty_like(x)
+        ref = x.double().t()
+        grid = (n // block, n // block, 1)
+        r = dict(kernel="transpose", shape=f"{n}x{n} / {block}x{block}",
+                 dtype=dtype, warps=warps)
+        nbytes = 2 * x.numel() * x.element_size()
+        try:
+            k = tilec_kernel(args.tilec, path, "transpose",
+                             f"*{dtype}:16, *{dtype}:16, i32:16, {block}",
+                             warps, f"transpose_{dtype}_{warps}_{block}")
+            launch = lambda: k(grid, x, out, n)  # noqa: E731
+            out.fill_(float("nan"))
+            launch()
+            torch.cuda.synchronize()
+            r["tilec_ok"], r["tilec_err"] = check(out, ref, 0, 0)
+            r["tilec_gbs"] = nbytes / bench(launch) / 1e6
+        except Exception as e:  # noqa: BLE001
+            r["tilec_error"] = str(e)[-300:]
+        try:
+            fn = tmod.transpose
+            tl_launch = lambda: fn[grid[:2]](x, out, n, BLOCK=block,  # noqa: E731
+                                             num_warps=warps)
+            out.fill_(float("nan"))
+            tl_launch()
+            torch.cuda.synchronize()
+            r["triton_ok"], _ = check(out, ref, 0, 0)
+            r["triton_gbs"] = nbytes / bench(tl_launch) / 1e6
+        except Exception as e:  # noqa: BLE001
+            r["triton_error"] = str(e)[-300:]
+        rows.append(r)
 
     if args.json:
         with open(args.json, "w") as f:
