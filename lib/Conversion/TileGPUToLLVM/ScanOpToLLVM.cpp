@@ -129,6 +129,25 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
     return arith::SubIOp::create(b, loc, i32Val(b, loc, count - 1), value);
   }
 
+  /// The index of each segment's line (its first slot's coordinate with
+  /// the axis dropped, row-major over the other dimensions).
+  static SmallVector<Value> emitLineIndices(OpBuilder &b, Location loc,
+                                            const LinearLayout &layout,
+                                            const ThreadIndices &ids,
+                                            unsigned axis,
+                                            ArrayRef<int64_t> firstSlots) {
+    auto coords = emitCoordinates(b, loc, layout, ids);
+    SmallVector<int64_t> lineShape(layout.getShape());
+    lineShape[axis] = 1;
+    SmallVector<Value> lines;
+    for (int64_t slot : firstSlots) {
+      SmallVector<Value> c = coords[slot];
+      c[axis] = i32Val(b, loc, 0);
+      lines.push_back(emitLinearIndex(b, loc, c, lineShape));
+    }
+    return lines;
+  }
+
   /// Steps 2-5 for a scan of many chunks (ScanAxis::usesChunkTable):
   /// every thread writes the total of each of its segments (a line's
   /// chunk) into a table in shared memory, one row per line and chunk and
@@ -217,17 +236,11 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
                             extractBits(rewriter, loc, ids.lane,
                                         scanAxis.laneBits),
                             numPositions / scanAxis.getNumWarps(), reverse));
-    auto coords = emitCoordinates(rewriter, loc, layout, ids);
-    SmallVector<int64_t> lineShape(shape);
-    lineShape[axis] = 1;
     SmallVector<Value> rows;
-    for (auto [segment, slot] : llvm::enumerate(firstSlots)) {
-      SmallVector<Value> c = coords[slot];
-      c[axis] = c32(0);
-      Value line = emitLinearIndex(rewriter, loc, c, lineShape);
+    for (auto [segment, line] : llvm::enumerate(
+             emitLineIndices(rewriter, loc, layout, ids, axis, firstSlots)))
       rows.push_back(add(rewriter, mul(rewriter, line, numChunks),
                          c32(chunkOf[segment])));
-    }
 
     // The thread totals into the table (one owner per replicated element).
     emitBarrier(rewriter, loc, op);
@@ -510,20 +523,12 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
                               numWarps, reverse);
       // Each segment's index among the tile's segments: its chunk, then
       // its line's coordinate with the axis dropped.
-      auto coords = emitCoordinates(rewriter, loc, layout, ids);
-      SmallVector<int64_t> lineShape(shape);
-      lineShape[axis] = 1;
-      SmallVector<Value> lineIndex;
-      for (auto [segment, slot] : llvm::enumerate(firstSlots)) {
-        SmallVector<Value> c = coords[slot];
-        c[axis] = i32Val(rewriter, loc, 0);
-        Value index = emitLinearIndex(rewriter, loc, c, lineShape);
-        if (chunkOf[segment])
-          index = arith::AddIOp::create(
-              rewriter, loc, index,
-              i32Val(rewriter, loc, chunkOf[segment] * numLines));
-        lineIndex.push_back(index);
-      }
+      SmallVector<Value> lineIndex =
+          emitLineIndices(rewriter, loc, layout, ids, axis, firstSlots);
+      for (auto [index, chunk] : llvm::zip(lineIndex, chunkOf))
+        if (chunk)
+          index = arith::AddIOp::create(rewriter, loc, index,
+                                        i32Val(rewriter, loc, chunk * numLines));
       int64_t numSegments = numChunks * numLines;
       // Readers of the previous use of the scratch area must be done.
       emitBarrier(rewriter, loc, op);

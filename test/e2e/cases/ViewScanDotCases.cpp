@@ -45,19 +45,28 @@ constexpr ViewDType kViewDTypes[] = {
 
 constexpr int kViewBlocks = 13;
 
-CaseSpec viewOps(const ViewDType &d, std::int64_t m, std::int64_t n,
-                 int warps) {
+/// A case of `kernel` in ops/view_ops.tile on one [m, n] tile of dtype `d`
+/// with `pointers` pointer parameters, then M and N.
+CaseSpec viewCase(const char *kernel, const ViewDType &d, int pointers,
+                  std::int64_t m, std::int64_t n, int warps) {
   CaseSpec c;
-  c.name = std::string("view_ops_") + d.name + "_" + std::to_string(m) + "x" +
+  c.name = std::string(kernel) + "_" + d.name + "_" + std::to_string(m) + "x" +
            std::to_string(n) + "_w" + std::to_string(warps);
-  c.family = "view_ops";
+  c.family = kernel;
   c.file = "ops/view_ops.tile";
-  c.kernel = "view_ops";
-  std::string ptr = std::string("*") + d.name + ":16, ";
-  c.signature = ptr + ptr + ptr + std::to_string(m) + ", " + std::to_string(n);
+  c.kernel = kernel;
+  for (int i = 0; i < pointers; ++i)
+    c.signature += std::string("*") + d.name + ":16, ";
+  c.signature += std::to_string(m) + ", " + std::to_string(n);
   c.numWarps = warps;
   c.dtype = d.name;
   c.sizes = {{"M", m}, {"N", n}};
+  return c;
+}
+
+CaseSpec viewOps(const ViewDType &d, std::int64_t m, std::int64_t n,
+                 int warps) {
+  CaseSpec c = viewCase("view_ops", d, 3, m, n, warps);
   const ViewDType dt = d;
   c.setup = [=](Rng &rng) {
     Problem p;
@@ -101,17 +110,7 @@ CaseSpec viewOps(const ViewDType &d, std::int64_t m, std::int64_t n,
 /// shared memory in rounds.
 CaseSpec trans2d(const ViewDType &d, std::int64_t m, std::int64_t n,
                  int warps) {
-  CaseSpec c;
-  c.name = std::string("trans_2d_") + d.name + "_" + std::to_string(m) + "x" +
-           std::to_string(n) + "_w" + std::to_string(warps);
-  c.family = "trans_2d";
-  c.file = "ops/view_ops.tile";
-  c.kernel = "trans_2d";
-  std::string ptr = std::string("*") + d.name + ":16, ";
-  c.signature = ptr + ptr + std::to_string(m) + ", " + std::to_string(n);
-  c.numWarps = warps;
-  c.dtype = d.name;
-  c.sizes = {{"M", m}, {"N", n}};
+  CaseSpec c = viewCase("trans_2d", d, 2, m, n, warps);
   const ViewDType dt = d;
   c.setup = [=](Rng &rng) {
     Problem p;

@@ -198,4 +198,44 @@ TEST_F(LinearLayoutTest, WgmmaTwoWarpgroupsAndRepetitions) {
   EXPECT_EQ(seen.size(), 256u * 128u);
 }
 
+TEST_F(LinearLayoutTest, ExchangeRoundsTakeRegisterBitsOfBothLayouts) {
+  // A 256x256 fp32 transpose on 4 warps (the layout the loads get): rows
+  // are warp bit 0 and register bits 1-7; the result's dimension 1 (the
+  // source's rows) is registers 0-1, lanes 2-6, warp 7. Only row bit 1 is
+  // a register bit of both: two rounds of 128 KB.
+  auto enc = blocked({1, 4}, {1, 32}, {2, 2}, {1, 0});
+  auto ll = toLinearLayout({256, 256}, enc);
+  ASSERT_TRUE(succeeded(ll));
+  ExchangeRounds rounds = getExchangeRounds(*ll, 0, *ll, 1, 256 * 1024);
+  ASSERT_EQ(rounds.getNumBits(), 1u);
+  EXPECT_EQ(rounds.srcBits[0], 1u);
+  EXPECT_EQ(rounds.dstBits[0], 1u);
+  EXPECT_EQ(rounds.getNumRounds(), 2);
+  // Every register slot's round is its row's bit 1.
+  for (int64_t r = 0; r < ll->getNumRegisters(); ++r)
+    EXPECT_EQ(ExchangeRounds::getRound(ll->applyOne(HwDim::Register, r)[0],
+                                       rounds.srcBits),
+              (ll->applyOne(HwDim::Register, r)[0] >> 1) & 1);
+  // 64 KB fits: no rounds.
+  EXPECT_EQ(getExchangeRounds(*ll, 0, *ll, 1, 64 * 1024).getNumBits(), 0u);
+
+  // Rows on register bits only, both sides: the top bits come first, as
+  // many as it takes to reach 64 KB (256 KB: two).
+  auto rowsInRegisters = blocked({1, 4}, {1, 32}, {1, 4}, {1, 0});
+  auto rr = toLinearLayout({256, 512}, rowsInRegisters);
+  ASSERT_TRUE(succeeded(rr));
+  ExchangeRounds top = getExchangeRounds(*rr, 0, *rr, 0, 256 * 1024);
+  EXPECT_EQ(top.srcBits, SmallVector<unsigned>({7, 6}));
+  EXPECT_EQ(top.dstBits, SmallVector<unsigned>({7, 6}));
+
+  // A reshape's outermost dimensions share the row-major index's top bits:
+  // [256, 512] -> [512, 256] pairs source row bit 7 with result row bit 8.
+  auto reshaped = toLinearLayout({512, 256}, rowsInRegisters);
+  ASSERT_TRUE(succeeded(reshaped));
+  ExchangeRounds shaped = getExchangeRounds(*rr, 0, *reshaped, 0, 256 * 1024);
+  ASSERT_EQ(shaped.getNumBits(), 2u);
+  EXPECT_EQ(shaped.srcBits, SmallVector<unsigned>({7, 6}));
+  EXPECT_EQ(shaped.dstBits, SmallVector<unsigned>({8, 7}));
+}
+
 } // namespace
