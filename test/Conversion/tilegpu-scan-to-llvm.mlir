@@ -103,26 +103,35 @@ func.func @cumsum_moved(%x: tensor<64x8xf32, #mma>) -> tensor<64x8xf32, #mma> at
 
 #b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 
-// Sixteen chunks of 128: more than eight, so no shuffles; every thread
-// writes its total of each chunk into the chunk table (one row per chunk,
-// a column per thread), threads scan the rows in a loop and the rows'
-// totals in another, then each element combines the positions before it
-// in its row (one load per chunk) and the chunks before its own (one more
-// load for each of the fifteen chunks after the first).
+// Sixteen chunks of 128: more than eight, so no shuffle scan per chunk;
+// every thread writes its total of each chunk into the chunk table (one
+// row per chunk, a column per thread). All threads scan the rows: each
+// takes 16 consecutive entries of a row and adds them up (16 loads), the
+// 8 runs of a row combine over 8 lanes (3 shuffle steps and one for the
+// run before), then each run is scanned again entry by entry (a load and
+// a store each). Then the 16 row totals: a thread each (the others read
+// nothing and store nothing), 4 shuffle steps and one. Each element then
+// combines the positions before it in its row (one load per chunk) and
+// the chunks before its own (one more load for each of the fifteen
+// chunks after the first).
 // CHECK-LABEL: llvm.func @cumsum_chunk_table
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
-// CHECK: scf.for
-// CHECK: scf.for {{.*}} iter_args
-// CHECK: arith.addf
+// CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-4: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: scf.if %{{.*}} -> (f32)
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: } else {
+// CHECK-COUNT-5: nvvm.shfl.sync idx
+// CHECK: scf.if
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
-// CHECK: nvvm.barrier0
-// CHECK: scf.for
-// CHECK: scf.for {{.*}} iter_args
-// CHECK: arith.addf
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-31: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK-NOT: llvm.load

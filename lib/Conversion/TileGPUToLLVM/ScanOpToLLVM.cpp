@@ -148,15 +148,129 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
     return lines;
   }
 
+  /// Inclusive scans of `numSegments` sequences of `length` values each
+  /// (powers of two) that `read(segment, j)` gives, written back through
+  /// `write(segment, j, values)`, by all `numThreads` threads at once:
+  /// each takes a run of consecutive values of one segment (as many as
+  /// spread the values over the threads, at least length / 32 so that a
+  /// segment's runs fit a warp); the runs of a segment combine their
+  /// totals with a Hillis-Steele scan of `shfl.sync.idx` across their
+  /// lanes, then each run is scanned after the total of the runs before
+  /// it. `elementTypes` are the register types of one
+  /// value per source.
+  void scanSegments(
+      ConversionPatternRewriter &rewriter, tile::ScanOp op,
+      const ThreadIndices &ids, int64_t numThreads, int64_t numSegments,
+      int64_t length, ArrayRef<Type> elementTypes,
+      function_ref<Values(OpBuilder &, Value, Value)> read,
+      function_ref<void(OpBuilder &, Value, Value, ArrayRef<Value>)> write)
+      const {
+    Location loc = op.getLoc();
+    auto c32 = [&](int64_t v) { return i32Val(rewriter, loc, v); };
+    int64_t runLength = std::min<int64_t>(
+        length, std::max<int64_t>({int64_t(1),
+                                   numSegments * length / numThreads,
+                                   length / 32}));
+    int64_t runsPerSegment = length / runLength;
+    int64_t numRuns = numSegments * runsPerSegment;
+    Value run = ids.thread;
+    Value active;
+    if (numRuns < numThreads) {
+      active = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     run, c32(numRuns));
+      run = arith::MinUIOp::create(rewriter, loc, run, c32(numRuns - 1));
+    }
+    Value segment = arith::DivUIOp::create(rewriter, loc, run,
+                                           c32(runsPerSegment));
+    Value member = arith::RemUIOp::create(rewriter, loc, run,
+                                          c32(runsPerSegment));
+    Value first = arith::MulIOp::create(rewriter, loc, member, c32(runLength));
+    auto readAt = [&](OpBuilder &b, int64_t i) {
+      return read(b, segment,
+                  arith::AddIOp::create(b, loc, first, i32Val(b, loc, i)));
+    };
+    // With several runs to a segment: each run's total first (threads
+    // beyond the runs read nothing, as their run's owner may be writing
+    // it, and scan zeros among themselves), then its lanes' scan.
+    Value hasPrefix;
+    Values prefix;
+    if (runsPerSegment > 1) {
+      auto runTotal = [&](OpBuilder &b) {
+        Values total = readAt(b, 0);
+        for (int64_t i = 1; i < runLength; ++i)
+          total = combine(b, op, total, readAt(b, i));
+        return total;
+      };
+      Values total;
+      if (active) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, elementTypes, active,
+                                      /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(rewriter, loc, runTotal(rewriter));
+        rewriter.setInsertionPointToStart(ifOp.elseBlock());
+        SmallVector<Value> zeros;
+        for (Type type : elementTypes)
+          zeros.push_back(arith::ConstantOp::create(
+              rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type))));
+        scf::YieldOp::create(rewriter, loc, zeros);
+        total.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+      } else {
+        total = runTotal(rewriter);
+      }
+      // The runs of a segment are consecutive lanes of one warp.
+      auto fromLane = [&](int64_t distance, Value valid) -> Value {
+        Value from = arith::SubIOp::create(rewriter, loc, ids.lane,
+                                           c32(distance));
+        return arith::SelectOp::create(rewriter, loc, valid, from, ids.lane);
+      };
+      auto shuffle = [&](ArrayRef<Value> v, Value lane) {
+        Values out;
+        for (Value x : v)
+          out.push_back(emitShuffleIdx(rewriter, loc, x, lane));
+        return out;
+      };
+      for (int64_t step = 1; step < runsPerSegment; step <<= 1) {
+        Value valid = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::uge, member, c32(step));
+        Values partner = shuffle(total, fromLane(step, valid));
+        total = select(rewriter, loc, valid,
+                       combine(rewriter, op, partner, total), total);
+      }
+      hasPrefix = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ugt, member, c32(0));
+      prefix = shuffle(total, fromLane(1, hasPrefix));
+    }
+    // Then the run again, value by value after the runs before it (few
+    // values live at a time: the thread may hold a large tile).
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (active) {
+      auto ifOp = scf::IfOp::create(rewriter, loc, active, /*withElse=*/false);
+      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    Values running;
+    for (int64_t i = 0; i < runLength; ++i) {
+      Values v = readAt(rewriter, i);
+      if (i)
+        running = combine(rewriter, op, running, v);
+      else if (hasPrefix)
+        running = select(rewriter, loc, hasPrefix,
+                         combine(rewriter, op, prefix, v), v);
+      else
+        running = v;
+      write(rewriter, segment, arith::AddIOp::create(rewriter, loc, first, c32(i)),
+            running);
+    }
+  }
+
   /// Steps 2-5 for a scan of many chunks (ScanAxis::usesChunkTable):
   /// every thread writes the total of each of its segments (a line's
   /// chunk) into a table in shared memory, one row per line and chunk and
-  /// one column per thread position along the axis; threads scan rows in
-  /// a loop (thread t takes rows t, t + threads, ...), then the rows'
-  /// totals of each line in another loop; every segment then combines the
-  /// total of the chunks before it (`chunks`, inclusive per chunk) and of
-  /// the positions before it in its row. About ten instructions a segment
-  /// where the shuffle steps take some forty.
+  /// one column per thread position along the axis; all threads scan the
+  /// rows in place, then each line's row totals into the chunk totals
+  /// (scanSegments); every segment then combines the total of the chunks
+  /// before it and of the positions before it in its row. About ten
+  /// instructions a segment where the shuffle steps take some forty.
   void scanThroughChunkTable(ConversionPatternRewriter &rewriter,
                              tile::ScanOp op, const LinearLayout &layout,
                              const ScanAxis &scanAxis,
@@ -208,17 +322,6 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       for (auto [offset, value] : llvm::zip(offsets, v))
         storeSharedElement(b, loc, op, offset, index, value);
     };
-    /// for (i = first; i < end; i += step) body(i, carried): an scf.for
-    /// over i32 carrying the values of every source.
-    auto loop = [&](Value first, int64_t end, int64_t step, ValueRange init,
-                    function_ref<Values(OpBuilder &, Value, ValueRange)> body) {
-      scf::ForOp::create(
-          rewriter, loc, first, c32(end), c32(step), init,
-          [&](OpBuilder &b, Location, Value i, ValueRange carried) {
-            scf::YieldOp::create(b, loc, body(b, i, carried));
-          });
-    };
-
     // This thread's position along the axis in scan order, and each
     // segment's row: its line, then its chunk (in scan order).
     ThreadIndices ids = getThreadIndices(rewriter, loc);
@@ -259,43 +362,28 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
               total);
     }
     emitBarrier(rewriter, loc, op);
-    // Each row scanned in place (inclusive), a thread per row.
-    loop(ids.thread, numRows, numThreads, {},
-         [&](OpBuilder &b, Value row, ValueRange) {
-           Value first = mul(b, row, numPositions);
-           Values acc = load(b, tableOffsets, first);
-           loop(i32Val(b, loc, 1), numPositions, 1, acc,
-                [&](OpBuilder &nb, Value j, ValueRange carried) {
-                  Value index = add(nb, first, j);
-                  Values next = combine(nb, op, llvm::to_vector(carried),
-                                        load(nb, tableOffsets, index));
-                  store(nb, tableOffsets, index, next);
-                  return next;
-                });
-           return Values();
-         });
+    // Each row scanned in place (inclusive), then each line's row totals
+    // (the rows' last entries) into the chunk totals.
+    scanSegments(rewriter, op, ids, numThreads, numRows, numPositions, types,
+                 [&](OpBuilder &b, Value row, Value j) {
+                   return load(b, tableOffsets,
+                               add(b, mul(b, row, numPositions), j));
+                 },
+                 [&](OpBuilder &b, Value row, Value j, ArrayRef<Value> v) {
+                   store(b, tableOffsets, add(b, mul(b, row, numPositions), j),
+                         v);
+                 });
     emitBarrier(rewriter, loc, op);
-    // The rows' totals of each line, inclusive over its chunks.
-    loop(ids.thread, numLines, numThreads, {},
-         [&](OpBuilder &b, Value line, ValueRange) {
-           Value firstRow = mul(b, line, numChunks);
-           auto rowTotal = [&](OpBuilder &nb, Value row) {
-             return load(nb, tableOffsets,
-                         add(nb, mul(nb, row, numPositions),
-                             i32Val(nb, loc, numPositions - 1)));
-           };
-           Values acc = rowTotal(b, firstRow);
-           store(b, chunkOffsets, firstRow, acc);
-           loop(i32Val(b, loc, 1), numChunks, 1, acc,
-                [&](OpBuilder &nb, Value c, ValueRange carried) {
-                  Value row = add(nb, firstRow, c);
-                  Values next = combine(nb, op, llvm::to_vector(carried),
-                                        rowTotal(nb, row));
-                  store(nb, chunkOffsets, row, next);
-                  return next;
-                });
-           return Values();
-         });
+    scanSegments(rewriter, op, ids, numThreads, numLines, numChunks, types,
+                 [&](OpBuilder &b, Value line, Value c) {
+                   Value row = add(b, mul(b, line, numChunks), c);
+                   return load(b, tableOffsets,
+                               add(b, mul(b, row, numPositions),
+                                   i32Val(b, loc, numPositions - 1)));
+                 },
+                 [&](OpBuilder &b, Value line, Value c, ArrayRef<Value> v) {
+                   store(b, chunkOffsets, add(b, mul(b, line, numChunks), c), v);
+                 });
     emitBarrier(rewriter, loc, op);
 
     // Every segment after the chunks and the positions before it.
