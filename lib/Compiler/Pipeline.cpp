@@ -89,6 +89,7 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
     if (options.warpSpecialize != "off") {
       tilegpu::TileGPUWarpSpecializeOptions wsOptions;
       wsOptions.mode = options.warpSpecialize;
+      wsOptions.pingPong = options.pingPong;
       pm.addPass(tilegpu::createTileGPUWarpSpecialize(wsOptions));
       addCleanups(pm);
     }

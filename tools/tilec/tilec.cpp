@@ -186,6 +186,12 @@ static cl::opt<std::string> warpSpecialize(
              "warp_specialize=True)), auto (also loops with wgmma in kernels "
              "of 4 or 8 warps), all (every loop that can be)"),
     cl::value_desc("MODE"), cl::cat(tilecCategory));
+static cl::opt<bool> pingPong(
+    "ping-pong",
+    cl::desc("In warp-specialized loops of two consumer warpgroups (8 "
+             "warps) with two or more dots, let the warpgroups take turns at "
+             "the tensor cores (FlashAttention-3's ping-pong)"),
+    cl::cat(tilecCategory));
 static cl::opt<bool> disableWarpSpecialize(
     "disable-warp-specialize",
     cl::desc("No warp specialization, even where tl.range asks for it "
@@ -282,6 +288,7 @@ int main(int argc, char **argv) {
                 "' (expected off, requested, auto or all)");
   options.pipeline.warpSpecialize =
       disableWarpSpecialize ? std::string("off") : std::string(warpSpecialize);
+  options.pipeline.pingPong = pingPong;
   if (mbarrierSpinLimit < 0)
     return fail("--mbarrier-spin-limit must not be negative");
   options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;

@@ -78,6 +78,10 @@ struct PipelineOptions {
   /// (every loop that can be). "off" until warp-specialized kernels have
   /// been checked on the GPU (then the pass is not in the pipeline at all).
   std::string warpSpecialize = "off";
+  /// In warp-specialized loops of two consumer warpgroups, let them take
+  /// turns at the tensor cores (tilegpu-warp-specialize's ping-pong;
+  /// `--ping-pong`).
+  bool pingPong = false;
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).

@@ -8,7 +8,8 @@
 // convert-to-llvm turns into intrinsics or, where NVVM has none, into PTX):
 //
 // - `barrier`: `bar.sync 0`; `fence_async_shared`: `nvvm.fence.proxy
-//   async.shared::cta`.
+//   async.shared::cta`; `turn_wait` / `turn_pass`: `bar.sync` /
+//   `bar.arrive` on the consumer warpgroups' turn barriers 3 and 4.
 // - `local_alloc` / `mbarrier_alloc`: addresses at the offsets
 //   tilegpu-allocate-shared assigned in the dynamic shared memory.
 // - `mbarrier_init` / `mbarrier_inval`: `nvvm.mbarrier.init` / `inval` by
@@ -93,6 +94,51 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
   matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     emitBarrier(rewriter, op.getLoc(), op);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The named barrier of consumer warpgroup 0's turns; warpgroup 1's is
+/// the next (0-2 are the CTA's, the consumers' and the producer's).
+constexpr int32_t kFirstTurnBarrierId = 3;
+
+/// turn_wait / turn_pass: `bar.sync` / `bar.arrive` of the 256 consumer
+/// threads on this (wait) or the other (pass) warpgroup's turn barrier,
+/// under `warpgroup == g` when the op names one.
+template <typename Op, bool isPass>
+struct TurnLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+    int32_t threadsPerGroup = kWarpsPerWarpgroup * kThreadsPerWarp;
+    Value group = arith::DivUIOp::create(rewriter, loc, tid,
+                                         i32Val(rewriter, loc, threadsPerGroup));
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (std::optional<uint32_t> only = op.getWarpgroup()) {
+      Value isOnly = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                           group, i32Val(rewriter, loc, *only));
+      auto ifOp = scf::IfOp::create(rewriter, loc, isOnly, /*withElse=*/false);
+      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    // Wait: 3 + g; pass: 3 + (1 - g) = 4 - g.
+    Value id = isPass ? arith::SubIOp::create(rewriter, loc,
+                                              i32Val(rewriter, loc, kFirstTurnBarrierId + 1),
+                                              group)
+                              .getResult()
+                      : arith::AddIOp::create(rewriter, loc, group,
+                                              i32Val(rewriter, loc, kFirstTurnBarrierId))
+                              .getResult();
+    Value threads = i32Val(rewriter, loc, 2 * threadsPerGroup);
+    if (isPass)
+      NVVM::BarrierArriveOp::create(rewriter, loc, id, threads);
+    else
+      NVVM::BarrierOp::create(rewriter, loc, /*res=*/Type(), id, threads,
+                              /*reductionOp=*/NVVM::BarrierReductionAttr(),
+                              /*reductionPredicate=*/Value());
     rewriter.eraseOp(op);
     return success();
   }
@@ -559,6 +605,8 @@ void lowering::populateAsyncOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                              RewritePatternSet &patterns,
                                              LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
+  patterns.add<TurnLowering<TurnWaitOp, false>, TurnLowering<TurnPassOp, true>>(
+      converter, ctx);
   patterns.add<BarrierLowering, FenceAsyncSharedLowering, LocalAllocLowering,
                MBarrierAllocLowering, MBarrierInitLowering, MBarrierInvalLowering,
                MBarrierExpectLowering, MBarrierArriveLowering, TMALoadLowering, TMAStoreLowering,

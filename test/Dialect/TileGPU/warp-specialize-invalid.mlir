@@ -30,3 +30,45 @@ func.func @too_many_registers() attributes {tile.kernel, tilegpu.num_warps = 8 :
   } {consumerRegisters = 256 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
   return
 }
+
+// -----
+
+// Turns order the two consumer warpgroups of a warp_specialize.
+func.func @turn_outside() attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  // expected-error @below {{'tilegpu.turn_wait' op must be in the consumer region of a tilegpu.warp_specialize}}
+  tilegpu.turn_wait
+  return
+}
+
+// -----
+
+func.func @turn_in_producer() attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  tilegpu.warp_specialize consumer {
+  } producer {
+    // expected-error @below {{'tilegpu.turn_pass' op must be in the consumer region of a tilegpu.warp_specialize}}
+    tilegpu.turn_pass
+  } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}
+
+// -----
+
+func.func @turn_one_warpgroup() attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  tilegpu.warp_specialize consumer {
+    // expected-error @below {{'tilegpu.turn_wait' op needs two consumer warpgroups, the tilegpu.warp_specialize has 4 consumer warps}}
+    tilegpu.turn_wait
+  } producer {
+  } {consumerRegisters = 240 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}
+
+// -----
+
+func.func @turn_third_warpgroup() attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  tilegpu.warp_specialize consumer {
+    // expected-error @below {{'tilegpu.turn_pass' op attribute 'warpgroup' failed to satisfy constraint}}
+    tilegpu.turn_pass {warpgroup = 2 : i32}
+  } producer {
+  } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}

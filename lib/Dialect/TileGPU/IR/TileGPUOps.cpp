@@ -248,3 +248,20 @@ LogicalResult WarpSpecializeOp::verify() {
 
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
+
+/// Turns order the two consumer warpgroups of a warp_specialize with 8
+/// consumer warps.
+static LogicalResult verifyTurn(Operation *op) {
+  WarpSpecializeOp ws = WarpSpecializeOp::getConsumerParent(op);
+  if (!ws)
+    return op->emitOpError("must be in the consumer region of a "
+                           "tilegpu.warp_specialize");
+  if (ws.getConsumerWarps() != 2 * kWarpsPerWarpgroup)
+    return op->emitOpError("needs two consumer warpgroups, the "
+                           "tilegpu.warp_specialize has ")
+           << ws.getConsumerWarps() << " consumer warps";
+  return success();
+}
+
+LogicalResult TurnWaitOp::verify() { return verifyTurn(*this); }
+LogicalResult TurnPassOp::verify() { return verifyTurn(*this); }

@@ -303,6 +303,47 @@ void cloneSlice(OpBuilder &b, Block &block, const ProducerSlice &slice,
   }
 }
 
+/// Why the two consumer warpgroups cannot take turns in `loop` (empty
+/// when they can): the turns need a dot before and after the consumer
+/// code between them, and nothing in the loop that waits for all the
+/// consumer threads (a named barrier would meet the other warpgroup half
+/// a turn away).
+std::string whyNoTurns(scf::ForOp loop) {
+  auto dots = loop.getBody()->getOps<WarpgroupDotOp>();
+  if (std::distance(dots.begin(), dots.end()) < 2)
+    return "its body has fewer than two warpgroup dots";
+  std::string why;
+  loop.getBody()->walk([&](Operation *op) {
+    if (why.empty() &&
+        (isa<BarrierOp, MBarrierInvalOp, MBarrierInitOp>(op) ||
+         getScratchBytes(op) > 0))
+      why = "'" + op->getName().getStringRef().str() +
+            "' in its body synchronizes all consumer threads";
+  });
+  return why;
+}
+
+/// The turns of `loop`'s two consumer warpgroups (tilegpu.turn_wait):
+/// each issues its dots from the body's last dot of one iteration to its
+/// first dot of the next while the other runs the code between; warpgroup
+/// 1 lets warpgroup 0 go first, and after the loop warpgroup 0 takes back
+/// the turn warpgroup 1 passes last, so every wait has its pass.
+void insertTurns(scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  SmallVector<WarpgroupDotOp> dots(loop.getBody()->getOps<WarpgroupDotOp>());
+  OpBuilder b(loop);
+  IntegerAttr first = b.getI32IntegerAttr(0), second = b.getI32IntegerAttr(1);
+  TurnPassOp::create(b, loc, second);
+  TurnWaitOp::create(b, loc, IntegerAttr());
+  b.setInsertionPointAfter(dots.front());
+  TurnPassOp::create(b, loc, IntegerAttr());
+  b.setInsertionPoint(dots.back());
+  TurnWaitOp::create(b, loc, IntegerAttr());
+  b.setInsertionPointAfter(loop);
+  TurnPassOp::create(b, loc, IntegerAttr());
+  TurnWaitOp::create(b, loc, first);
+}
+
 struct TileGPUWarpSpecializePass
     : tilegpu::impl::TileGPUWarpSpecializeBase<TileGPUWarpSpecializePass> {
   using TileGPUWarpSpecializeBase::TileGPUWarpSpecializeBase;
@@ -502,11 +543,24 @@ struct TileGPUWarpSpecializePass
         root->erase();
     if (failed(ws.verify()))
       return failure();
-    for (LoopPlan &plan : plans)
+    for (LoopPlan &plan : plans) {
       emitRemark(plan.loop.getLoc())
           << "loop warp-specialized: a producer warpgroup issues its TMA "
              "copies; the CTA has "
           << (*numWarps + kProducerWarps) * kThreadsPerWarp << " threads";
+      if (!pingPong)
+        continue;
+      std::string why = *numWarps == 2 * kWarpsPerWarpgroup
+                            ? whyNoTurns(plan.loop)
+                            : "it needs two consumer warpgroups (8 warps)";
+      if (!why.empty()) {
+        emitRemark(plan.loop.getLoc()) << "no ping-pong: " << why;
+        continue;
+      }
+      insertTurns(plan.loop);
+      emitRemark(plan.loop.getLoc())
+          << "loop ping-pongs its two consumer warpgroups at the tensor cores";
+    }
     return success();
   }
 };

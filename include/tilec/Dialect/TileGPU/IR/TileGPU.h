@@ -35,6 +35,9 @@ namespace tilec::tilegpu {
 /// Threads in a warp on every NVIDIA GPU tilec targets.
 inline constexpr unsigned kThreadsPerWarp = 32;
 
+/// Warps in a warpgroup (wgmma, setmaxnreg).
+inline constexpr unsigned kWarpsPerWarpgroup = 4;
+
 /// The most warps a CTA of a tile kernel has (1024 threads).
 inline constexpr unsigned kMaxNumWarps = 32;
 

@@ -510,6 +510,44 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize",
   }];
 }
 
+class TileGPU_TurnOp<string mnemonic> : TileGPU_Op<mnemonic> {
+  let arguments = (ins OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<1>]>>:$warpgroup);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileGPU_TurnWaitOp : TileGPU_TurnOp<"turn_wait"> {
+  let summary = "wait for this consumer warpgroup's turn at the tensor cores";
+  let description = [{
+    Ping-pong of the two consumer warpgroups of a `tilegpu.warp_specialize`
+    with 8 consumer warps (FlashAttention-3's inter-warpgroup overlap,
+    Shah et al., 2024, §3.1): the warpgroups take turns to issue their
+    wgmma, so that one's softmax runs while the other's matrix products
+    do. Consumer warpgroup g waits on its named barrier, `bar.sync 3 + g,
+    256` (PTX ISA §9.7.13.1), which completes when the other warpgroup has
+    passed the turn to it (`tilegpu.turn_pass`). With `warpgroup`, only
+    that warpgroup waits (the other skips the op).
+
+    Only in the consumer region of a `tilegpu.warp_specialize` of 8
+    consumer warps; every wait must be matched by a pass of the other
+    warpgroup. Made by `tilegpu-warp-specialize{ping-pong}`.
+
+    Example: `tilegpu.turn_wait`, `tilegpu.turn_wait {warpgroup = 0 : i32}`
+  }];
+}
+
+def TileGPU_TurnPassOp : TileGPU_TurnOp<"turn_pass"> {
+  let summary = "give the tensor cores' turn to the other consumer warpgroup";
+  let description = [{
+    Consumer warpgroup g arrives, without waiting, on the named barrier
+    of the other warpgroup, `bar.arrive 3 + (1 − g), 256` (PTX ISA
+    §9.7.13.1), completing that warpgroup's `tilegpu.turn_wait`. With
+    `warpgroup`, only that warpgroup passes. See `tilegpu.turn_wait`.
+
+    Example: `tilegpu.turn_pass`, `tilegpu.turn_pass {warpgroup = 1 : i32}`
+  }];
+}
+
 def TileGPU_WarpYieldOp : TileGPU_Op<"warp_yield",
     [Pure, Terminator, HasParent<"::tilec::tilegpu::WarpSpecializeOp">]> {
   let summary = "end of a region of tilegpu.warp_specialize";

@@ -195,7 +195,14 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
            "Registers per thread of the consumer warps after setmaxnreg "
            "(a multiple of 8 in [24, 256]); 0: by the consumer warpgroups, "
            "240 for one, 232 for two, else what the SM's 64K registers "
-           "leave beside the producer">
+           "leave beside the producer">,
+    Option<"pingPong", "ping-pong", "bool", "false",
+           "With two consumer warpgroups (8 warps), let them take turns at "
+           "the tensor cores in each split loop with two or more "
+           "warpgroup dots and no consumer barrier: tilegpu.turn_pass "
+           "after the body's first dot, tilegpu.turn_wait before its last "
+           "(FlashAttention-3's ping-pong: one warpgroup's softmax runs "
+           "under the other's wgmma)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::tilec::tilegpu::TileGPUDialect"];
