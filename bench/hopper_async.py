@@ -51,6 +51,7 @@ uniform random numbers. Times: triton.testing.do_bench medians.
     python3 bench/hopper_async.py --tilec path/to/tilec [--json out.json]
         [--sections gemm,attention,attention_bwd,ablation] [--quick]
         [--ablation-extra 'LABEL=FLAGS' ...] [--tilec-option=--warp-specialize=all]
+        [--attention-filter 'block bf16 D128']
 """
 
 import argparse
@@ -260,6 +261,10 @@ def attention_rows(args):
             for causal in (False, True):
                 stage = 3 if causal else 1
                 for n_ctx in n_ctxs:
+                    name = (f"{version} {dtype} D{d} {'causal' if causal else 'non-causal'} "
+                            f"N{n_ctx}")
+                    if not re.search(args.attention_filter, name):
+                        continue
                     q, k, v = (torch.empty(Z, H, n_ctx, d, device="cuda", dtype=tdt).normal_()
                                for _ in range(3))
                     if fp8:
@@ -535,6 +540,10 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--ablation-extra", action="append",
                         help="an ablation row after pipelining: 'LABEL=tilec flags'")
+    parser.add_argument("--attention-filter", default="",
+                        help="only the attention rows whose name matches (a regex "
+                             "over 'block|descriptor fp16|bf16|fp8 D64|D128 "
+                             "causal|non-causal N1024...')")
     parser.add_argument("--tilec-option", action="append", default=[],
                         help="pass this option to every tilec compile (repeatable), "
                              "e.g. --tilec-option=--warp-specialize=all")

@@ -2,7 +2,7 @@
 # On the GPU machine, after scripts/prepare-gpu-check.sh here (issue 12):
 #   run(command="scripts/gpu-warp-specialize.sh", carry=[".carry"])
 #
-# Warp specialization forced on (--warp-specialize=all) for every attention
+# Warp specialization forced on (--warp-specialize=all, or WS_FLAGS) for every attention
 # and matmul e2e case, with bounded mbarrier spins: numerics against
 # float64, the SASS of the split kernels (USETMAXREG, UTMALDG, HGMMA),
 # racecheck / synccheck / memcheck on two small split kernels, then
@@ -16,11 +16,14 @@ mkdir -p "$out"
 b=$(mktemp -d)
 for t in tilec tilec-e2e; do xz -dc "$root/.carry/$t.xz" > "$b/$t" && chmod +x "$b/$t"; done
 echo "commit $(cat "$root/.carry/commit" 2>/dev/null)"
-ws=--tilec-option=--warp-specialize=all
+# WS_FLAGS: the tilec flags of the split kernels (e.g. add --ping-pong).
+ws_flags=${WS_FLAGS:---warp-specialize=all}
+ws=()
+for f in $ws_flags; do ws+=("--tilec-option=$f"); done
 spin=--tilec-option=--mbarrier-spin-limit=4194304
 status=0
 timeout 200 "$b/tilec-e2e" --tilec "$b/tilec" --artifacts "$b/ws" --filter "${WS_CASES:-attention|matmul}" \
-  "$ws" "$spin" --repeat 10 --json "$out/ws-e2e.json" > "$out/ws-e2e.log" 2>&1 || status=1
+  "${ws[@]}" "$spin" --timeout 20 --repeat 10 --json "$out/ws-e2e.json" > "$out/ws-e2e.log" 2>&1 || status=1
 grep -E "^(FAIL|ERROR)|summary" "$out/ws-e2e.log" | head -20
 echo "== SASS of split kernels"
 for c in matmul_tma_small attention_small attention_1024; do
@@ -40,9 +43,10 @@ if [ "${WS_BENCH:-1}" = 1 ]; then
   # The ablation compiles each row with its own flags (no global option).
   timeout 150 python3 "$root/bench/hopper_async.py" --tilec "$b/tilec" --sections ablation \
     "--ablation-extra=+ warp specialization (producer warpgroup, setmaxnreg)=--warp-specialize=all" \
+    "--ablation-extra=+ ping-pong of the two consumer warpgroups=--warp-specialize=all --ping-pong" \
     --json "$out/ws-ablation.json" > "$out/ws-ablation.log" 2>&1 || status=1
   timeout "${WS_BENCH_TIMEOUT:-240}" python3 "$root/bench/hopper_async.py" --tilec "$b/tilec" --quick \
-    --sections attention --tilec-option=--warp-specialize=all \
+    --sections attention "${ws[@]}" \
     --json "$out/ws-hopper.json" > "$out/ws-hopper.log" 2>&1 || status=1
 fi
 echo "== e2e (warp-specialized)"
