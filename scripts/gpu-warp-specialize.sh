@@ -33,7 +33,7 @@ done
 echo "== sanitizers on split kernels"
 for tool in memcheck racecheck synccheck; do
   timeout 90 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 \
-    "$b/tilec-e2e" --no-compile --artifacts "$b/ws" --filter '^(attention_small|matmul_tma_small)$' \
+    "$b/tilec-e2e" --no-compile --artifacts "$b/ws" --filter "${WS_SANITIZE_CASES:-^(attention_small|matmul_tma_small)\$}" \
     > "$out/ws-$tool.log" 2>&1
   rc=$?
   echo "$tool: exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/ws-$tool.log" | tail -1)"

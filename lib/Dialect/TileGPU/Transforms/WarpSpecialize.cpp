@@ -327,7 +327,10 @@ std::string whyNoTurns(scf::ForOp loop) {
 /// each issues its dots from the body's last dot of one iteration to its
 /// first dot of the next while the other runs the code between; warpgroup
 /// 1 lets warpgroup 0 go first, and after the loop warpgroup 0 takes back
-/// the turn warpgroup 1 passes last, so every wait has its pass.
+/// the turn warpgroup 1 passes last, so every wait has its pass. The
+/// closing turns come after the wait that retires the loop's last dots:
+/// a branch (warpgroup 0's wait) between a wgmma and its wait makes ptxas
+/// serialize every wgmma of the kernel (C7515).
 void insertTurns(scf::ForOp loop) {
   Location loc = loop.getLoc();
   SmallVector<WarpgroupDotOp> dots(loop.getBody()->getOps<WarpgroupDotOp>());
@@ -339,7 +342,16 @@ void insertTurns(scf::ForOp loop) {
   TurnPassOp::create(b, loc, IntegerAttr());
   b.setInsertionPoint(dots.back());
   TurnWaitOp::create(b, loc, IntegerAttr());
-  b.setInsertionPointAfter(loop);
+  Operation *last = loop;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    if (auto wait = dyn_cast<WarpgroupWaitOp>(op);
+        wait && llvm::any_of(wait.getInputs(), [&](Value v) {
+          return v.getDefiningOp() == loop;
+        })) {
+      last = wait;
+      break;
+    }
+  b.setInsertionPointAfter(last);
   TurnPassOp::create(b, loc, IntegerAttr());
   TurnWaitOp::create(b, loc, first);
 }
