@@ -325,18 +325,18 @@ std::string whyNoTurns(scf::ForOp loop) {
 
 /// The turns of `loop`'s two consumer warpgroups (tilegpu.turn_wait):
 /// each issues its dots from the body's last dot of one iteration to its
-/// first dot of the next while the other runs the code between; warpgroup
-/// 1 lets warpgroup 0 go first, and after the loop warpgroup 0 takes back
-/// the turn warpgroup 1 passes last, so every wait has its pass. The
-/// closing turns come after the wait that retires the loop's last dots:
-/// a branch (warpgroup 0's wait) between a wgmma and its wait makes ptxas
-/// serialize every wgmma of the kernel (C7515).
+/// first dot of the next while the other runs the code between. Before
+/// the loop warpgroup 1 passes the first turn to warpgroup 0 and both
+/// wait for theirs; after the wait that retires the loop's last dots
+/// warpgroup 0 passes once more, for warpgroup 1's last wait in the loop:
+/// n + 1 waits and n + 1 passes on each barrier. (A turn op of both
+/// warpgroups there makes ptxas serialize every wgmma of the kernel,
+/// C7515: the accumulators are live.)
 void insertTurns(scf::ForOp loop) {
   Location loc = loop.getLoc();
   SmallVector<WarpgroupDotOp> dots(loop.getBody()->getOps<WarpgroupDotOp>());
   OpBuilder b(loop);
-  IntegerAttr first = b.getI32IntegerAttr(0), second = b.getI32IntegerAttr(1);
-  TurnPassOp::create(b, loc, second);
+  TurnPassOp::create(b, loc, b.getI32IntegerAttr(1));
   TurnWaitOp::create(b, loc, IntegerAttr());
   b.setInsertionPointAfter(dots.front());
   TurnPassOp::create(b, loc, IntegerAttr());
@@ -352,8 +352,7 @@ void insertTurns(scf::ForOp loop) {
       break;
     }
   b.setInsertionPointAfter(last);
-  TurnPassOp::create(b, loc, IntegerAttr());
-  TurnWaitOp::create(b, loc, first);
+  TurnPassOp::create(b, loc, b.getI32IntegerAttr(0));
 }
 
 struct TileGPUWarpSpecializePass
