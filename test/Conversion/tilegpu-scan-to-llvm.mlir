@@ -146,3 +146,26 @@ func.func @cumsum_chunk_table(%x: tensor<2048xf32, #b1>) -> tensor<2048xf32, #b1
   }
   return %r : tensor<2048xf32, #b1>
 }
+
+// -----
+
+#b4 = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+
+// 64 chunks of 128 on one warp: the table has more rows (64) than there
+// are threads (32), so each thread scans two whole rows of 32 entries
+// (64 loads and 64 stores, no shuffles) before the chunk totals.
+// CHECK-LABEL: llvm.func @cumsum_rows_over_threads
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-64: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-COUNT-64: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+func.func @cumsum_rows_over_threads(%x: tensor<8192xf32, #b4>) -> tensor<8192xf32, #b4> attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.scan %x {axis = 0 : i32} : (tensor<8192xf32, #b4>) -> tensor<8192xf32, #b4> {
+  ^bb0(%a: f32, %c: f32):
+    %sum = arith.addf %a, %c : f32
+    tile.scan.return %sum : f32
+  }
+  return %r : tensor<8192xf32, #b4>
+}

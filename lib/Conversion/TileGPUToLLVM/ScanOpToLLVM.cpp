@@ -165,15 +165,35 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       function_ref<Values(OpBuilder &, Value, Value)> read,
       function_ref<void(OpBuilder &, Value, Value, ArrayRef<Value>)> write)
       const {
-    Location loc = op.getLoc();
-    auto c32 = [&](int64_t v) { return i32Val(rewriter, loc, v); };
     int64_t runLength = std::min<int64_t>(
         length, std::max<int64_t>({int64_t(1),
                                    numSegments * length / numThreads,
                                    length / 32}));
     int64_t runsPerSegment = length / runLength;
     int64_t numRuns = numSegments * runsPerSegment;
-    Value run = ids.thread;
+    // More runs than threads (then each is a whole segment, and the
+    // counts are powers of two): each thread takes runs t, t + threads, ...
+    for (int64_t first = 0; first < std::max(numRuns, numThreads);
+         first += numThreads)
+      scanRun(rewriter, op, ids, first, numThreads, numRuns, runLength,
+              runsPerSegment, elementTypes, read, write);
+  }
+
+  /// scanSegments' work on run `firstRun` + this thread (of `numRuns`
+  /// runs of `runLength` values, `runsPerSegment` to a segment).
+  void scanRun(ConversionPatternRewriter &rewriter, tile::ScanOp op,
+               const ThreadIndices &ids, int64_t firstRun, int64_t numThreads,
+               int64_t numRuns, int64_t runLength, int64_t runsPerSegment,
+               ArrayRef<Type> elementTypes,
+               function_ref<Values(OpBuilder &, Value, Value)> read,
+               function_ref<void(OpBuilder &, Value, Value, ArrayRef<Value>)>
+                   write) const {
+    Location loc = op.getLoc();
+    auto c32 = [&](int64_t v) { return i32Val(rewriter, loc, v); };
+    Value run = firstRun ? arith::AddIOp::create(rewriter, loc, ids.thread,
+                                                 c32(firstRun))
+                                  .getResult()
+                         : ids.thread;
     Value active;
     if (numRuns < numThreads) {
       active = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
@@ -261,7 +281,7 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       write(rewriter, segment, arith::AddIOp::create(rewriter, loc, first, c32(i)),
             running);
     }
-  }
+    }
 
   /// Steps 2-5 for a scan of many chunks (ScanAxis::usesChunkTable):
   /// every thread writes the total of each of its segments (a line's

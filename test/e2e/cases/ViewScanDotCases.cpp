@@ -194,6 +194,37 @@ CaseSpec scan1d(std::int64_t block, int warps) {
   return c;
 }
 
+CaseSpec cumsum1d(std::int64_t block, int warps) {
+  CaseSpec c;
+  c.name = "cumsum_1d_" + std::to_string(block) + "_w" + std::to_string(warps);
+  c.family = "cumsum_1d";
+  c.file = "ops/scan_ops.tile";
+  c.kernel = "cumsum_1d";
+  c.signature = "*fp32:16, *fp32:16, " + std::to_string(block);
+  c.numWarps = warps;
+  c.dtype = "fp32";
+  c.sizes = {{"BLOCK", block}};
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    p.input("x", ScalarType::FP32, {block}, rng, 0, 1);
+    p.output("out", ScalarType::FP32, {2, block}, {kRtolFp32Long, 1e-6});
+    p.grid = {1, 1, 1};
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    std::vector<double> x = p.tensor("x").toDoubles();
+    std::vector<double> &o = expected["out"];
+    o.assign(static_cast<std::size_t>(2 * block), 0.0);
+    double s = 0;
+    for (std::int64_t i = 0; i < block; ++i)
+      o[static_cast<std::size_t>(i)] = s += x[static_cast<std::size_t>(i)];
+    s = 0;
+    for (std::int64_t i = block - 1; i >= 0; --i)
+      o[static_cast<std::size_t>(block + i)] = s += x[static_cast<std::size_t>(i)];
+  };
+  return c;
+}
+
 CaseSpec scan2d(std::int64_t rows, std::int64_t cols, int warps) {
   CaseSpec c;
   c.name = "scan_2d_" + std::to_string(rows) + "x" + std::to_string(cols) +
@@ -307,6 +338,8 @@ void addViewScanDotCases(std::vector<CaseSpec> &cases) {
   cases.push_back(scan1d(16, 1));
   cases.push_back(scan1d(1024, 8));
   cases.push_back(scan1d(16384, 8));
+  // 64 chunks on one warp: more table rows than threads.
+  cases.push_back(cumsum1d(8192, 1));
   cases.push_back(scan2d(16, 256, 4));
   cases.push_back(scan2d(256, 16, 4));
   cases.push_back(scan2d(4096, 2, 4));

@@ -312,6 +312,14 @@ std::string whyNoTurns(scf::ForOp loop) {
   auto dots = loop.getBody()->getOps<WarpgroupDotOp>();
   if (std::distance(dots.begin(), dots.end()) < 2)
     return "its body has fewer than two warpgroup dots";
+  // A warpgroup waiting for its turn before the last dot must have
+  // released the ring slots the other warpgroup's next copies may need
+  // (with two stages, the slot of the iteration before).
+  Operation *lastDot = *std::prev(dots.end());
+  for (auto release : loop.getBody()->getOps<MBarrierArriveOp>())
+    if (lastDot->isBeforeInBlock(release))
+      return "it releases a ring slot after its last dot (the turn before "
+             "that dot could wait for copies the release holds back)";
   std::string why;
   loop.getBody()->walk([&](Operation *op) {
     if (why.empty() &&
