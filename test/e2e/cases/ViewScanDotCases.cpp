@@ -147,16 +147,26 @@ std::vector<double> affineScan(const std::vector<double> &x,
   return out;
 }
 
-CaseSpec scan1d(std::int64_t block, int warps) {
+/// A case of `kernel` in ops/scan_ops.tile on one block of `block`
+/// elements: `pointers` (the signature's pointer entries), then BLOCK.
+CaseSpec blockScanCase(const char *kernel, const std::string &pointers,
+                       const char *dtype, std::int64_t block, int warps) {
   CaseSpec c;
-  c.name = "scan_1d_" + std::to_string(block) + "_w" + std::to_string(warps);
-  c.family = "scan_1d";
+  c.name = std::string(kernel) + "_" + std::to_string(block) + "_w" +
+           std::to_string(warps);
+  c.family = kernel;
   c.file = "ops/scan_ops.tile";
-  c.kernel = "scan_1d";
-  c.signature = "*fp32:16, *fp32:16, *i32:16, *fp32:16, " + std::to_string(block);
+  c.kernel = kernel;
+  c.signature = pointers + std::to_string(block);
   c.numWarps = warps;
-  c.dtype = "fp32/i32";
+  c.dtype = dtype;
   c.sizes = {{"BLOCK", block}};
+  return c;
+}
+
+CaseSpec scan1d(std::int64_t block, int warps) {
+  CaseSpec c = blockScanCase("scan_1d", "*fp32:16, *fp32:16, *i32:16, *fp32:16, ",
+                             "fp32/i32", block, warps);
   c.setup = [=](Rng &rng) {
     Problem p;
     // Positive terms: partial sums grow, so fp32's error stays relative.
@@ -195,15 +205,8 @@ CaseSpec scan1d(std::int64_t block, int warps) {
 }
 
 CaseSpec cumsum1d(std::int64_t block, int warps) {
-  CaseSpec c;
-  c.name = "cumsum_1d_" + std::to_string(block) + "_w" + std::to_string(warps);
-  c.family = "cumsum_1d";
-  c.file = "ops/scan_ops.tile";
-  c.kernel = "cumsum_1d";
-  c.signature = "*fp32:16, *fp32:16, " + std::to_string(block);
-  c.numWarps = warps;
-  c.dtype = "fp32";
-  c.sizes = {{"BLOCK", block}};
+  CaseSpec c = blockScanCase("cumsum_1d", "*fp32:16, *fp32:16, ", "fp32", block,
+                             warps);
   c.setup = [=](Rng &rng) {
     Problem p;
     p.input("x", ScalarType::FP32, {block}, rng, 0, 1);
