@@ -99,10 +99,6 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
   }
 };
 
-/// The named barrier of consumer warpgroup 0's turns; warpgroup 1's is
-/// the next (0-2 are the CTA's, the consumers' and the producer's).
-constexpr int32_t kFirstTurnBarrierId = 3;
-
 /// turn_wait / turn_pass: `bar.sync` / `bar.arrive` of the 256 consumer
 /// threads on this (wait) or the other (pass) warpgroup's turn barrier,
 /// under `warpgroup == g` when the op names one.
@@ -136,9 +132,7 @@ struct TurnLowering : OpConversionPattern<Op> {
     if (isPass)
       NVVM::BarrierArriveOp::create(rewriter, loc, id, threads);
     else
-      NVVM::BarrierOp::create(rewriter, loc, /*res=*/Type(), id, threads,
-                              /*reductionOp=*/NVVM::BarrierReductionAttr(),
-                              /*reductionPredicate=*/Value());
+      emitNamedBarrier(rewriter, loc, id, threads);
     rewriter.eraseOp(op);
     return success();
   }

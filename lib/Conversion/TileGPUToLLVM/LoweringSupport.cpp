@@ -249,9 +249,12 @@ void LoweringState::requireScratch(Operation *anchor, int64_t bytes) {
   }
 }
 
-/// Named barriers of warp-specialized code (0 is the CTA's, `bar.sync 0`).
-static constexpr int32_t kConsumerBarrierId = 1;
-static constexpr int32_t kProducerBarrierId = 2;
+void lowering::emitNamedBarrier(OpBuilder &b, Location loc, Value id,
+                                Value threads) {
+  NVVM::BarrierOp::create(b, loc, /*res=*/Type(), id, threads,
+                          /*reductionOp=*/NVVM::BarrierReductionAttr(),
+                          /*reductionPredicate=*/Value());
+}
 
 void lowering::emitBarrier(OpBuilder &b, Location loc, Operation *anchor) {
   WarpSpecializeOp ws;
@@ -266,9 +269,7 @@ void lowering::emitBarrier(OpBuilder &b, Location loc, Operation *anchor) {
                                                     kThreadsPerWarp);
   Value idValue = i32Val(b, loc, id);
   Value threadsValue = i32Val(b, loc, threads);
-  NVVM::BarrierOp::create(b, loc, /*res=*/Type(), idValue, threadsValue,
-                          /*reductionOp=*/NVVM::BarrierReductionAttr(),
-                          /*reductionPredicate=*/Value());
+  emitNamedBarrier(b, loc, idValue, threadsValue);
 }
 
 unsigned lowering::getLeaderThread(Operation *anchor) {

@@ -99,6 +99,17 @@ mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value getSharedMemoryAddress(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Operation *anchor, mlir::Value offset);
 
+/// Named barriers (PTX ISA §9.7.13.1): 0 is the CTA's (`bar.sync 0`); in
+/// warp-specialized code 1 is the consumers', 2 the producer warp's, and
+/// 3 and 4 consumer warpgroup 0's and 1's turns (tilegpu.turn_wait).
+inline constexpr int32_t kConsumerBarrierId = 1;
+inline constexpr int32_t kProducerBarrierId = 2;
+inline constexpr int32_t kFirstTurnBarrierId = 3;
+
+/// `bar.sync id, threads` (both i32 values).
+void emitNamedBarrier(mlir::OpBuilder &b, mlir::Location loc, mlir::Value id,
+                      mlir::Value threads);
+
 /// A barrier of the threads that execute `anchor` (the op being lowered):
 /// `bar.sync 0` (the CTA), or inside a tilegpu.warp_specialize the named
 /// barrier of the region's threads (`bar.sync 1, 32·num_warps` for the

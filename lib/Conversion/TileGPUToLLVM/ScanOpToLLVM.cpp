@@ -156,8 +156,7 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
   /// segment's runs fit a warp); the runs of a segment combine their
   /// totals with a Hillis-Steele scan of `shfl.sync.idx` across their
   /// lanes, then each run is scanned after the total of the runs before
-  /// it. `elementTypes` are the register types of one
-  /// value per source.
+  /// it. `elementTypes` are the register types of one value per source.
   void scanSegments(
       ConversionPatternRewriter &rewriter, tile::ScanOp op,
       const ThreadIndices &ids, int64_t numThreads, int64_t numSegments,
@@ -281,7 +280,7 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       write(rewriter, segment, arith::AddIOp::create(rewriter, loc, first, c32(i)),
             running);
     }
-    }
+  }
 
   /// Steps 2-5 for a scan of many chunks (ScanAxis::usesChunkTable):
   /// every thread writes the total of each of its segments (a line's
@@ -342,6 +341,10 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
       for (auto [offset, value] : llvm::zip(offsets, v))
         storeSharedElement(b, loc, op, offset, index, value);
     };
+    // The table's entry of row `row` (a line's chunk) and column `column`.
+    auto entry = [&](OpBuilder &b, Value row, Value column) {
+      return add(b, mul(b, row, numPositions), column);
+    };
     // This thread's position along the axis in scan order, and each
     // segment's row: its line, then its chunk (in scan order).
     ThreadIndices ids = getThreadIndices(rewriter, loc);
@@ -377,29 +380,24 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
         rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
       }
       for (auto [row, total] : llvm::zip(rows, totals))
-        store(rewriter, tableOffsets,
-              add(rewriter, mul(rewriter, row, numPositions), position),
-              total);
+        store(rewriter, tableOffsets, entry(rewriter, row, position), total);
     }
     emitBarrier(rewriter, loc, op);
     // Each row scanned in place (inclusive), then each line's row totals
     // (the rows' last entries) into the chunk totals.
     scanSegments(rewriter, op, ids, numThreads, numRows, numPositions, types,
                  [&](OpBuilder &b, Value row, Value j) {
-                   return load(b, tableOffsets,
-                               add(b, mul(b, row, numPositions), j));
+                   return load(b, tableOffsets, entry(b, row, j));
                  },
                  [&](OpBuilder &b, Value row, Value j, ArrayRef<Value> v) {
-                   store(b, tableOffsets, add(b, mul(b, row, numPositions), j),
-                         v);
+                   store(b, tableOffsets, entry(b, row, j), v);
                  });
     emitBarrier(rewriter, loc, op);
     scanSegments(rewriter, op, ids, numThreads, numLines, numChunks, types,
                  [&](OpBuilder &b, Value line, Value c) {
                    Value row = add(b, mul(b, line, numChunks), c);
                    return load(b, tableOffsets,
-                               add(b, mul(b, row, numPositions),
-                                   i32Val(b, loc, numPositions - 1)));
+                               entry(b, row, i32Val(b, loc, numPositions - 1)));
                  },
                  [&](OpBuilder &b, Value line, Value c, ArrayRef<Value> v) {
                    store(b, chunkOffsets, add(b, mul(b, line, numChunks), c), v);
@@ -413,9 +411,8 @@ struct ScanOpLowering : OpConversionPattern<tile::ScanOp> {
         rewriter, loc, arith::SubIOp::create(rewriter, loc, position, c32(1)),
         c32(0));
     for (auto [segment, row] : llvm::enumerate(rows)) {
-      Values positions = load(
-          rewriter, tableOffsets,
-          add(rewriter, mul(rewriter, row, numPositions), before));
+      Values positions =
+          load(rewriter, tableOffsets, entry(rewriter, row, before));
       Values prefix = positions;
       if (chunkOf[segment] > 0) {
         Values chunks = load(rewriter, chunkOffsets,

@@ -383,8 +383,6 @@ ExchangeRounds tilec::tilegpu::getExchangeRounds(const LinearLayout &src,
                                                  unsigned dstDim,
                                                  int64_t bytes) {
   ExchangeRounds rounds;
-  rounds.srcDim = srcDim;
-  rounds.dstDim = dstDim;
   int srcBits = llvm::Log2_64(src.getShape()[srcDim]);
   int dstBits = llvm::Log2_64(dst.getShape()[dstDim]);
   for (int bit = srcBits - 1; bit >= 0 && (bytes >> rounds.getNumBits()) >

@@ -54,7 +54,7 @@ namespace {
 constexpr llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
 
 /// Warps of the producer: one warpgroup (setmaxnreg is per warpgroup).
-constexpr unsigned kProducerWarps = 4;
+constexpr unsigned kProducerWarps = kWarpsPerWarpgroup;
 
 /// The most dynamic shared memory a Hopper CTA can have (227 KB).
 constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;

@@ -142,13 +142,13 @@ getReshapeRegisterMapping(const LinearLayout &src, const LinearLayout &dst);
 /// (getExchangeRounds), as Triton's conversions do with their "reps".
 inline constexpr int64_t kMaxExchangeBytes = 64 * 1024;
 
-/// The rounds of a shared-memory exchange: bit j of a round's number is
-/// bit `srcBits[j]` of source coordinate `srcDim`, and the same element
-/// bit, `dstBits[j]`, of result coordinate `dstDim`. Only register slots
-/// address these bits in either layout, so every thread knows at compile
-/// time which of its slots travel in which round.
+/// The rounds of a shared-memory exchange (getExchangeRounds): bit j of a
+/// round's number is bit `srcBits[j]` of the source coordinate's `srcDim`,
+/// and the same element bit, `dstBits[j]`, of the result coordinate's
+/// `dstDim`. Only register slots address these bits in either layout, so
+/// every thread knows at compile time which of its slots travel in which
+/// round.
 struct ExchangeRounds {
-  unsigned srcDim = 0, dstDim = 0;
   llvm::SmallVector<unsigned> srcBits, dstBits;
 
   unsigned getNumBits() const { return srcBits.size(); }
