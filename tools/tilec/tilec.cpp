@@ -192,6 +192,13 @@ static cl::opt<bool> pingPong(
              "warps) with two or more dots, let the warpgroups take turns at "
              "the tensor cores (FlashAttention-3's ping-pong)"),
     cl::cat(tilecCategory));
+static cl::opt<bool> intraWarpgroupOverlap(
+    "intra-warpgroup-overlap",
+    cl::desc("In warp-specialized loops, issue the last dot (attention's "
+             "P V) one iteration late, after the next iteration's first dot, "
+             "so that it runs under that iteration's softmax "
+             "(FlashAttention-3's intra-warpgroup overlap)"),
+    cl::cat(tilecCategory));
 static cl::opt<bool> disableWarpSpecialize(
     "disable-warp-specialize",
     cl::desc("No warp specialization, even where tl.range asks for it "
@@ -289,6 +296,7 @@ int main(int argc, char **argv) {
   options.pipeline.warpSpecialize =
       disableWarpSpecialize ? std::string("off") : std::string(warpSpecialize);
   options.pipeline.pingPong = pingPong;
+  options.pipeline.intraWarpgroupOverlap = intraWarpgroupOverlap;
   if (mbarrierSpinLimit < 0)
     return fail("--mbarrier-spin-limit must not be negative");
   options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;

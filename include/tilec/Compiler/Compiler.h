@@ -82,6 +82,11 @@ struct PipelineOptions {
   /// turns at the tensor cores (tilegpu-warp-specialize's ping-pong;
   /// `--ping-pong`).
   bool pingPong = false;
+  /// In warp-specialized loops, issue the last dot (attention's P V) one
+  /// iteration late, behind the next iteration's first dot, so that it runs
+  /// under that iteration's softmax (tilegpu-intra-warpgroup-overlap;
+  /// `--intra-warpgroup-overlap`).
+  bool intraWarpgroupOverlap = false;
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).

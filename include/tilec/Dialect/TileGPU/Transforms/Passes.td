@@ -208,6 +208,46 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
                            "::tilec::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUIntraWarpgroupOverlap : Pass<"tilegpu-intra-warpgroup-overlap", "mlir::ModuleOp"> {
+  let summary = "Issue a consumer loop's last dot one iteration late, under the next iteration's code";
+  let description = [{
+    FlashAttention-3's intra-warpgroup overlap (Shah et al., "FlashAttention-3:
+    Fast and Accurate Attention with Asynchrony and Low-precision", 2024,
+    §3.2). Runs after `tilegpu-warp-specialize`, on the loops of a
+    `tilegpu.warp_specialize` consumer region (their copies are the
+    producer's, so no refill in the body waits for a release). In
+    attention's loop the consumers issue S = Q K^T, wait for it, run the
+    softmax with no wgmma in flight, then issue O += P V. Issued in the
+    order QK^T(j), PV(j - 1), the wait for S(j) leaves PV(j - 1) running
+    under softmax(j); the wait before the rescale of O retires it.
+
+    A loop is taken when its body has two or more asynchronous
+    `tilegpu.warpgroup_dot`s, the last of which (D) takes its A from
+    registers and yields its result, and nothing else reads it; the
+    iteration argument it feeds is read only by one `tilegpu.warpgroup_wait`
+    after the body's first dot; and the body issues no copies. Then:
+
+    - the first iteration is peeled (without D) and the loop starts one step
+      later; D's operands defined in the body (P, the ring slot, the
+      rescaled accumulator) are carried to the next iteration, where D is
+      issued right after the body's first dot;
+    - the wait that read D's result through the iteration argument now takes
+      D's result and its register A (kept unchanged until then), and the
+      ring-slot releases (`tilegpu.mbarrier_arrive`) between D and that wait
+      move after it: the slot D reads is free once D is retired;
+    - after the loop D is issued once more for the last iteration and
+      retired; everything is guarded by the loop running at least once;
+    - the `pendings` of every wait in the peeled iteration and the loop are
+      recounted: the dots issued after the one it retires.
+
+    Ping-pong's turns (`tilegpu.turn_pass` right after the first dot) then
+    follow both dots: each warpgroup issues QK^T(j) and PV(j - 1) in its
+    turn, as FlashAttention-3 does. Other loops get a remark saying why not.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::tilec::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "mlir::ModuleOp"> {
   let summary = "Lay out the kernel's shared memory";
   let description = [{
