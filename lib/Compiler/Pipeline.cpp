@@ -92,11 +92,11 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
       wsOptions.pingPong = options.pingPong;
       pm.addPass(tilegpu::createTileGPUWarpSpecialize(wsOptions));
       addCleanups(pm);
-      // 7'. The last dot of a consumer loop issued one iteration late.
-      if (options.intraWarpgroupOverlap) {
-        pm.addPass(tilegpu::createTileGPUIntraWarpgroupOverlap());
-        addCleanups(pm);
-      }
+    }
+    // 7'. The last dot of a pipelined loop issued one iteration late.
+    if (options.intraWarpgroupOverlap) {
+      pm.addPass(tilegpu::createTileGPUIntraWarpgroupOverlap());
+      addCleanups(pm);
     }
   }
   pm.addPass(tilegpu::createTileGPUAllocateShared());

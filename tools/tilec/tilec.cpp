@@ -194,7 +194,7 @@ static cl::opt<bool> pingPong(
     cl::cat(tilecCategory));
 static cl::opt<bool> intraWarpgroupOverlap(
     "intra-warpgroup-overlap",
-    cl::desc("In warp-specialized loops, issue the last dot (attention's "
+    cl::desc("In pipelined loops, issue the last dot (attention's "
              "P V) one iteration late, after the next iteration's first dot, "
              "so that it runs under that iteration's softmax "
              "(FlashAttention-3's intra-warpgroup overlap)"),

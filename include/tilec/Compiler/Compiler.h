@@ -82,7 +82,7 @@ struct PipelineOptions {
   /// turns at the tensor cores (tilegpu-warp-specialize's ping-pong;
   /// `--ping-pong`).
   bool pingPong = false;
-  /// In warp-specialized loops, issue the last dot (attention's P V) one
+  /// In pipelined loops, issue the last dot (attention's P V) one
   /// iteration late, behind the next iteration's first dot, so that it runs
   /// under that iteration's softmax (tilegpu-intra-warpgroup-overlap;
   /// `--intra-warpgroup-overlap`).

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The tilegpu-intra-warpgroup-overlap pass (see Passes.td). For a consumer
-// loop whose last dot D only feeds the next iteration:
+// The tilegpu-intra-warpgroup-overlap pass (see Passes.td). For a loop
+// whose last dot D only feeds the next iteration:
 //
 //   for j in [lb, ub):  x = first dot; ...; w = wait(acc); ...; acc = D(a, c)
 //
@@ -63,13 +63,15 @@ FailureOr<DeferPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
     whyNot = "a dot of its body is not asynchronous";
     return failure();
   }
-  bool copies = false;
+  // cp.async rings are released by CTA barriers placed for the dots'
+  // order in the body; TMA rings by mbarriers, which the rewrite moves.
+  bool cpAsync = false;
   body->walk([&](Operation *op) {
-    copies |= isa<TMALoadOp, MBarrierExpectOp, AsyncCopyOp>(op);
+    cpAsync |= isa<AsyncCopyOp, AsyncWaitOp, BarrierOp>(op);
   });
-  if (copies) {
-    whyNot = "its body issues copies (only a warp-specialized consumer loop "
-             "is taken)";
+  if (cpAsync) {
+    whyNot = "its body has cp.async copies or CTA barriers (only TMA rings "
+             "are released by mbarriers the rewrite can move)";
     return failure();
   }
   DeferPlan plan;
@@ -229,13 +231,23 @@ void deferLastDot(scf::ForOp loop, DeferPlan plan) {
   }
   scf::YieldOp::create(inner, loc, iterationValues(map));
   // Releases of ring slots between D and the wait that retires it go after
-  // the wait: the slot D reads is free once D is retired.
-  SmallVector<MBarrierArriveOp> releases;
-  for (Operation *op = moved->getNextNode(); op != retire; op = op->getNextNode())
-    if (auto release = dyn_cast<MBarrierArriveOp>(op))
-      releases.push_back(release);
-  for (MBarrierArriveOp release : llvm::reverse(releases))
-    release->moveAfter(retire);
+  // the wait (the slot D reads is free once D is retired), and the refills
+  // there (the leader's wait for a release, the expect and the TMA copies
+  // of a pipelined loop without a producer warpgroup) after them: the
+  // leader waits for every warp's release of the slot it refills.
+  SmallVector<Operation *> releases, refills;
+  for (Operation *op = moved->getNextNode(); op != retire; op = op->getNextNode()) {
+    if (isa<MBarrierArriveOp>(op))
+      releases.push_back(op);
+    auto wait = dyn_cast<MBarrierWaitOp>(op);
+    if ((wait && wait.getLeader()) || isa<MBarrierExpectOp, TMALoadOp>(op))
+      refills.push_back(op);
+  }
+  Operation *after = retire;
+  for (Operation *op : llvm::concat<Operation *>(releases, refills)) {
+    op->moveAfter(after);
+    after = op;
+  }
   recountPendings(guard.thenBlock());
   recountPendings(newBody);
 
@@ -262,11 +274,9 @@ struct TileGPUIntraWarpgroupOverlapPass
           TileGPUIntraWarpgroupOverlapPass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](WarpSpecializeOp ws) {
-      ws.getConsumer().walk([&](scf::ForOp loop) {
-        if (!loop.getBody()->getOps<WarpgroupDotOp>().empty())
-          loops.push_back(loop);
-      });
+    getOperation().walk([&](scf::ForOp loop) {
+      if (!loop.getBody()->getOps<WarpgroupDotOp>().empty())
+        loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {
       std::string whyNot;

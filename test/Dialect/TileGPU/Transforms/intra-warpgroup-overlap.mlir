@@ -74,8 +74,8 @@ func.func @attn(%n: i32, %scale: tensor<64x64xf32, #wgmma>) attributes {tile.ker
 
 // -----
 
-// A loop of one dot (the matmul's) keeps its form, with a remark; a loop
-// outside a consumer region is not looked at.
+// A loop of one dot (the matmul's) keeps its form, with a remark; so does a
+// loop whose last dot reads A from shared memory.
 
 // CHECK-LABEL: func.func @one_dot
 // CHECK-NOT:     scf.if
@@ -98,6 +98,7 @@ func.func @one_dot(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32
     %w = tilegpu.warpgroup_wait %r {pendings = 0 : i32} : tensor<64x64xf32, #wgmma>
   } producer {
   } {consumerRegisters = 240 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  // expected-remark @below {{loop's last dot not overlapped with the next iteration: its last dot does not take A from registers and only feed the next iteration}}
   %r2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #wgmma>) : i32 {
     %d = tilegpu.warpgroup_dot %a[%c0], %b[%c0], %acc {isAsync} : !tilegpu.smem<1 x tensor<64x64xf16>>, <1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
     %d2 = tilegpu.warpgroup_dot %a[%c0], %b[%c0], %d {isAsync} : !tilegpu.smem<1 x tensor<64x64xf16>>, <1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>

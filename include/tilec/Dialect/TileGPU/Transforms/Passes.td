@@ -213,10 +213,10 @@ def TileGPUIntraWarpgroupOverlap : Pass<"tilegpu-intra-warpgroup-overlap", "mlir
   let description = [{
     FlashAttention-3's intra-warpgroup overlap (Shah et al., "FlashAttention-3:
     Fast and Accurate Attention with Asynchrony and Low-precision", 2024,
-    §3.2). Runs after `tilegpu-warp-specialize`, on the loops of a
-    `tilegpu.warp_specialize` consumer region (their copies are the
-    producer's, so no refill in the body waits for a release). In
-    attention's loop the consumers issue S = Q K^T, wait for it, run the
+    §3.2). Runs after `tilegpu-pipeline` and `tilegpu-warp-specialize`, on
+    their loops (a producer warpgroup's consumer loop, or a pipelined loop
+    whose TMA copies the body issues itself). In attention's loop the
+    warps issue S = Q K^T, wait for it, run the
     softmax with no wgmma in flight, then issue O += P V. Issued in the
     order QK^T(j), PV(j - 1), the wait for S(j) leaves PV(j - 1) running
     under softmax(j); the wait before the rescale of O retires it.
@@ -225,7 +225,9 @@ def TileGPUIntraWarpgroupOverlap : Pass<"tilegpu-intra-warpgroup-overlap", "mlir
     `tilegpu.warpgroup_dot`s, the last of which (D) takes its A from
     registers and yields its result, and nothing else reads it; the
     iteration argument it feeds is read only by one `tilegpu.warpgroup_wait`
-    after the body's first dot; and the body issues no copies. Then:
+    after the body's first dot; and the body has no cp.async copies or
+    CTA barriers (their ring is released by a barrier placed for the dots'
+    order). Then:
 
     - the first iteration is peeled (without D) and the loop starts one step
       later; D's operands defined in the body (P, the ring slot, the
@@ -234,7 +236,10 @@ def TileGPUIntraWarpgroupOverlap : Pass<"tilegpu-intra-warpgroup-overlap", "mlir
     - the wait that read D's result through the iteration argument now takes
       D's result and its register A (kept unchanged until then), and the
       ring-slot releases (`tilegpu.mbarrier_arrive`) between D and that wait
-      move after it: the slot D reads is free once D is retired;
+      move after it (the slot D reads is free once D is retired), followed
+      by the refills there (a pipelined loop's `mbarrier_wait ... leader`,
+      `mbarrier_expect` and `tma_load`: the leader waits for every warp's
+      release of the slot it refills);
     - after the loop D is issued once more for the last iteration and
       retired; everything is guarded by the loop running at least once;
     - the `pendings` of every wait in the peeled iteration and the loop are

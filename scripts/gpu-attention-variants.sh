@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# On the GPU machine, after scripts/prepare-gpu-check.sh here (issue 12):
+#   run(command="scripts/gpu-attention-variants.sh", carry=[".carry"])
+#
+# FlashAttention-3's techniques one by one on tutorial 06's forward kernel:
+#   default   the pipelined kernel (no producer warpgroup)
+#   ov        + --intra-warpgroup-overlap (P V issued under the next softmax)
+#   ws        --warp-specialize=all (a producer warpgroup, setmaxnreg)
+#   ws-pp     + --ping-pong (the two consumer warpgroups take turns)
+#   ws-ov     --warp-specialize=all --intra-warpgroup-overlap
+#   ws-pp-ov  both
+# First every attention e2e case of each variant in CHECK_VARIANTS
+# (scripts/gpu-warp-specialize.sh with its flags: bounded mbarrier spins, a 20 s kernel
+# timeout, a turn never passed hangs on its bar.sync), with the sanitizers
+# on attention_small; then the attention table of bench/hopper_async.py
+# for the block-pointer kernel (ATTN_FILTER, default bf16) once per
+# variant in ATTN_VARIANTS, each against Triton and SDPA in the same run.
+# Logs in $OUT (a subfolder per checked variant); tables last.
+set -u -o pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-attention-out}
+mkdir -p "$out"
+status=0
+flags_of() {
+  case $1 in
+    default) echo "" ;;
+    ov) echo "--intra-warpgroup-overlap" ;;
+    ws) echo "--warp-specialize=all" ;;
+    ws-pp) echo "--warp-specialize=all --ping-pong" ;;
+    ws-ov) echo "--warp-specialize=all --intra-warpgroup-overlap" ;;
+    ws-pp-ov) echo "--warp-specialize=all --ping-pong --intra-warpgroup-overlap" ;;
+    *) echo "unknown variant $1" >&2; return 1 ;;
+  esac
+}
+for variant in ${CHECK_VARIANTS:-ov ws-pp-ov}; do
+  echo "== e2e and sanitizers, $variant"
+  WS_FLAGS="$(flags_of "$variant")" WS_CASES="${WS_CASES:-attention}" WS_BENCH=0 \
+    WS_SANITIZE_CASES='^attention_small$' \
+    OUT="$out/$variant" "$root/scripts/gpu-warp-specialize.sh" || status=1
+done
+b=$(mktemp -d)
+xz -dc "$root/.carry/tilec.xz" > "$b/tilec" && chmod +x "$b/tilec"
+filter=${ATTN_FILTER:-block bf16}
+variants=${ATTN_VARIANTS:-default ov ws ws-pp ws-ov ws-pp-ov}
+for variant in $variants; do
+  opts=()
+  for f in $(flags_of "$variant"); do opts+=("--tilec-option=$f"); done
+  timeout "${ATTN_BENCH_TIMEOUT:-150}" python3 "$root/bench/hopper_async.py" --tilec "$b/tilec" \
+    --quick --sections attention --attention-filter "$filter" "${opts[@]}" \
+    --json "$out/attn-$variant.json" > "$out/attn-$variant.log" 2>&1 || status=1
+done
+for variant in $variants; do
+  echo "== attention, $variant"
+  grep -E "^\|" "$out/attn-$variant.log"
+  tail -3 "$out/attn-$variant.log" | grep -i "error\|traceback"
+done
+exit $status
