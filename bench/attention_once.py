@@ -35,6 +35,7 @@ def main():
     p.add_argument("--causal", action="store_true")
     p.add_argument("--launches", type=int, default=2)
     args = p.parse_args()
+    ha.triton_compile.install_tilec_alias()
     Z, H, d, n_ctx, sm_scale = 4, 16, args.head_dim, args.n_ctx, 0.5
     bm, bn, stage = 128, (64 if d == 64 else 128), (3 if args.causal else 1)
     path = ha.variant(os.path.join(ha.ROOT, "examples", "attention.tile"),

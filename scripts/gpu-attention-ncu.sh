@@ -6,7 +6,9 @@
 # they are) on one launch each of tilec (default, and each NCU_VARIANTS
 # flag set), Triton 3.6 on the same source and SDPA's cuDNN backend, bf16
 # HEAD_DIM 128 N_CTX 4096 unless NCU_ARGS says otherwise
-# (bench/attention_once.py). Full reports in $OUT; a summary last.
+# (bench/attention_once.py). NCU_SOURCE=1 adds the stall samples of every
+# SASS instruction (ncu-NAME-source.csv); NCU_SKIP="triton cudnn" leaves
+# those out. Full reports in $OUT; a summary last.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-ncu-out}
@@ -14,7 +16,8 @@ mkdir -p "$out"
 b=$(mktemp -d)
 xz -dc "$root/.carry/tilec.xz" > "$b/tilec" && chmod +x "$b/tilec"
 sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
-  --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats"
+  --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats
+  ${NCU_SOURCE:+--section SourceCounters --import-source no}"
 run_one() {  # name, attention_once.py arguments...
   local name=$1; shift
   timeout 120 ncu --clock-control none --nvtx --nvtx-include "profile/" -c 1 $sections \
@@ -24,6 +27,10 @@ run_one() {  # name, attention_once.py arguments...
   grep -E "check" "$out/ncu-$name.log"
   ncu --import "$out/ncu-$name.ncu-rep" --print-details all > "$out/ncu-$name.txt" 2>&1
   ncu --import "$out/ncu-$name.ncu-rep" --page raw --csv > "$out/ncu-$name.csv" 2>&1
+  if [ -n "${NCU_SOURCE:-}" ]; then  # per-SASS-instruction stall samples
+    ncu --import "$out/ncu-$name.ncu-rep" --page source --print-source sass --csv \
+      > "$out/ncu-$name-source.csv" 2>&1
+  fi
   grep -E "check|^  [A-Za-z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|Executed Ipc Active|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Registers Per|Achieved Occupancy|Executed Instructions  |Stall|==ERR|Error" \
     "$out/ncu-$name.txt" | grep -v "^    ---" | head -30
 }
@@ -48,6 +55,7 @@ for set in "" "${sets[@]}"; do
   i=$((i + 1))
 done
 rm -f "$src"
-run_one triton --which triton
-run_one cudnn --which cudnn
+for other in triton cudnn; do
+  [[ " ${NCU_SKIP:-} " == *" $other "* ]] || run_one $other --which $other
+done
 tar czf "$out/ncu-reports.tgz" -C "$out" $(cd "$out" && ls ncu-*) && rm -f "$out"/ncu-*.{txt,csv,log,ncu-rep}
