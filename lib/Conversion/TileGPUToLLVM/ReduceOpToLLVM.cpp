@@ -6,7 +6,7 @@
 //
 // tile.reduce in three steps, each over the input bits of the layout that
 // move along the reduced axis: the register slots of a thread are combined
-// in registers, the lanes with butterfly shuffles (`shfl.sync.bfly`, PTX ISA
+// in registers (pairwise, a tree), the lanes with butterfly shuffles (`shfl.sync.bfly`, PTX ISA
 // §9.7.8.6), the warps through shared memory (each warp writes its partial
 // results, a barrier, every thread combines the partials of its elements).
 // The combine region is cloned for every combination.
@@ -94,18 +94,27 @@ struct ReduceOpLowering : OpConversionPattern<tile::ReduceOp> {
                               "layouts do not correspond");
       it->second.push_back(p);
     }
+    // Pairwise, in slot order (a tree of depth log2 instead of a chain:
+    // independent combinations the scheduler can overlap; the shuffles and
+    // warps below reassociate the same way).
     SmallVector<SmallVector<Value>> acc; // [result slot][source]
     for (auto &[key, slots] : groups) {
-      SmallVector<Value> current;
-      for (unsigned i = 0; i < numSrcs; ++i)
-        current.push_back(adaptor.getSrcs()[i][slots.front()]);
-      for (int64_t p : ArrayRef<int64_t>(slots).drop_front()) {
-        SmallVector<Value> next;
+      SmallVector<SmallVector<Value>> level;
+      for (int64_t p : slots) {
+        SmallVector<Value> values;
         for (unsigned i = 0; i < numSrcs; ++i)
-          next.push_back(adaptor.getSrcs()[i][p]);
-        current = combine(rewriter, op, current, next);
+          values.push_back(adaptor.getSrcs()[i][p]);
+        level.push_back(std::move(values));
       }
-      acc.push_back(current);
+      while (level.size() > 1) {
+        SmallVector<SmallVector<Value>> next;
+        for (size_t i = 0; i + 1 < level.size(); i += 2)
+          next.push_back(combine(rewriter, op, level[i], level[i + 1]));
+        if (level.size() % 2 == 1)
+          next.push_back(level.back());
+        level = std::move(next);
+      }
+      acc.push_back(level.front());
     }
 
     // 2. Across the lanes of a warp.

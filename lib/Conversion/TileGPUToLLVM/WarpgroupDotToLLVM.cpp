@@ -98,13 +98,22 @@ void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Value base,
   }
 }
 
-Value lowering::emitMatrixDescriptor(OpBuilder &b, Location loc, Value tileBase,
-                                     const SharedTileLayout &shared,
-                                     Value linearOffset) {
+Value lowering::emitDescriptorAddress(OpBuilder &b, Location loc, Value tileBase,
+                                      Value linearOffset) {
   Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), tileBase);
   address = arith::AddIOp::create(b, loc, address, linearOffset);
   Value field = arith::ShRUIOp::create(b, loc, address, i32Val(b, loc, 4));
-  field = arith::AndIOp::create(b, loc, field, i32Val(b, loc, 0x3fff));
+  return arith::AndIOp::create(b, loc, field, i32Val(b, loc, 0x3fff));
+}
+
+Value lowering::emitMatrixDescriptor(OpBuilder &b, Location loc, Value address,
+                                     const SharedTileLayout &shared,
+                                     int64_t stepBytes) {
+  // No carry out of the 14-bit field: every shared address of a CTA is
+  // below 228 KB, so (address + step) >> 4 stays below 2^14.
+  Value field = address;
+  if (stepBytes != 0)
+    field = arith::AddIOp::create(b, loc, field, i32Val(b, loc, stepBytes >> 4));
   field = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
   Value bits = arith::ConstantOp::create(
       b, loc, b.getI64IntegerAttr(static_cast<int64_t>(shared.getDescriptorBits())));
@@ -205,6 +214,13 @@ static Value emitLinearOffset(OpBuilder &b, Location loc,
   Value rowPart = arith::MulIOp::create(b, loc, row, i32Val(b, loc, s.swizzleBytes));
   return arith::AddIOp::create(b, loc, block,
                                arith::AddIOp::create(b, loc, rowPart, within));
+}
+
+/// What emitLinearOffset adds for column `kk` of a K-major tile: the
+/// constant step of a K-step's descriptor.
+static int64_t getKStepOffset(const SharedTileLayout &s, int64_t kk) {
+  int64_t blockCols = s.getBlockCols();
+  return (kk / blockCols) * s.rows * s.swizzleBytes + (kk % blockCols) * s.elementBytes;
 }
 
 /// `wgmma.mma_async` with A in registers (no NVVM op takes register A):
@@ -418,14 +434,23 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
           acc = LLVM::InsertValueOp::create(b, loc, acc, c[first + i], i);
       Value row = arith::AddIOp::create(b, loc, rowBase, i32Val(b, loc, rm * ctaM));
       Value col = arith::AddIOp::create(b, loc, colBase, i32Val(b, loc, rn * ctaN));
+      // Unswizzled offsets of A[row, 0] and B[0, col] (B^T[col, 0] when
+      // K-major) in the descriptors' address field, once; each K-step adds
+      // a constant (the hardware applies the swizzle to the addresses it
+      // generates).
+      Value bAddress = emitDescriptorAddress(
+          b, loc, bBase,
+          bKMajor ? emitLinearOffset(b, loc, bShared, col, Value(), 0)
+                  : emitLinearOffset(b, loc, bShared, i32Val(b, loc, 0), col, 0));
+      Value aAddress =
+          registerA ? Value()
+                    : emitDescriptorAddress(
+                          b, loc, a.base,
+                          emitLinearOffset(b, loc, a.shared, row, Value(), 0));
       for (int64_t kk = 0; kk < k; kk += kStep) {
-        // Unswizzled offsets of A[row, kk] and B[kk, col] (B^T[col, kk] when
-        // K-major): the hardware applies the swizzle to the addresses it
-        // generates.
-        Value bOff = bKMajor
-                         ? emitLinearOffset(b, loc, bShared, col, Value(), kk)
-                         : emitLinearOffset(b, loc, bShared, i32Val(b, loc, kk), col, 0);
-        Value bDesc = emitMatrixDescriptor(b, loc, bBase, bShared, bOff);
+        Value bDesc = emitMatrixDescriptor(
+            b, loc, bAddress, bShared,
+            bKMajor ? getKStepOffset(bShared, kk) : kk * bShared.swizzleBytes);
         if (registerA) {
           // The four registers of rows rm, columns kk … kk + kStep - 1.
           int64_t first = (rm * (k / kStep) + kk / kStep) * 4;
@@ -434,8 +459,8 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
                                  inType, bKMajor, /*accumulate=*/!zeroC || kk != 0);
           continue;
         }
-        Value aOff = emitLinearOffset(b, loc, a.shared, row, Value(), kk);
-        Value aDesc = emitMatrixDescriptor(b, loc, a.base, a.shared, aOff);
+        Value aDesc = emitMatrixDescriptor(b, loc, aAddress, a.shared,
+                                           getKStepOffset(a.shared, kk));
         acc = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, accStruct, acc, aDesc, bDesc,
             NVVM::MMAShapeAttr::get(b.getContext(), 64, instrN, kStep),

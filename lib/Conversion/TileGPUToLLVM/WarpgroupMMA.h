@@ -36,12 +36,19 @@ void storeTileSwizzled(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                        const tilegpu::SharedTileLayout &shared,
                        bool transposed = false);
 
-/// The 64-bit wgmma matrix descriptor of the tile `shared` at shared-memory
-/// address `tileBase`, starting `linearOffset` (unswizzled, bytes) into it.
+/// The 14-bit start-address field of a wgmma matrix descriptor ((address
+/// >> 4) & 0x3fff, PTX ISA §9.7.15.5.1.2.2) of shared-memory address
+/// `tileBase` plus `linearOffset` (unswizzled, bytes).
+mlir::Value emitDescriptorAddress(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value tileBase, mlir::Value linearOffset);
+
+/// The 64-bit wgmma matrix descriptor of the tile `shared` whose address
+/// field is `address` (emitDescriptorAddress), `stepBytes` further (a
+/// multiple of 16: a K-step into the tile; one add to the field).
 mlir::Value emitMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
-                                 mlir::Value tileBase,
+                                 mlir::Value address,
                                  const tilegpu::SharedTileLayout &shared,
-                                 mlir::Value linearOffset);
+                                 int64_t stepBytes);
 
 /// Operand A of a wgmma: a shared-memory tile (`base`, `shared`) or the
 /// registers of a tile in the accumulator-like layout `layout`.
