@@ -15,7 +15,8 @@
 # on attention_small; then the attention table of bench/hopper_async.py
 # for the block-pointer kernel (ATTN_FILTER, default bf16) once per
 # variant in ATTN_VARIANTS, each against Triton and SDPA in the same run.
-# Logs in $OUT (a subfolder per checked variant); tables last.
+# TILEC_XZ names another tilec binary (xz) for the tables. Logs in $OUT (a
+# subfolder per checked variant); tables last.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-attention-out}
@@ -39,7 +40,7 @@ for variant in ${CHECK_VARIANTS:-ov ws-pp-ov}; do
     OUT="$out/$variant" "$root/scripts/gpu-warp-specialize.sh" || status=1
 done
 b=$(mktemp -d)
-xz -dc "$root/.carry/tilec.xz" > "$b/tilec" && chmod +x "$b/tilec"
+xz -dc "${TILEC_XZ:-$root/.carry/tilec.xz}" > "$b/tilec" && chmod +x "$b/tilec"
 filter=${ATTN_FILTER:-block bf16}
 variants=${ATTN_VARIANTS:-default ov ws ws-pp ws-ov ws-pp-ov}
 for variant in $variants; do
