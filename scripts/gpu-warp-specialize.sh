@@ -44,6 +44,7 @@ if [ "${WS_BENCH:-1}" = 1 ]; then
   timeout 150 python3 "$root/bench/hopper_async.py" --tilec "$b/tilec" --sections ablation \
     "--ablation-extra=+ warp specialization (producer warpgroup, setmaxnreg)=--warp-specialize=all" \
     "--ablation-extra=+ ping-pong of the two consumer warpgroups=--warp-specialize=all --ping-pong" \
+    "--ablation-extra=+ intra-warpgroup overlap (P V under the next softmax)=--warp-specialize=all --ping-pong --intra-warpgroup-overlap" \
     --json "$out/ws-ablation.json" > "$out/ws-ablation.log" 2>&1 || status=1
   timeout "${WS_BENCH_TIMEOUT:-240}" python3 "$root/bench/hopper_async.py" --tilec "$b/tilec" --quick \
     --sections attention "${ws[@]}" \
