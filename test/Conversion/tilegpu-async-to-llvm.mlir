@@ -217,7 +217,9 @@ module {
 
 // The consumer release of the pipeline: "empty" mbarriers initialized with
 // the warp count, lane 0 of every warp arriving (when the predicate holds),
-// and only thread 0 waiting, under its predicate.
+// and only thread 0 waiting, under its predicate: both without a branch (a
+// predicated arrive; a wait loop every thread runs, thread 0 polling, the
+// warp's vote.all deciding), as the wgmma they may overlap needs.
 
 // CHECK-LABEL: llvm.func @release(
 // CHECK:         %[[C4:.*]] = arith.constant 4 : i32
@@ -226,13 +228,13 @@ module {
 // CHECK:         %[[LANE:.*]] = arith.andi %[[TID]], %{{.*}} : i32
 // CHECK:         %[[L0:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : i32
 // CHECK:         %[[ARRIVE:.*]] = arith.andi %[[L0]], %arg1 : i1
-// CHECK:         scf.if %[[ARRIVE]]
-// CHECK:         nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK-NOT:     scf.if
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "@$0 mbarrier.arrive.shared::cta.b64 _, [$1];", "b,r" %[[ARRIVE]], %{{.*}} : (i1, i32) -> ()
 // CHECK:         %[[TID0:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:         %[[T0:.*]] = arith.cmpi eq, %[[TID0]], %{{.*}} : i32
 // CHECK:         %[[WAIT:.*]] = arith.andi %[[T0]], %arg2 : i1
-// CHECK:         scf.if %[[WAIT]]
-// CHECK:         nvvm.mbarrier.try_wait.parity %{{.*}}, %arg3, %{{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK-NOT:     scf.if
+// CHECK:         llvm.inline_asm has_side_effects {{.*}}@$3 mbarrier.try_wait.parity.shared::cta.b64 complete, [$1], $2;\0Avote.sync.all.pred all, complete, 0xffffffff;\0A@all bra.uni wait_done;{{.*}}"=r,r,r,b" %{{.*}}, %arg3, %[[WAIT]]
 func.func @release(%i: i32, %p: i1, %q: i1, %parity: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 16 : i64} {
   %empty = tilegpu.mbarrier_alloc {offset = 0 : i64} : <2>
   tilegpu.mbarrier_init %empty {count = 4 : i32} : <2>

@@ -26,7 +26,7 @@
 // CHECK:           %[[ID:.*]] = arith.constant 1 : i32
 // CHECK:           %[[N:.*]] = arith.constant 128 : i32
 // CHECK:           nvvm.barrier id = %[[ID]] number_of_threads = %[[N]]
-// CHECK:           nvvm.mbarrier.arrive
+// CHECK:           mbarrier.arrive.shared::cta.b64
 // Thread 0 invalidates after the consumers' named barrier.
 // CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK:           nvvm.mbarrier.inval
@@ -40,8 +40,8 @@
 // The producer's leader is thread 128.
 // CHECK:               %[[PT:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:               %[[P128:.*]] = arith.constant 128 : i32
-// CHECK:               arith.cmpi eq, %[[PT]], %[[P128]] : i32
-// CHECK:               nvvm.mbarrier.try_wait.parity
+// CHECK:               %[[LEAD:.*]] = arith.cmpi eq, %[[PT]], %[[P128]] : i32
+// CHECK:               llvm.inline_asm has_side_effects {{.*}}mbarrier.try_wait.parity{{.*}}vote.sync.all.pred{{.*}} %[[LEAD]]
 // CHECK:               nvvm.mbarrier.arrive.expect_tx
 // CHECK:               nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK-NOT:         nvvm.barrier0

@@ -254,10 +254,18 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
                                        i32Val(rewriter, loc, 0));
     if (adaptor.getPred())
       cond = arith::AndIOp::create(rewriter, loc, cond, adaptor.getPred());
-    auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    NVVM::MBarrierArriveOp::create(rewriter, loc, /*res=*/Type(), bar, /*count=*/Value());
+    // A predicated instruction, not a branch: a release sits where the
+    // warpgroup's wgmma may be in flight, and a branch only some threads
+    // take there makes ptxas serialize every wgmma of the kernel (C7520).
+    // NVVM's arrive takes no predicate: inline PTX (docs/architecture.md).
+    Value addr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), bar);
+    LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange(), ValueRange{cond, addr},
+        "@$0 mbarrier.arrive.shared::cta.b64 _, [$1];", "b,r",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
     rewriter.eraseOp(op);
     return success();
   }
@@ -273,7 +281,9 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     OpBuilder::InsertionGuard guard(rewriter);
-    if (op.getLeader() || adaptor.getPred()) {
+    if (op.getLeader())
+      return lowerLeaderWait(op, adaptor, rewriter);
+    if (adaptor.getPred()) {
       // Only the leader thread (and only when `pred`) waits.
       Value cond = op.getLeader() ? emitLeaderPredicate(rewriter, loc, op, adaptor.getPred())
                                   : adaptor.getPred();
@@ -313,8 +323,17 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
         LLVM::tailcallkind::TailCallKind::None,
         LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
         /*operand_attrs=*/ArrayAttr());
+    emitTimeoutTrap(rewriter, loc, op, asmOp.getResult(0));
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// Prints where `op` gave up and traps when `timedOut` (the bounded
+  /// spin's result) is non-zero.
+  void emitTimeoutTrap(ConversionPatternRewriter &rewriter, Location loc,
+                       MBarrierWaitOp op, Value timedOut) const {
     Value failed = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                         asmOp.getResult(0), i32Val(rewriter, loc, 0));
+                                         timedOut, i32Val(rewriter, loc, 0));
     auto ifOp = scf::IfOp::create(rewriter, loc, failed, /*withElse=*/false);
     {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -333,11 +352,56 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
       Value fmt = emitGlobalString(rewriter, loc, op, "tilec_wait_timeout",
                                    message);
       Value null = LLVM::ZeroOp::create(rewriter, loc,
-                                        LLVM::LLVMPointerType::get(getContext()));
+                                        LLVM::LLVMPointerType::get(rewriter.getContext()));
       LLVM::CallOp::create(rewriter, loc, getOrDeclareVprintf(rewriter, module),
                            ValueRange{fmt, null});
       LLVM::Trap::create(rewriter, loc);
     }
+  }
+
+  /// The leader's wait without a branch around it: every thread of the
+  /// warp runs the loop, the leader polls (when `pred`), the others count
+  /// as done, and a `vote.all` of the warp decides, so that every branch
+  /// is uniform (`bra.uni`). The refill's wait sits where a warpgroup's
+  /// wgmma may be in flight (the GEMM's accumulator), and a branch only
+  /// thread 0 takes there makes ptxas serialize every wgmma of the kernel
+  /// (C7520). NVVM has no such wait: inline PTX (docs/architecture.md).
+  LogicalResult lowerLeaderWait(MBarrierWaitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex(), 8);
+    Value addr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), bar);
+    Value mine = emitLeaderPredicate(rewriter, loc, op, adaptor.getPred());
+    bool bounded = state.mbarrierSpinLimit > 0;
+    std::string limit =
+        bounded ? "add.u32 polls, polls, 1;\n"
+                  "setp.lt.u32 more, polls, " +
+                      std::to_string(state.mbarrierSpinLimit) +
+                      ";\n"
+                      "@more bra.uni wait_loop;\n"
+                : "bra.uni wait_loop;\n";
+    auto asmOp = LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange{rewriter.getI32Type()},
+        ValueRange{addr, adaptor.getPhase(), mine},
+        "{\n"
+        ".reg .pred complete, all, more;\n"
+        ".reg .u32 polls;\n"
+        "mov.u32 polls, 0;\n"
+        "wait_loop:\n"
+        "setp.eq.u32 complete, 0, 0;\n"
+        "@$3 mbarrier.try_wait.parity.shared::cta.b64 complete, [$1], $2;\n"
+        "vote.sync.all.pred all, complete, 0xffffffff;\n"
+        "@all bra.uni wait_done;\n" +
+            limit +
+            "wait_done:\n"
+            "selp.u32 $0, 0, 1, all;\n"
+            "}",
+        "=r,r,r,b", /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    if (bounded)
+      emitTimeoutTrap(rewriter, loc, op, asmOp.getResult(0));
     rewriter.eraseOp(op);
     return success();
   }
