@@ -280,50 +280,22 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   matchAndRewrite(MBarrierWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    OpBuilder::InsertionGuard guard(rewriter);
-    if (op.getLeader())
-      return lowerLeaderWait(op, adaptor, rewriter);
-    if (adaptor.getPred()) {
-      // Only the leader thread (and only when `pred`) waits.
-      Value cond = op.getLeader() ? emitLeaderPredicate(rewriter, loc, op, adaptor.getPred())
-                                  : adaptor.getPred();
-      auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/false);
-      rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    }
     Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex(), 8);
-    if (state.mbarrierSpinLimit <= 0) {
-      // Suspend for up to 10 ms per try (the hint upstream's nvgpu uses).
+    if (!op.getLeader() && !adaptor.getPred() && state.mbarrierSpinLimit <= 0) {
+      // Every thread waits. Suspend for up to 10 ms per try (the hint
+      // upstream's nvgpu uses).
       NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, bar, adaptor.getPhase(),
                                             i32Val(rewriter, loc, 10000000));
       rewriter.eraseOp(op);
       return success();
     }
-    // Debug: give up after the limit, say where, trap. NVVM has no bounded
-    // wait: inline PTX (docs/architecture.md).
-    Value addr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), bar);
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange{rewriter.getI32Type()},
-        ValueRange{addr, adaptor.getPhase()},
-        "{\n"
-        ".reg .pred complete, more;\n"
-        ".reg .u32 polls;\n"
-        "mov.u32 polls, 0;\n"
-        "wait_loop:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 complete, [$1], $2;\n"
-        "@complete bra.uni wait_done;\n"
-        "add.u32 polls, polls, 1;\n"
-        "setp.lt.u32 more, polls, " +
-            std::to_string(state.mbarrierSpinLimit) +
-            ";\n"
-            "@more bra.uni wait_loop;\n"
-            "wait_done:\n"
-            "selp.u32 $0, 0, 1, complete;\n"
-            "}",
-        "=r,r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
-    emitTimeoutTrap(rewriter, loc, op, asmOp.getResult(0));
+    // The threads that wait: the leader, or those where `pred` holds.
+    Value polls = op.getLeader()
+                      ? emitLeaderPredicate(rewriter, loc, op, adaptor.getPred())
+                      : adaptor.getPred();
+    if (!polls)
+      polls = arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
+    emitWaitLoop(rewriter, loc, op, bar, adaptor.getPhase(), polls);
     rewriter.eraseOp(op);
     return success();
   }
@@ -359,19 +331,18 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
     }
   }
 
-  /// The leader's wait without a branch around it: every thread of the
-  /// warp runs the loop, the leader polls (when `pred`), the others count
-  /// as done, and a `vote.all` of the warp decides, so that every branch
-  /// is uniform (`bra.uni`). The refill's wait sits where a warpgroup's
-  /// wgmma may be in flight (the GEMM's accumulator), and a branch only
-  /// thread 0 takes there makes ptxas serialize every wgmma of the kernel
-  /// (C7520). NVVM has no such wait: inline PTX (docs/architecture.md).
-  LogicalResult lowerLeaderWait(MBarrierWaitOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const {
-    Location loc = op.getLoc();
-    Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex(), 8);
+  /// A wait without a branch around it: every thread of the warp runs the
+  /// loop, those where `polls` holds try the barrier, the others count as
+  /// done, and a `vote.all` of the warp decides, so that every branch is
+  /// uniform (`bra.uni`, which a thread's own try_wait result is not). The
+  /// leader's wait before a refill sits where a warpgroup's wgmma may be in
+  /// flight (the GEMM's accumulator), and a branch only thread 0 takes
+  /// there makes ptxas serialize every wgmma of the kernel (C7520). With
+  /// the conversion's spin limit the loop gives up and traps with a
+  /// message. NVVM has neither: inline PTX (docs/architecture.md).
+  void emitWaitLoop(ConversionPatternRewriter &rewriter, Location loc,
+                    MBarrierWaitOp op, Value bar, Value phase, Value polls) const {
     Value addr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), bar);
-    Value mine = emitLeaderPredicate(rewriter, loc, op, adaptor.getPred());
     bool bounded = state.mbarrierSpinLimit > 0;
     std::string limit =
         bounded ? "add.u32 polls, polls, 1;\n"
@@ -381,8 +352,7 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
                       "@more bra.uni wait_loop;\n"
                 : "bra.uni wait_loop;\n";
     auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange{rewriter.getI32Type()},
-        ValueRange{addr, adaptor.getPhase(), mine},
+        rewriter, loc, TypeRange{rewriter.getI32Type()}, ValueRange{addr, phase, polls},
         "{\n"
         ".reg .pred complete, all, more;\n"
         ".reg .u32 polls;\n"
@@ -402,8 +372,6 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
         /*operand_attrs=*/ArrayAttr());
     if (bounded)
       emitTimeoutTrap(rewriter, loc, op, asmOp.getResult(0));
-    rewriter.eraseOp(op);
-    return success();
   }
 
   LoweringState &state;

@@ -74,6 +74,19 @@ FailureOr<DeferPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
              "are released by mbarriers the rewrite can move)";
     return failure();
   }
+  // The ops the rewrite reorders and recounts must all be in the body's
+  // block: a dot, wait, release or copy in a nested region is not seen.
+  bool nested = false;
+  body->walk([&](Operation *op) {
+    nested |= op->getBlock() != body &&
+              isa<WarpgroupDotOp, WarpgroupWaitOp, MBarrierArriveOp,
+                  MBarrierWaitOp, MBarrierExpectOp, TMALoadOp>(op);
+  });
+  if (nested) {
+    whyNot = "a dot, wait, release or copy is inside nested control flow of "
+             "its body";
+    return failure();
+  }
   DeferPlan plan;
   plan.first = dots.front();
   plan.last = dots.back();
@@ -92,6 +105,20 @@ FailureOr<DeferPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
     return failure();
   }
   plan.accWait = cast<WarpgroupWaitOp>(acc.use_begin()->getOwner());
+  // Only the last dot may cross the back edge in flight: after the
+  // rotation a wait on another carried dot would count the wrong groups.
+  for (Value v : yield.getOperands())
+    if (v != result && v.getDefiningOp<WarpgroupDotOp>()) {
+      whyNot = "another dot's result crosses the back edge in flight";
+      return failure();
+    }
+  for (auto wait : body->getOps<WarpgroupWaitOp>())
+    for (Value v : wait.getInputs())
+      if (auto arg = dyn_cast<BlockArgument>(v); arg && arg != acc) {
+        whyNot = "a wait in its body takes a loop-carried value (a dot of the "
+                 "previous iteration in flight)";
+        return failure();
+      }
   if (plan.accWait->getBlock() != body ||
       !plan.first->isBeforeInBlock(plan.accWait) ||
       !plan.accWait->isBeforeInBlock(plan.last)) {
@@ -174,9 +201,10 @@ void deferLastDot(scf::ForOp loop, DeferPlan plan) {
 
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
         step = loop.getStep();
-  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-  if (loop.getUnsignedCmp())
-    runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lb, ub);
+  Value runs = arith::CmpIOp::create(
+      b, loc,
+      loop.getUnsignedCmp() ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt,
+      lb, ub);
   auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), runs,
                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
 
@@ -230,13 +258,14 @@ void deferLastDot(scf::ForOp loop, DeferPlan plan) {
       moved = issueLast(inner, carriedArgs, cPrev);
   }
   scf::YieldOp::create(inner, loc, iterationValues(map));
-  // Releases of ring slots between D and the wait that retires it go after
-  // the wait (the slot D reads is free once D is retired), and the refills
-  // there (the leader's wait for a release, the expect and the TMA copies
-  // of a pipelined loop without a producer warpgroup) after them: the
-  // leader waits for every warp's release of the slot it refills.
+  // Releases of ring slots before the wait that retires D go after it (the
+  // slot D reads is free once D is retired; a loop whose dots all retired
+  // in their own iteration released at the top of the body), and the
+  // refills there (the leader's wait for a release, the expect and the TMA
+  // copies of a pipelined loop without a producer warpgroup) after them:
+  // the leader waits for every warp's release of the slot it refills.
   SmallVector<Operation *> releases, refills;
-  for (Operation *op = moved->getNextNode(); op != retire; op = op->getNextNode()) {
+  for (Operation *op = &newBody->front(); op != retire; op = op->getNextNode()) {
     if (isa<MBarrierArriveOp>(op))
       releases.push_back(op);
     auto wait = dyn_cast<MBarrierWaitOp>(op);
