@@ -11,6 +11,8 @@
 
 #include "../Case.h"
 
+#include "tilec/Runtime/FloatConversion.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -195,6 +197,87 @@ static CaseSpec attentionDescriptor(const std::string &name, std::int64_t z,
   return c;
 }
 
+/// examples/ops/attention_two_pv.tile's `two_pv` (issue 12's
+/// intra-warpgroup overlap on a loop with a second P V): per program the
+/// `block` rows of Q, per key block j S = Q K_j^T, m the running row max
+/// from 0, P = exp2(S - m); O1 = sum_j exp2(S_j - m_final) V_j (the rescaled
+/// accumulator), O2 = sum_j exp2(S_j - m_j) V_j (no rescale). Two stages:
+/// the loop the review found the rewrite's release order wrong on. With
+/// `carried` the kernel `carried` instead: O2 = sum_j 2^-(n - 1 - j) S_j
+/// over the n key blocks (a dot in flight across the back edge; block ==
+/// d).
+static CaseSpec attentionTwoPv(const std::string &name, std::int64_t nCtx,
+                               std::int64_t block, std::int64_t d,
+                               bool carried = false) {
+  CaseSpec c;
+  c.name = name;
+  c.family = "attention_two_pv"; // no torch counterpart
+  c.file = "ops/attention_two_pv.tile";
+  c.kernel = carried ? "carried" : "two_pv";
+  c.signature = "*fp16:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, " +
+                i32Entry(nCtx) + ", " + std::to_string(block) + ", " +
+                std::to_string(d);
+  c.numWarps = 4;
+  c.numStages = 2;
+  c.dtype = "fp16->fp32";
+  c.sizes = {{"N_CTX", nCtx}, {"BLOCK", block}, {"D", d}};
+  c.setup = [=](Rng &rng) {
+    Problem p;
+    p.input("Q", ScalarType::FP16, {nCtx, d}, rng, -0.5, 0.5);
+    p.input("K", ScalarType::FP16, {nCtx, d}, rng, -0.5, 0.5);
+    p.input("V", ScalarType::FP16, {nCtx, d}, rng, -1, 1);
+    // The reference rounds P to fp16 as the kernel does; what is left is
+    // fp32 accumulation and the fp32 logits.
+    p.output("O1", ScalarType::FP32, {nCtx, d}, {1e-3, 1e-3});
+    p.output("O2", ScalarType::FP32, {nCtx, d}, {1e-3, 1e-3});
+    p.i32(nCtx);
+    p.grid = {static_cast<unsigned>(cdiv(nCtx, block)), 1, 1};
+    p.flops = 6.0 * nCtx * nCtx * d;
+    p.bytesMoved = 2.0 * 3 * nCtx * d + 8.0 * nCtx * d;
+    return p;
+  };
+  c.reference = [=](const Problem &p, Expectations &expected) {
+    std::vector<double> q = p.tensor("Q").toDoubles();
+    std::vector<double> k = p.tensor("K").toDoubles();
+    std::vector<double> v = p.tensor("V").toDoubles();
+    std::vector<double> &o1 = expected["O1"], &o2 = expected["O2"];
+    o1.assign(q.size(), 0.0);
+    o2.assign(q.size(), 0.0);
+    std::vector<double> s(nCtx), mAt(nCtx);
+    for (std::int64_t i = 0; i < nCtx; ++i) {
+      double m = 0;
+      for (std::int64_t j = 0; j < nCtx; ++j) {
+        double dotp = 0;
+        for (std::int64_t l = 0; l < d; ++l)
+          dotp += q[i * d + l] * k[j * d + l];
+        s[j] = dotp;
+      }
+      // The running max after each key block.
+      for (std::int64_t j0 = 0; j0 < nCtx; j0 += block) {
+        for (std::int64_t j = j0; j < std::min(nCtx, j0 + block); ++j)
+          m = std::max(m, s[j]);
+        for (std::int64_t j = j0; j < std::min(nCtx, j0 + block); ++j)
+          mAt[j] = m;
+      }
+      // P as the kernel rounds it (fp16, before the dots); O1's later
+      // rescales telescope to exp2(m_j - m_final).
+      for (std::int64_t j = 0; j < nCtx; ++j) {
+        double pj = runtime::halfBitsToFloat(runtime::floatToHalfBits(
+            static_cast<float>(std::exp2(s[j] - mAt[j]))));
+        for (std::int64_t l = 0; l < d; ++l) {
+          o1[i * d + l] += pj * std::exp2(mAt[j] - m) * v[j * d + l];
+          if (!carried)
+            o2[i * d + l] += pj * v[j * d + l];
+        }
+        if (carried)
+          o2[i * d + j % block] +=
+              std::ldexp(s[j], -static_cast<int>(cdiv(nCtx, block) - 1 - j / block));
+      }
+    }
+  };
+  return c;
+}
+
 void addAttentionCases(std::vector<CaseSpec> &cases) {
   // Non-causal (STAGE 1): every key block for every query block.
   cases.push_back(attention("attention_small", 2, 3, 128, 64, 64, 32, false,
@@ -226,6 +309,10 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
                                       128, 64, false, 8, true));
   cases.push_back(attentionDescriptor("attention_desc_causal_1024", 4, 8, 1024,
                                       64, 128, 64, true, 8, true));
+  // A second P V beside the rescaled one, two stages.
+  cases.push_back(attentionTwoPv("attention_two_pv_small", 256, 64, 64));
+  cases.push_back(attentionTwoPv("attention_carried_dot_small", 256, 64, 64,
+                                 /*carried=*/true));
 }
 
 } // namespace tilec::e2e
