@@ -193,32 +193,31 @@ static NVVM::WGMMATypes getWgmmaType(Type type) {
   return NVVM::WGMMATypes::f16;
 }
 
-/// Unswizzled byte offset of element (row, col) of `s` (`col` either the
-/// constant `colValue` or the value `colIndex`).
+/// Unswizzled byte offset of element (row, col) of `s`; without `col`, of
+/// (row, 0).
 static Value emitLinearOffset(OpBuilder &b, Location loc,
                               const SharedTileLayout &s, Value row,
-                              Value colIndex, int64_t colValue) {
-  int64_t blockCols = s.getBlockCols();
-  Value block, within;
-  if (!colIndex) {
-    block = i32Val(b, loc, (colValue / blockCols) * s.rows * s.swizzleBytes);
-    within = i32Val(b, loc, (colValue % blockCols) * s.elementBytes);
-  } else {
-    block = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, colIndex, i32Val(b, loc, blockCols)),
-        i32Val(b, loc, s.rows * s.swizzleBytes));
-    within = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, colIndex, i32Val(b, loc, blockCols)),
-        i32Val(b, loc, s.elementBytes));
-  }
+                              Value col = Value()) {
   Value rowPart = arith::MulIOp::create(b, loc, row, i32Val(b, loc, s.swizzleBytes));
+  if (!col)
+    return rowPart;
+  int64_t blockCols = s.getBlockCols();
+  Value block = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, col, i32Val(b, loc, blockCols)),
+      i32Val(b, loc, s.rows * s.swizzleBytes));
+  Value within = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, col, i32Val(b, loc, blockCols)),
+      i32Val(b, loc, s.elementBytes));
   return arith::AddIOp::create(b, loc, block,
                                arith::AddIOp::create(b, loc, rowPart, within));
 }
 
-/// What emitLinearOffset adds for column `kk` of a K-major tile: the
-/// constant step of a K-step's descriptor.
-static int64_t getKStepOffset(const SharedTileLayout &s, int64_t kk) {
+/// What the descriptor of K-step `kk` adds to that of K-step 0, in bytes:
+/// emitLinearOffset's step to column `kk` of a K-major tile (whole swizzle
+/// blocks, then elements within one), or to row `kk` of an N-major one.
+static int64_t getKStepOffset(const SharedTileLayout &s, bool kMajor, int64_t kk) {
+  if (!kMajor)
+    return kk * s.swizzleBytes;
   int64_t blockCols = s.getBlockCols();
   return (kk / blockCols) * s.rows * s.swizzleBytes + (kk % blockCols) * s.elementBytes;
 }
@@ -440,17 +439,15 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
       // generates).
       Value bAddress = emitDescriptorAddress(
           b, loc, bBase,
-          bKMajor ? emitLinearOffset(b, loc, bShared, col, Value(), 0)
-                  : emitLinearOffset(b, loc, bShared, i32Val(b, loc, 0), col, 0));
+          bKMajor ? emitLinearOffset(b, loc, bShared, col)
+                  : emitLinearOffset(b, loc, bShared, i32Val(b, loc, 0), col));
       Value aAddress =
           registerA ? Value()
-                    : emitDescriptorAddress(
-                          b, loc, a.base,
-                          emitLinearOffset(b, loc, a.shared, row, Value(), 0));
+                    : emitDescriptorAddress(b, loc, a.base,
+                                            emitLinearOffset(b, loc, a.shared, row));
       for (int64_t kk = 0; kk < k; kk += kStep) {
-        Value bDesc = emitMatrixDescriptor(
-            b, loc, bAddress, bShared,
-            bKMajor ? getKStepOffset(bShared, kk) : kk * bShared.swizzleBytes);
+        Value bDesc = emitMatrixDescriptor(b, loc, bAddress, bShared,
+                                           getKStepOffset(bShared, bKMajor, kk));
         if (registerA) {
           // The four registers of rows rm, columns kk … kk + kStep - 1.
           int64_t first = (rm * (k / kStep) + kk / kStep) * 4;
@@ -460,7 +457,7 @@ FailureOr<SmallVector<Value>> lowering::emitWarpgroupMMA(
           continue;
         }
         Value aDesc = emitMatrixDescriptor(b, loc, aAddress, a.shared,
-                                           getKStepOffset(a.shared, kk));
+                                           getKStepOffset(a.shared, /*kMajor=*/true, kk));
         acc = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, accStruct, acc, aDesc, bDesc,
             NVVM::MMAShapeAttr::get(b.getContext(), 64, instrN, kStep),

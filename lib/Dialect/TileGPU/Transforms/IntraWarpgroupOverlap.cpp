@@ -64,24 +64,21 @@ FailureOr<DeferPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
     return failure();
   }
   // cp.async rings are released by CTA barriers placed for the dots'
-  // order in the body; TMA rings by mbarriers, which the rewrite moves.
-  bool cpAsync = false;
+  // order in the body; TMA rings by mbarriers, which the rewrite moves. And
+  // the ops the rewrite reorders and recounts must all be in the body's
+  // block: a dot, wait, release or copy in a nested region is not seen.
+  bool cpAsync = false, nested = false;
   body->walk([&](Operation *op) {
     cpAsync |= isa<AsyncCopyOp, AsyncWaitOp, BarrierOp>(op);
+    nested |= op->getBlock() != body &&
+              isa<WarpgroupDotOp, WarpgroupWaitOp, MBarrierArriveOp,
+                  MBarrierWaitOp, MBarrierExpectOp, TMALoadOp>(op);
   });
   if (cpAsync) {
     whyNot = "its body has cp.async copies or CTA barriers (only TMA rings "
              "are released by mbarriers the rewrite can move)";
     return failure();
   }
-  // The ops the rewrite reorders and recounts must all be in the body's
-  // block: a dot, wait, release or copy in a nested region is not seen.
-  bool nested = false;
-  body->walk([&](Operation *op) {
-    nested |= op->getBlock() != body &&
-              isa<WarpgroupDotOp, WarpgroupWaitOp, MBarrierArriveOp,
-                  MBarrierWaitOp, MBarrierExpectOp, TMALoadOp>(op);
-  });
   if (nested) {
     whyNot = "a dot, wait, release or copy is inside nested control flow of "
              "its body";
