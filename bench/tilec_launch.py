@@ -282,8 +282,7 @@ class TilecKernel:
                 self.function,
                 cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 self.smem))
-        if list(self.meta.get("cluster_dims", [1, 1, 1])) != [1, 1, 1]:
-            raise NotImplementedError("thread-block clusters (cuLaunchKernelEx)")
+        self.cluster = [int(d) for d in self.meta.get("cluster_dims", [1, 1, 1])]
         self.params = [p for p in self.meta["parameters"] if p["kind"] != "constexpr"]
         self.constexprs = {p["name"]: p["value"] for p in self.meta["parameters"]
                            if p["kind"] == "constexpr"}
@@ -338,6 +337,25 @@ class TilecKernel:
                 keep.append(ctypes.c_uint64(self._scratch_address(h, grid[0] * grid[1] * grid[2])))
         params = (ctypes.c_void_p * max(len(keep), 1))(*[ctypes.addressof(v) for v in keep])
         stream = torch.cuda.current_stream().cuda_stream
-        _check(cu.cuLaunchKernel(self.function, grid[0], grid[1], grid[2],
-                                 self.threads, 1, 1, self.smem, stream,
-                                 ctypes.addressof(params) if keep else None, 0))
+        if self.cluster == [1, 1, 1]:
+            _check(cu.cuLaunchKernel(self.function, grid[0], grid[1], grid[2],
+                                     self.threads, 1, 1, self.smem, stream,
+                                     ctypes.addressof(params) if keep else None, 0))
+            return
+        # A thread-block cluster (metadata `cluster_dims`): cuLaunchKernelEx
+        # with the cluster-dimension launch attribute, as lib/Runtime/Kernel.cpp.
+        if any(g % c for g, c in zip(grid, self.cluster)):
+            raise ValueError(f"{self.meta['name']}: grid {grid} is not a multiple "
+                             f"of its cluster dims {tuple(self.cluster)}")
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = self.cluster
+        config = cu.CUlaunchConfig()
+        config.gridDimX, config.gridDimY, config.gridDimZ = grid
+        config.blockDimX, config.blockDimY, config.blockDimZ = self.threads, 1, 1
+        config.sharedMemBytes = self.smem
+        config.hStream = cu.CUstream(stream)
+        config.attrs = [attr]
+        config.numAttrs = 1
+        _check(cu.cuLaunchKernelEx(config, self.function,
+                                   ctypes.addressof(params) if keep else None, 0))

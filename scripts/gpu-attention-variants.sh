@@ -9,6 +9,9 @@
 #   ws-pp     + --ping-pong (the two consumer warpgroups take turns)
 #   ws-ov     --warp-specialize=all --intra-warpgroup-overlap
 #   ws-pp-ov  both
+#   mc, ws-ov-mc, ws-pp-ov-mc
+#             + --num-ctas 2: clusters of two CTAs, K and V multicast
+#             (head dim 128 only; its e2e checks run the D128 cases)
 # First every attention e2e case of each variant in CHECK_VARIANTS
 # (scripts/gpu-warp-specialize.sh with its flags: bounded mbarrier spins, a 20 s kernel
 # timeout, a turn never passed hangs on its bar.sync), with the sanitizers
@@ -30,13 +33,17 @@ flags_of() {
     ws-pp) echo "--warp-specialize=all --ping-pong" ;;
     ws-ov) echo "--warp-specialize=all --intra-warpgroup-overlap" ;;
     ws-pp-ov) echo "--warp-specialize=all --ping-pong --intra-warpgroup-overlap" ;;
+    mc) echo "--num-ctas=2" ;;
+    ov-mc) echo "--intra-warpgroup-overlap --num-ctas=2" ;;
+    ws-ov-mc) echo "--warp-specialize=all --intra-warpgroup-overlap --num-ctas=2" ;;
+    ws-pp-ov-mc) echo "--warp-specialize=all --ping-pong --intra-warpgroup-overlap --num-ctas=2" ;;
     *) echo "unknown variant $1" >&2; return 1 ;;
   esac
 }
 for variant in ${CHECK_VARIANTS:-ov ws-pp-ov}; do
   echo "== e2e and sanitizers, $variant"
   WS_FLAGS="$(flags_of "$variant")" WS_CASES="${WS_CASES:-attention}" WS_BENCH=0 \
-    WS_SANITIZE_CASES='^attention_small$' \
+    WS_SANITIZE_CASES="${SANITIZE_CASES:-^attention_small\$}" \
     OUT="$out/$variant" "$root/scripts/gpu-warp-specialize.sh" || status=1
 done
 b=$(mktemp -d)

@@ -373,6 +373,10 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
         lowered->getAttrOfType<mlir::IntegerAttr>(
                    tilegpu::TileGPUDialect::getSharedMemoryAttrName())
             .getInt();
+    if (auto cluster = lowered->getAttrOfType<mlir::DenseI32ArrayAttr>(
+            tilegpu::TileGPUDialect::getClusterDimsAttrName()))
+      for (unsigned i = 0; i < 3; ++i)
+        result.clusterDims[i] = static_cast<unsigned>(cluster[i]);
     auto hidden = buildTMAParameters(kernel, lowered);
     if (!hidden)
       return hidden.takeError();
@@ -569,7 +573,9 @@ llvm::json::Object tilec::buildKernelMetadata(
       {"shared_memory",
        llvm::json::Object{{"static_bytes", 0},
                           {"dynamic_bytes", result.sharedMemoryBytes}}},
-      {"cluster_dims", llvm::json::Array{1, 1, 1}},
+      {"cluster_dims",
+       llvm::json::Array{result.clusterDims[0], result.clusterDims[1],
+                         result.clusterDims[2]}},
       {"source", llvm::json::Object{{"path", kernel.sourcePath},
                                     {"hash", kernel.sourceHash}}},
       {"signature", kernel.signature},

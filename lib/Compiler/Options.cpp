@@ -47,6 +47,10 @@ llvm::Error tilec::verifyPipelineOptions(const PipelineOptions &options,
   if (options.numStages == 0)
     return llvm::createStringError(spell("num-stages", spelling) +
                                    " must be at least 1");
+  if (!llvm::is_contained({1u, 2u, 4u, 8u}, options.numCTAs))
+    return llvm::createStringError(spell("num-ctas", spelling) +
+                                   " must be 1, 2, 4 or 8, got " +
+                                   llvm::Twine(options.numCTAs));
   return llvm::Error::success();
 }
 

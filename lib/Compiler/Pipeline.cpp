@@ -85,6 +85,12 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
     pipelineOptions.numStages = options.numStages;
     pm.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
     addCleanups(pm);
+    // 6'. Clusters of neighbouring programs share their common copies.
+    if (options.numCTAs > 1) {
+      tilegpu::TileGPUClusterMulticastOptions clusterOptions;
+      clusterOptions.numCTAs = options.numCTAs;
+      pm.addPass(tilegpu::createTileGPUClusterMulticast(clusterOptions));
+    }
     // 7. A producer warpgroup for the pipelined TMA loops.
     if (options.warpSpecialize != "off") {
       tilegpu::TileGPUWarpSpecializeOptions wsOptions;

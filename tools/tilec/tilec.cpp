@@ -199,6 +199,12 @@ static cl::opt<bool> intraWarpgroupOverlap(
              "so that it runs under that iteration's softmax "
              "(FlashAttention-3's intra-warpgroup overlap)"),
     cl::cat(tilecCategory));
+static cl::opt<unsigned> numCTAs(
+    "num-ctas", cl::init(1),
+    cl::desc("CTAs per thread-block cluster along grid axis 0 (1, 2, 4 or "
+             "8): TMA copies the programs of a cluster make alike (attention's "
+             "K and V) are issued once and multicast into all of them"),
+    cl::cat(tilecCategory));
 static cl::opt<bool> disableWarpSpecialize(
     "disable-warp-specialize",
     cl::desc("No warp specialization, even where tl.range asks for it "
@@ -256,6 +262,7 @@ int main(int argc, char **argv) {
   PipelineOptions pipeline;
   pipeline.numWarps = numWarps;
   pipeline.numStages = numStages;
+  pipeline.numCTAs = numCTAs;
   if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
     return fail(llvm::toString(std::move(err)));
   llvm::Expected<unsigned> ptx = resolvePTXVersion(

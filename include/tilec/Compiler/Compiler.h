@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +88,12 @@ struct PipelineOptions {
   /// under that iteration's softmax (tilegpu-intra-warpgroup-overlap;
   /// `--intra-warpgroup-overlap`).
   bool intraWarpgroupOverlap = false;
+  /// CTAs per thread-block cluster along grid axis 0 (1, 2, 4 or 8;
+  /// `--num-ctas`): TMA copies that the neighbouring programs of a cluster
+  /// make alike are issued once and multicast into all of them
+  /// (tilegpu-cluster-multicast). A kernel with nothing to share stays
+  /// unclustered; the metadata's `cluster_dims` says what was done.
+  unsigned numCTAs = 1;
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).
@@ -167,6 +174,8 @@ struct CompileResult {
   /// Bytes of dynamic shared memory the kernel needs.
   int64_t sharedMemoryBytes = 0;
   unsigned numThreads = 0;
+  /// The kernel's thread-block cluster (x, y, z CTAs; 1, 1, 1: none).
+  std::array<unsigned, 3> clusterDims = {1, 1, 1};
   std::string ptxasVersion;
   /// The `hidden_parameters` of the metadata (TMA descriptors), in the order
   /// of the kernel's trailing parameters.

@@ -181,6 +181,14 @@ struct MBarrierAllocLowering : OpConversionPattern<MBarrierAllocOp> {
   }
 };
 
+/// A barrier of the whole thread-block cluster (PTX ISA §9.7.13.2):
+/// every non-exited thread of every CTA arrives (release) and waits
+/// (acquire); it orders this CTA's threads too.
+void emitClusterBarrier(OpBuilder &b, Location loc) {
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+}
+
 struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -197,7 +205,10 @@ struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
     // The initialization is visible to the async proxy (TMA) and to every
     // thread before anyone uses the barriers.
     NVVM::FenceMbarrierInitOp::create(rewriter, loc);
-    emitBarrier(rewriter, loc, op);
+    if (op.getClusterSync())
+      emitClusterBarrier(rewriter, loc);
+    else
+      emitBarrier(rewriter, loc, op);
     rewriter.eraseOp(op);
     return success();
   }
@@ -209,8 +220,12 @@ struct MBarrierInvalLowering : OpConversionPattern<MBarrierInvalOp> {
   matchAndRewrite(MBarrierInvalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    // Every thread is past its last wait on them.
-    emitBarrier(rewriter, loc, op);
+    // Every thread is past its last wait on them (and, for a cluster, its
+    // last remote arrival).
+    if (op.getClusterSync())
+      emitClusterBarrier(rewriter, loc);
+    else
+      emitBarrier(rewriter, loc, op);
     Value leader = emitLeaderPredicate(rewriter, loc, op, Value());
     auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(rewriter);
@@ -259,13 +274,34 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
     // take there makes ptxas serialize every wgmma of the kernel (C7520).
     // NVVM's arrive takes no predicate: inline PTX (docs/architecture.md).
     Value addr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), bar);
-    LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange(), ValueRange{cond, addr},
-        "@$0 mbarrier.arrive.shared::cta.b64 _, [$1];", "b,r",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    auto emitAsm = [&](ValueRange operands, StringRef text, StringRef constraints) {
+      LLVM::InlineAsmOp::create(
+          rewriter, loc, TypeRange(), operands, text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+          /*operand_attrs=*/ArrayAttr());
+    };
+    if (std::optional<uint32_t> ctas = op.getClusterCTAs()) {
+      // Lanes 0 … C-1 instead of lane 0: lane q arrives on the barrier at
+      // the same offset in the CTA of rank q (mapa), with cluster scope.
+      // NVVM's mapa and arrive take no predicate: inline PTX too. The rank
+      // is taken modulo C so that lanes that do not arrive map valid ranks.
+      Value rank = arith::AndIOp::create(rewriter, loc, lane,
+                                         i32Val(rewriter, loc, *ctas - 1));
+      Value arrives = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                            lane, i32Val(rewriter, loc, *ctas));
+      if (adaptor.getPred())
+        arrives = arith::AndIOp::create(rewriter, loc, arrives, adaptor.getPred());
+      emitAsm(ValueRange{arrives, addr, rank},
+              "{\n\t.reg .b32 remote;\n\t"
+              "mapa.shared::cluster.u32 remote, $1, $2;\n\t"
+              "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}",
+              "b,r,r");
+      rewriter.eraseOp(op);
+      return success();
+    }
+    emitAsm(ValueRange{cond, addr}, "@$0 mbarrier.arrive.shared::cta.b64 _, [$1];", "b,r");
     rewriter.eraseOp(op);
     return success();
   }
@@ -416,13 +452,31 @@ struct TMALoadLowering : OpConversionPattern<TMALoadOp> {
     Value bar = offsetPtr(rewriter, loc, adaptor.getBarriers(),
                           adaptor.getBarrierIndex(), 8);
     Value pred = emitLeaderPredicate(rewriter, loc, op, adaptor.getPred());
+    // Multicast into the first C CTAs of the cluster: the CTA of rank r
+    // issues boxes r, r + C, …
+    std::optional<uint32_t> ctas = op.getMulticast();
+    Value rank, mask;
+    if (ctas) {
+      rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+      mask = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getI16IntegerAttr((1 << *ctas) - 1));
+    }
+    int64_t box = 0;
     forEachBox(rewriter, loc, ring, dst, adaptor.getCoords(),
-               [&](Value box, ArrayRef<Value> coords) {
+               [&](Value boxAddr, ArrayRef<Value> coords) {
+                 Value issues = pred;
+                 if (ctas) {
+                   Value mine = arith::CmpIOp::create(
+                       rewriter, loc, arith::CmpIPredicate::eq, rank,
+                       i32Val(rewriter, loc, box % *ctas));
+                   issues = arith::AndIOp::create(rewriter, loc, pred, mine);
+                 }
+                 ++box;
                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                     rewriter, loc, box, adaptor.getDesc(), coords, bar,
-                     /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+                     rewriter, loc, boxAddr, adaptor.getDesc(), coords, bar,
+                     /*im2colOffsets=*/ValueRange(), mask,
                      /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
-                     /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(), pred);
+                     /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(), issues);
                });
     rewriter.eraseOp(op);
     return success();

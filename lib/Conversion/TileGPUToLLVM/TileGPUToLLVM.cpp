@@ -166,6 +166,14 @@ LogicalResult convertFunctions(ModuleOp module) {
                         func->getAttrOfType<IntegerAttr>(
                             tilegpu::TileGPUDialect::getSharedMemoryAttrName())
                             ?: b.getI64IntegerAttr(0));
+      // A thread-block cluster: `.reqnctapercluster` in the PTX, and the
+      // dims kept for the metadata.
+      if (auto cluster = func->getAttrOfType<DenseI32ArrayAttr>(
+              tilegpu::TileGPUDialect::getClusterDimsAttrName())) {
+        llvmFunc->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), cluster);
+        llvmFunc->setAttr(tilegpu::TileGPUDialect::getClusterDimsAttrName(),
+                          cluster);
+      }
     }
     func.erase();
   }

@@ -293,6 +293,12 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
                             8, true));
   cases.push_back(attention("attention_causal_1024", 4, 8, 1024, 64, 128, 64,
                             true, 8, true));
+  // Head dim 128: K and V blocks two 128-byte swizzle rows wide, what
+  // --num-ctas 2 multicasts (an even number of query blocks per head).
+  cases.push_back(attention("attention_d128_small", 1, 2, 256, 128, 64, 64,
+                            false, 4, false));
+  cases.push_back(attention("attention_d128_1024", 2, 4, 1024, 128, 128, 128,
+                            false, 8, true));
   // fp8 e5m2 with V transposed (the tutorial's Hopper fp8 path).
   cases.push_back(attention("attention_fp8_small", 2, 3, 128, 64, 64, 32,
                             false, 4, false, /*fp8=*/true));
@@ -309,6 +315,8 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
                                       128, 64, false, 8, true));
   cases.push_back(attentionDescriptor("attention_desc_causal_1024", 4, 8, 1024,
                                       64, 128, 64, true, 8, true));
+  cases.push_back(attentionDescriptor("attention_desc_d128_small", 1, 2, 256,
+                                      128, 64, 64, false, 4, false));
   // A second P V beside the rescaled one, two stages.
   cases.push_back(attentionTwoPv("attention_two_pv_small", 256, 64, 64));
   cases.push_back(attentionTwoPv("attention_carried_dot_small", 256, 64, 64,

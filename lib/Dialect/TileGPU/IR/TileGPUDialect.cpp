@@ -75,6 +75,18 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                << "' must be a non-negative integer";
     return success();
   }
+  if (attr.getName() == getClusterDimsAttrName()) {
+    auto dims = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
+    bool valid = dims && dims.size() == 3 && isa<FunctionOpInterface>(op) &&
+                 llvm::all_of(dims.asArrayRef(), [](int32_t d) { return d >= 1; }) &&
+                 int64_t(dims[0]) * dims[1] * dims[2] <= 8;
+    if (!valid)
+      return op->emitOpError()
+             << "'" << getClusterDimsAttrName()
+             << "' must be three positive integers (at most 8 CTAs in all) on "
+                "a function";
+    return success();
+  }
   if (attr.getName() == kScratchOffsetAttrName) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value || value.getInt() < 0 || value.getInt() % 16 != 0)

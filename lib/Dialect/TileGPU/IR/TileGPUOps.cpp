@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+#include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -118,8 +119,21 @@ static LogicalResult verifyTMACoordinates(Operation *op, TMADescriptorType desc,
 }
 
 LogicalResult TMALoadOp::verify() {
-  return verifyTMACoordinates(*this, getDesc().getType(), getDst().getType(),
-                              getCoords().size());
+  if (failed(verifyTMACoordinates(*this, getDesc().getType(), getDst().getType(),
+                                  getCoords().size())))
+    return failure();
+  if (std::optional<uint32_t> ctas = getMulticast()) {
+    RankedTensorType tile = getDst().getType().getTileType();
+    SharedTileLayout shared =
+        SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1),
+                              tile.getElementTypeBitWidth() / 8);
+    int64_t boxes = shared.cols / shared.getBlockCols();
+    if (boxes % *ctas != 0)
+      return emitOpError() << "multicasts a block of " << boxes
+                           << " box(es) to " << *ctas
+                           << " CTAs, which must share them out evenly";
+  }
+  return success();
 }
 
 LogicalResult TMAStoreOp::verify() {

@@ -11,6 +11,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "tilec/Dialect/TileGPU/IR/Scratch.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -125,6 +126,14 @@ LogicalResult Allocator::run() {
       first = std::min(first, f);
       last = std::max(last, l);
     }
+    // A ring other CTAs of a cluster multicast into is written from their
+    // first copy on, unordered with this CTA's ops before its own first
+    // use: it shares memory with nothing before it.
+    if (llvm::any_of(result.getUsers(), [](Operation *user) {
+          auto load = dyn_cast<TMALoadOp>(user);
+          return load && load.getMulticast();
+        }))
+      first = 0;
     buffers.push_back({op, size, alignment, first, last, firstUser});
   };
   func.walk([&](Operation *op) {

@@ -510,7 +510,8 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
         constI32(b, loc, stages));
     Value hasPrev = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, t,
                                           constI32(b, loc, 1));
-    releaseBarrier = MBarrierArriveOp::create(b, loc, empty, prev, hasPrev);
+    releaseBarrier = MBarrierArriveOp::create(b, loc, empty, prev, hasPrev,
+                                              /*clusterCTAs=*/IntegerAttr());
   } else {
     releaseBarrier = BarrierOp::create(b, loc);
   }

@@ -41,6 +41,13 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSharedMemoryAttrName() {
       return ::llvm::StringLiteral("tilegpu.shared_memory");
     }
+    /// Name of the kernel (function) attribute holding its thread-block
+    /// cluster dimensions (three positive integers, at most 8 CTAs in all;
+    /// set by tilegpu-cluster-multicast where a kernel multicasts copies;
+    /// absent: no cluster).
+    static constexpr ::llvm::StringLiteral getClusterDimsAttrName() {
+      return ::llvm::StringLiteral("tilegpu.cluster_dims");
+    }
   }];
 }
 

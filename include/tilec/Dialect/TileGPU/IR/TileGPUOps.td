@@ -152,11 +152,19 @@ def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init"> {
     each run of the loop that uses them (after a `tilegpu.mbarrier_inval`
     when they were used before).
 
+    With `clusterSync`, a cluster barrier (`barrier.cluster.arrive.release`
+    and `barrier.cluster.wait.acquire`, PTX ISA §9.7.13.2) replaces the CTA
+    barrier: every CTA of the thread-block cluster has initialized its
+    barriers before any thread goes on, since copies multicast by another
+    CTA and its remote arrivals signal them (`tilegpu-cluster-multicast`).
+    Every thread of every CTA of the cluster must execute it.
+
     Example: `tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<3>`,
     `tilegpu.mbarrier_init %empty {count = 8 : i32} : !tilegpu.mbarriers<3>`
   }];
   let arguments = (ins TileGPU_MBarriers:$barriers,
-                   ConfinedAttr<DefaultValuedAttr<I32Attr, "1">, [IntPositive]>:$count);
+                   ConfinedAttr<DefaultValuedAttr<I32Attr, "1">, [IntPositive]>:$count,
+                   UnitAttr:$clusterSync);
   let assemblyFormat = "$barriers attr-dict `:` type($barriers)";
 }
 
@@ -173,9 +181,19 @@ def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive"> {
     `tilegpu.warpgroup_wait`) are done, so that the buffer may be copied
     into again.
 
-    Example: `tilegpu.mbarrier_arrive %empty[%i] if %p : !tilegpu.mbarriers<3>`
+    With `clusterCTAs` = C, the warp arrives on that mbarrier in each of
+    the first C CTAs of its thread-block cluster instead (lane q on the one
+    of the CTA of rank q: `mapa.shared::cluster`, then
+    `mbarrier.arrive.release.cluster.shared::cluster.b64`, PTX ISA
+    §9.7.9.23 and §9.7.13.15.13): the release of a ring slot that copies
+    multicast into every CTA of the cluster refill, so each CTA's barrier
+    counts the warps of all C CTAs.
+
+    Example: `tilegpu.mbarrier_arrive %empty[%i] if %p : !tilegpu.mbarriers<3>`,
+    `tilegpu.mbarrier_arrive %empty[%i] {clusterCTAs = 2 : i32} : !tilegpu.mbarriers<3>`
   }];
-  let arguments = (ins TileGPU_MBarriers:$barriers, I32:$index, Optional<I1>:$pred);
+  let arguments = (ins TileGPU_MBarriers:$barriers, I32:$index, Optional<I1>:$pred,
+                   OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>, IntMaxValue<8>]>>:$clusterCTAs);
   let assemblyFormat = [{
     $barriers `[` $index `]` (`if` $pred^)? attr-dict `:` type($barriers)
   }];
@@ -189,9 +207,15 @@ def TileGPU_MBarrierInvalOp : TileGPU_Op<"mbarrier_inval"> {
     PTX ISA §9.7.13.15.10), so that the memory can be initialized again or
     reused.
 
+    With `clusterSync`, a cluster barrier replaces the CTA barrier: no CTA
+    of the thread-block cluster still arrives on these barriers remotely
+    (`tilegpu.mbarrier_arrive {clusterCTAs}`) when they are invalidated or
+    the CTA exits. Every non-exited thread of every CTA of the cluster must
+    execute it.
+
     Example: `tilegpu.mbarrier_inval %bars : !tilegpu.mbarriers<3>`
   }];
-  let arguments = (ins TileGPU_MBarriers:$barriers);
+  let arguments = (ins TileGPU_MBarriers:$barriers, UnitAttr:$clusterSync);
   let assemblyFormat = "$barriers attr-dict `:` type($barriers)";
 }
 
@@ -252,6 +276,15 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
     as zero, or NaN as the descriptor's recipe says. With `pred`, only when
     it is true.
 
+    With `multicast` = C, the block is the same in the first C CTAs of the
+    thread-block cluster (ranks 0 … C-1, `tilegpu-cluster-multicast`
+    proved it), and they share the copy: the CTA of rank r issues the boxes
+    j with j mod C = r, each with `.multicast::cluster` and the mask of the
+    C CTAs, so that every box lands at the same buffer offset in each of
+    them and completes on each one's mbarrier `barrierIndex` (PTX ISA
+    §9.7.9.25.5.2). Each CTA still expects the whole block's bytes. The
+    box count must be a multiple of C.
+
     Example:
 
     ```mlir
@@ -263,7 +296,8 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
   let arguments = (ins TileGPU_TMADescriptor:$desc, Variadic<I32>:$coords,
                    TileGPU_SharedMemory:$dst, I32:$index,
                    TileGPU_MBarriers:$barriers, I32:$barrierIndex,
-                   Optional<I1>:$pred);
+                   Optional<I1>:$pred,
+                   OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>, IntMaxValue<8>]>>:$multicast);
   let assemblyFormat = [{
     $desc `[` $coords `]` `,` $dst `[` $index `]` `,` $barriers `[` $barrierIndex `]` (`if` $pred^)? attr-dict
     `:` type($desc) `,` type($dst) `,` type($barriers)

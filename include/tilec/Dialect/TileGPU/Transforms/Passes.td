@@ -112,6 +112,60 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def TileGPUClusterMulticast : Pass<"tilegpu-cluster-multicast", "mlir::ModuleOp"> {
+  let summary = "Group neighbouring programs into thread-block clusters that share their TMA copies";
+  let description = [{
+    Runs after `tilegpu-pipeline`, before `tilegpu-warp-specialize`, when
+    `num-ctas` = C > 1: the programs along grid axis 0 run in thread-block
+    clusters of C CTAs (`tl.program_id(0)` = 2k and 2k + 1 together for C =
+    2; a Hopper cluster's CTAs run at once on one GPC and reach each other's
+    shared memory, PTX ISA §5.2.3). A block every CTA of a cluster loads
+    alike is then copied once per cluster and multicast into all of them
+    (the H100 whitepaper's "TMA multicast"; FlashAttention-3 and CUTLASS
+    share K and V, or a GEMM's B, this way), which halves (C = 2) the L2
+    traffic of that operand.
+
+    A copy is shared when its coordinates do not depend on
+    `tl.program_id(0)` (a dataflow analysis over the kernel: the values
+    computed from `program_id(0)`, from atomics, or from control flow
+    that depends on them differ between the CTAs of a cluster; everything
+    else is the same in all of them): attention's K and V, whose block
+    pointers advance over N_CTX from an offset of `program_id(1)` only. A
+    software-pipelined loop (its ring slots released through "empty"
+    mbarriers) is taken when its bounds and every enclosing loop's bounds
+    and `if` condition are the same in every CTA of the cluster (so that
+    the CTAs run the same iterations: each waits for the others' releases),
+    and every copy into a ring, the prologue's too, is shared; then:
+
+    - its `tilegpu.tma_load`s get `multicast = C`: the CTA of rank r issues
+      every C-th box, into every CTA of the cluster;
+    - the empty barriers count the warps of all C CTAs (`mbarrier_init`
+      count times C), and the warps release a slot in every CTA
+      (`tilegpu.mbarrier_arrive {clusterCTAs = C}`): a CTA refills a slot
+      only when all of them are done with it;
+    - the barriers' `mbarrier_init` end with a cluster barrier (the others'
+      barriers exist before a copy signals them), and the empty barriers'
+      `mbarrier_inval` starts with one (no CTA still arrives on them, or
+      exits, while another does).
+
+    The kernel then gets `tilegpu.cluster_dims = [C, 1, 1]`: the lowering
+    writes `.reqnctapercluster` into the PTX, the metadata `cluster_dims`,
+    and the runtime launches it with `cuLaunchKernelEx` (the grid's axis 0
+    must be a multiple of C). A kernel with nothing to share is left
+    unclustered. Every loop gets a remark saying what it shares or why
+    nothing. Not handled: blocks of fewer boxes than C (one swizzle row
+    wide, e.g. head dim 64 in 16 bits: the rows would have to be split),
+    and copies that are the same only for some launch shapes (a GEMM's
+    grouped program order shares B between neighbours only when the group
+    count of M blocks is even).
+  }];
+  let options = [
+    Option<"numCTAs", "num-ctas", "unsigned", "1",
+           "CTAs per cluster along grid axis 0 (1, 2, 4 or 8; 1 = no clusters)">
+  ];
+  let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
   let summary = "Split TMA-fed pipelined loops into a producer warpgroup and the consumer warps";
   let description = [{
