@@ -284,7 +284,9 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
     };
     if (std::optional<uint32_t> ctas = op.getClusterCTAs()) {
       // Lanes 0 … C-1 instead of lane 0: lane q arrives on the barrier at
-      // the same offset in the CTA of rank q (mapa), with cluster scope.
+      // the same offset in the CTA of rank q (mapa; release at CTA scope,
+      // as CUTLASS's ClusterBarrier: what it orders is the warp's wgmma
+      // reads of the slot, complete once retired).
       // NVVM's mapa and arrive take no predicate: inline PTX too. The rank
       // is taken modulo C so that lanes that do not arrive map valid ranks.
       Value rank = arith::AndIOp::create(rewriter, loc, lane,
@@ -296,7 +298,7 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
       emitAsm(ValueRange{arrives, addr, rank},
               "{\n\t.reg .b32 remote;\n\t"
               "mapa.shared::cluster.u32 remote, $1, $2;\n\t"
-              "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}",
+              "@$0 mbarrier.arrive.shared::cluster.b64 _, [remote];\n\t}",
               "b,r,r");
       rewriter.eraseOp(op);
       return success();

@@ -307,11 +307,19 @@ struct TileGPUClusterMulticastPass
       load.setMulticast(numCTAs);
     for (MBarrierArriveOp release : releases)
       release.setClusterCTAs(numCTAs);
+    // One cluster barrier, after the last of the inits (all before the
+    // loop, in its block).
+    MBarrierInitOp lastInit;
     for (MBarrierInitOp init : inits) {
-      init.setClusterSync(true);
+      if (init->getBlock() != loop->getBlock() || !init->isBeforeInBlock(loop))
+        return "one of its mbarriers is not initialized before it";
+      if (!lastInit || lastInit->isBeforeInBlock(init))
+        lastInit = init;
+    }
+    for (MBarrierInitOp init : inits)
       if (empty.contains(init.getBarriers()))
         init.setCount(init.getCount() * numCTAs);
-    }
+    lastInit.setClusterSync(true);
     for (MBarrierInvalOp inval : invals)
       inval.setClusterSync(true);
     emitRemark(loop.getLoc())

@@ -543,12 +543,17 @@ struct TileGPUWarpSpecializePass
     OpBuilder cb = OpBuilder::atBlockEnd(consumer);
     WarpYieldOp::create(cb, func.getLoc());
     // The inits of the producer's barriers run before the split, in the
-    // whole CTA.
+    // whole CTA, in their order (a cluster's inits end with the one that
+    // synchronizes the cluster, tilegpu-cluster-multicast).
+    SmallVector<Operation *> inits;
     for (LoopPlan &plan : plans)
       for (Value bars : llvm::concat<const Value>(plan.full, plan.empty))
-        for (Operation *user : llvm::to_vector(bars.getUsers()))
-          if (isa<MBarrierInitOp>(user))
-            user->moveBefore(ws);
+        for (Operation *user : bars.getUsers())
+          if (isa<MBarrierInitOp>(user) && !llvm::is_contained(inits, user))
+            inits.push_back(user);
+    llvm::sort(inits, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    for (Operation *init : inits)
+      init->moveBefore(ws);
 
     // The producer: the slice, cloned in program order.
     IRMapping map;

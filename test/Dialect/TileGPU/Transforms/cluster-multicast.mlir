@@ -11,13 +11,13 @@
 // a cluster along axis 0, and its three copies are multicast; A's rows
 // come from program_id(0) and stay each CTA's own. The empty barrier
 // counts the warps of both CTAs and every release arrives in both; the
-// inits end, and the empty barrier's inval starts, with a cluster
+// last init ends, and the empty barrier's inval starts, with a cluster
 // barrier; the kernel is a cluster of 2 x 1 x 1.
 
 // CHECK-LABEL: func.func @shared_b
 // CHECK-SAME:    tilegpu.cluster_dims = array<i32: 2, 1, 1>
 // CHECK:         tilegpu.mbarrier_init %[[BA:.*]] : <3>
-// CHECK-NEXT:    tilegpu.mbarrier_init %[[BB:.*]] {clusterSync} : <3>
+// CHECK-NEXT:    tilegpu.mbarrier_init %[[BB:.*]] : <3>
 // CHECK-NEXT:    tilegpu.mbarrier_init %[[E:.*]] {clusterSync, count = 8 : i32} : <3>
 // CHECK:         tilegpu.tma_load %arg1[{{.*}}], %{{.*}}[%c0_i32], %[[BA]][%c0_i32] if %{{.*}} : <tensor<128x64xf16>, 2>
 // CHECK:         tilegpu.tma_load %arg2[{{.*}}], %{{.*}}[%c0_i32], %[[BB]][%c0_i32] if %{{.*}} {multicast = 2 : i32}

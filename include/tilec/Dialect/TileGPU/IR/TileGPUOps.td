@@ -184,7 +184,7 @@ def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive"> {
     With `clusterCTAs` = C, the warp arrives on that mbarrier in each of
     the first C CTAs of its thread-block cluster instead (lane q on the one
     of the CTA of rank q: `mapa.shared::cluster`, then
-    `mbarrier.arrive.release.cluster.shared::cluster.b64`, PTX ISA
+    `mbarrier.arrive.shared::cluster.b64`, release at CTA scope, PTX ISA
     §9.7.9.23 and §9.7.13.15.13): the release of a ring slot that copies
     multicast into every CTA of the cluster refill, so each CTA's barrier
     counts the warps of all C CTAs.

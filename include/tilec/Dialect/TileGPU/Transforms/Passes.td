@@ -143,10 +143,10 @@ def TileGPUClusterMulticast : Pass<"tilegpu-cluster-multicast", "mlir::ModuleOp"
       count times C), and the warps release a slot in every CTA
       (`tilegpu.mbarrier_arrive {clusterCTAs = C}`): a CTA refills a slot
       only when all of them are done with it;
-    - the barriers' `mbarrier_init` end with a cluster barrier (the others'
-      barriers exist before a copy signals them), and the empty barriers'
-      `mbarrier_inval` starts with one (no CTA still arrives on them, or
-      exits, while another does).
+    - the last of the barriers' `mbarrier_init`s (all before the loop) ends
+      with a cluster barrier (the others' barriers exist before a copy
+      signals them), and the empty barriers' `mbarrier_inval` starts with
+      one (no CTA still arrives on them, or exits, while another does).
 
     The kernel then gets `tilegpu.cluster_dims = [C, 1, 1]`: the lowering
     writes `.reqnctapercluster` into the PTX, the metadata `cluster_dims`,
