@@ -141,6 +141,8 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--dtypes", default="bf16,fp16")
     parser.add_argument("--tilec-args", default="", help="extra tilec flags for every compile")
+    parser.add_argument("--shapes", default="",
+                        help="MxNxK,... instead of the default (or --quick) shapes")
     parser.add_argument("--fp8", action="store_true",
                         help="also fp8 e4m3 GEMM (B column-major) against torch._scaled_mm")
     parser.add_argument("--ablation", action="store_true",
@@ -161,7 +163,8 @@ def main():
     failed = False
     for dtype in args.dtypes.split(","):
         tdt = DTYPES[dtype]
-        for (m, n, k) in shapes(args.quick):
+        for (m, n, k) in ([tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")]
+                          if args.shapes else shapes(args.quick)):
             a = torch.empty(m, k, device="cuda", dtype=tdt).uniform_(-1, 1)
             b = torch.empty(k, n, device="cuda", dtype=tdt).uniform_(-1, 1)
             ref = a.double() @ b.double()

@@ -463,22 +463,38 @@ struct TMALoadLowering : OpConversionPattern<TMALoadOp> {
       mask = arith::ConstantOp::create(
           rewriter, loc, rewriter.getI16IntegerAttr((1 << *ctas) - 1));
     }
+    // With `multicast_if`, when it is false, every box of its own.
+    Value shared = adaptor.getMulticastIf(), own;
+    if (shared) {
+      Value notShared = arith::XOrIOp::create(
+          rewriter, loc, shared,
+          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
+      own = arith::AndIOp::create(rewriter, loc, pred, notShared);
+    }
     int64_t box = 0;
     forEachBox(rewriter, loc, ring, dst, adaptor.getCoords(),
                [&](Value boxAddr, ArrayRef<Value> coords) {
-                 Value issues = pred;
-                 if (ctas) {
-                   Value mine = arith::CmpIOp::create(
-                       rewriter, loc, arith::CmpIPredicate::eq, rank,
-                       i32Val(rewriter, loc, box % *ctas));
-                   issues = arith::AndIOp::create(rewriter, loc, pred, mine);
+                 auto copy = [&](Value issues, Value multicastMask) {
+                   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                       rewriter, loc, boxAddr, adaptor.getDesc(), coords, bar,
+                       /*im2colOffsets=*/ValueRange(), multicastMask,
+                       /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+                       /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(),
+                       issues);
+                 };
+                 if (!ctas) {
+                   copy(pred, Value());
+                   return;
                  }
-                 ++box;
-                 NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                     rewriter, loc, boxAddr, adaptor.getDesc(), coords, bar,
-                     /*im2colOffsets=*/ValueRange(), mask,
-                     /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
-                     /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(), issues);
+                 Value mine = arith::CmpIOp::create(
+                     rewriter, loc, arith::CmpIPredicate::eq, rank,
+                     i32Val(rewriter, loc, box++ % *ctas));
+                 Value issues = arith::AndIOp::create(rewriter, loc, pred, mine);
+                 if (shared)
+                   issues = arith::AndIOp::create(rewriter, loc, issues, shared);
+                 copy(issues, mask);
+                 if (own)
+                   copy(own, Value());
                });
     rewriter.eraseOp(op);
     return success();

@@ -118,6 +118,13 @@ void addMatmulCases(std::vector<CaseSpec> &cases) {
                          false, {ScalarType::BF16, false}));
   cases.push_back(matmul("matmul_fp8_edges", 1000, 1040, 1008, 128, 256, 128, 8,
                          8, true, {ScalarType::FP8E4NV, true}));
+  // With --num-ctas 2 (the GPU checks), neighbouring programs share B's
+  // block where the grouped order gives them one column of blocks: 11
+  // blocks of M make a last group of 3, where programs 2k and 2k + 1 of
+  // the group get different columns every other time (each copies its
+  // own B) and the same ones the others (multicast); 44 programs.
+  cases.push_back(matmul("matmul_cluster_tail", 1300, 1024, 320, 128, 256, 64,
+                         8, 8, false));
 }
 
 } // namespace tilec::e2e

@@ -122,6 +122,8 @@ LogicalResult TMALoadOp::verify() {
   if (failed(verifyTMACoordinates(*this, getDesc().getType(), getDst().getType(),
                                   getCoords().size())))
     return failure();
+  if (getMulticastIf() && !getMulticast())
+    return emitOpError("has 'multicast_if' without 'multicast'");
   if (std::optional<uint32_t> ctas = getMulticast()) {
     RankedTensorType tile = getDst().getType().getTileType();
     SharedTileLayout shared =

@@ -385,7 +385,8 @@ LogicalResult Assigner::emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring
   MBarrierExpectOp::create(b, loc, bars, zero, b.getI32IntegerAttr(tileBytes(tile)),
                            /*pred=*/Value());
   TMALoadOp::create(b, loc, desc, coords, ring.smem, zero, bars, zero,
-                    /*pred=*/Value(), /*multicast=*/IntegerAttr());
+                    /*pred=*/Value(), /*multicastIf=*/Value(),
+                    /*multicast=*/IntegerAttr());
   Value phase = loop ? emitParity(b, loc, loop) : zero;
   MBarrierWaitOp::create(b, loc, bars, zero, phase, /*leader=*/UnitAttr(),
                          /*pred=*/Value());

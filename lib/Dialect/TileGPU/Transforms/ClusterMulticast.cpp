@@ -19,7 +19,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -159,6 +161,142 @@ int64_t countBoxes(SharedMemoryType ring) {
   return shared.cols / shared.getBlockCols();
 }
 
+/// Copies whose coordinates differ between the CTAs of a cluster only
+/// through values computed before the loop from program_id(0) by pure
+/// integer arithmetic: the CTAs compare those values, each computing them
+/// for every program of the cluster, and multicast when they agree.
+struct RuntimeShare {
+  SmallVector<TMALoadOp> loads;
+  /// The values compared (defined before the loop, in its block).
+  SetVector<Value> inputs;
+  /// The ops computing them from program_id(0), in block order.
+  SmallVector<Operation *> slice;
+  /// Where the comparison goes: before the first of the copies.
+  Operation *point = nullptr;
+};
+
+/// Fills `share.inputs` and `share.slice` for the copies `share.loads` of
+/// `loop`, or fails when their coordinates differ otherwise.
+LogicalResult collectRuntimeShare(RuntimeShare &share, scf::ForOp loop,
+                                  const ClusterVariance &variance) {
+  Block *block = loop->getBlock();
+  SmallVector<Value> worklist;
+  for (TMALoadOp load : share.loads) {
+    if (variance.isVariant(load.getDesc()))
+      return failure();
+    llvm::append_range(worklist, load.getCoords());
+    if (load.getPred())
+      worklist.push_back(load.getPred());
+  }
+  DenseSet<Value> seen;
+  // From the coordinates back to values defined before the loop.
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!variance.isVariant(v) || !seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != loop.getBody() || arg == loop.getInductionVar())
+        return failure();
+      unsigned i = arg.getArgNumber() - 1;
+      worklist.push_back(loop.getInitArgs()[i]);
+      worklist.push_back(loop.getBody()->getTerminator()->getOperand(i));
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getBlock() == block && def->isBeforeInBlock(loop)) {
+      if (!v.getType().isIntOrIndex())
+        return failure();
+      share.inputs.insert(v);
+      continue;
+    }
+    if (!loop->isAncestor(def) || !isMemoryEffectFree(def) ||
+        def->getNumRegions() != 0)
+      return failure();
+    llvm::append_range(worklist, def->getOperands());
+  }
+  if (share.inputs.empty())
+    return failure();
+  // From those values back to program_id(0): the ops to recompute.
+  SetVector<Operation *> slice;
+  SmallVector<Value> back(share.inputs.begin(), share.inputs.end());
+  while (!back.empty()) {
+    Value v = back.pop_back_val();
+    if (!variance.isVariant(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != block || !isMemoryEffectFree(def) ||
+        def->getNumRegions() != 0)
+      return failure();
+    if (!slice.insert(def))
+      continue;
+    if (auto pid = dyn_cast<tile::ProgramIdOp>(def))
+      continue;
+    llvm::append_range(back, def->getOperands());
+  }
+  // Values computed from program_id(0) without dividing it (no division,
+  // remainder or right shift) differ between neighbours: not worth a test.
+  if (llvm::none_of(slice, [](Operation *op) {
+        return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+                   arith::RemUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+                   arith::CeilDivUIOp, arith::ShRSIOp, arith::ShRUIOp>(op);
+      }))
+    return failure();
+  share.slice.assign(slice.begin(), slice.end());
+  llvm::sort(share.slice,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // Before the prologue's first copy (with its expect and the leader's
+  // wait), after the slice.
+  share.point = loop;
+  for (Operation &op : *block) {
+    if (&op == loop.getOperation())
+      break;
+    auto wait = dyn_cast<MBarrierWaitOp>(&op);
+    if (isa<TMALoadOp, MBarrierExpectOp>(&op) || (wait && wait.getLeader())) {
+      share.point = &op;
+      break;
+    }
+  }
+  if (!share.slice.empty() && !share.slice.back()->isBeforeInBlock(share.point))
+    return failure();
+  return success();
+}
+
+/// Emits, before `point`, whether `share.inputs` are the same for every
+/// program of this CTA's cluster of `ctas` (programs (pid & -ctas) + r):
+/// the same i1 in all of them.
+Value emitSameInCluster(OpBuilder &b, Location loc, const RuntimeShare &share,
+                        unsigned ctas) {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)).getResult();
+  };
+  Value pid = tile::ProgramIdOp::create(b, loc, i32, b.getI32IntegerAttr(0));
+  Value first = arith::AndIOp::create(b, loc, pid, constant(-int64_t(ctas)));
+  SmallVector<SmallVector<Value>> versions;
+  for (unsigned r = 0; r < ctas; ++r) {
+    Value rank = r == 0 ? first
+                        : arith::AddIOp::create(b, loc, first, constant(r)).getResult();
+    IRMapping map;
+    for (Operation *op : share.slice) {
+      if (auto programId = dyn_cast<tile::ProgramIdOp>(op)) {
+        map.map(programId.getResult(), rank);
+        continue;
+      }
+      b.clone(*op, map);
+    }
+    versions.emplace_back();
+    for (Value input : share.inputs)
+      versions.back().push_back(map.lookupOrDefault(input));
+  }
+  Value same;
+  for (unsigned r = 1; r < ctas; ++r)
+    for (auto [x, y] : llvm::zip(versions[0], versions[r])) {
+      Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+      same = same ? arith::AndIOp::create(b, loc, same, eq).getResult() : eq;
+    }
+  return same;
+}
+
 struct TileGPUClusterMulticastPass
     : tilegpu::impl::TileGPUClusterMulticastBase<TileGPUClusterMulticastPass> {
   using TileGPUClusterMulticastBase::TileGPUClusterMulticastBase;
@@ -232,6 +370,7 @@ struct TileGPUClusterMulticastPass
     // in all CTAs and splits into the cluster's share of boxes; the others
     // stay each CTA's own.
     SmallVector<TMALoadOp> loads;
+    SmallVector<RuntimeShare> runtime;
     int64_t copies = 0;
     SmallVector<std::string> whyNot; // for the rings not shared
     for (Value ring : rings) {
@@ -253,20 +392,25 @@ struct TileGPUClusterMulticastPass
         if (!llvm::is_contained(whyNot, why))
           whyNot.push_back(std::move(why));
       };
+      RuntimeShare share{ringLoads, {}, {}, nullptr};
+      bool atRuntime = llvm::any_of(ringLoads, differs);
       if (llvm::any_of(ringLoads, outside))
         refuse("a copy into a ring is outside the loop and its prologue");
-      else if (llvm::any_of(ringLoads, differs))
+      else if (atRuntime && failed(collectRuntimeShare(share, loop, variance)))
         refuse("copies' coordinates depend on program_id(0), so the CTAs "
                "of a cluster load different blocks");
       else if (boxes % numCTAs != 0)
         refuse("a block of " + std::to_string(boxes) +
                " swizzle-wide box(es) cannot be shared out among " +
                std::to_string(numCTAs) + " CTAs");
-      else
+      else {
         for (TMALoadOp load : ringLoads) {
           loads.push_back(load);
           full.insert(load.getBarriers());
         }
+        if (atRuntime)
+          runtime.push_back(std::move(share));
+      }
     }
     if (loads.empty())
       return llvm::join(whyNot, "; ");
@@ -305,6 +449,12 @@ struct TileGPUClusterMulticastPass
              "invalidated after it";
     for (TMALoadOp load : loads)
       load.setMulticast(numCTAs);
+    for (RuntimeShare &share : runtime) {
+      OpBuilder b(share.point);
+      Value same = emitSameInCluster(b, loop.getLoc(), share, numCTAs);
+      for (TMALoadOp load : share.loads)
+        load.getMulticastIfMutable().assign(same);
+    }
     for (MBarrierArriveOp release : releases)
       release.setClusterCTAs(numCTAs);
     // One cluster barrier, after the last of the inits (all before the
@@ -327,7 +477,11 @@ struct TileGPUClusterMulticastPass
         << " CTAs along grid axis 0: " << loads.size() << " of "
         << copies << " TMA copies into its rings (the prologue's included) are "
         << "issued once per cluster, each CTA issuing 1/" << unsigned(numCTAs)
-        << " of their boxes";
+        << " of their boxes"
+        << (runtime.empty() ? ""
+                            : " (those whose coordinates depend on "
+                              "program_id(0) when the CTAs find them equal at "
+                              "run time)");
     return "";
   }
 };

@@ -283,7 +283,12 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
     C CTAs, so that every box lands at the same buffer offset in each of
     them and completes on each one's mbarrier `barrierIndex` (PTX ISA
     §9.7.9.25.5.2). Each CTA still expects the whole block's bytes. The
-    box count must be a multiple of C.
+    box count must be a multiple of C. With `multicast_if`, only when that
+    (the same in every CTA of the cluster) is true; otherwise each CTA
+    copies the whole block into its own buffer, as without `multicast`
+    (the coordinates were proved alike only for some launches, e.g. a
+    GEMM's grouped program order when the group holds an even count of M
+    blocks).
 
     Example:
 
@@ -296,10 +301,11 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
   let arguments = (ins TileGPU_TMADescriptor:$desc, Variadic<I32>:$coords,
                    TileGPU_SharedMemory:$dst, I32:$index,
                    TileGPU_MBarriers:$barriers, I32:$barrierIndex,
-                   Optional<I1>:$pred,
+                   Optional<I1>:$pred, Optional<I1>:$multicastIf,
                    OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>, IntMaxValue<8>]>>:$multicast);
   let assemblyFormat = [{
-    $desc `[` $coords `]` `,` $dst `[` $index `]` `,` $barriers `[` $barrierIndex `]` (`if` $pred^)? attr-dict
+    $desc `[` $coords `]` `,` $dst `[` $index `]` `,` $barriers `[` $barrierIndex `]` (`if` $pred^)?
+    (`multicast_if` $multicastIf^)? attr-dict
     `:` type($desc) `,` type($dst) `,` type($barriers)
   }];
   let hasVerifier = 1;
