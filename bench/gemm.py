@@ -141,6 +141,8 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--dtypes", default="bf16,fp16")
     parser.add_argument("--tilec-args", default="", help="extra tilec flags for every compile")
+    parser.add_argument("--tilec-stages", type=int, default=0,
+                        help="tilec's num_stages instead of the configuration's")
     parser.add_argument("--shapes", default="",
                         help="MxNxK,... instead of the default (or --quick) shapes")
     parser.add_argument("--fp8", action="store_true",
@@ -173,6 +175,8 @@ def main():
             c = torch.empty((m, n), device="cuda", dtype=torch.float32)
 
             def tilec_run(cfg):
+                if args.tilec_stages:
+                    cfg = dict(cfg, num_stages=args.tilec_stages)
                 kern = compile_tilec(args.tilec, dtype, m, n, k, cfg, outdir,
                                      args.tilec_args.split())
                 g = grid(m, n, cfg)
