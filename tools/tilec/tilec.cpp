@@ -179,12 +179,12 @@ static cl::opt<bool> disableCpAsync(
              "goes through registers (for experiments)"),
     cl::cat(tilecCategory));
 static cl::opt<std::string> warpSpecialize(
-    "warp-specialize", cl::init("off"),
+    "warp-specialize", cl::init("auto"),
     cl::desc("Which pipelined TMA loops get a producer warpgroup "
-             "(tilegpu-warp-specialize): off (the default until it has been "
-             "checked on the GPU), requested (loops written tl.range(..., "
-             "warp_specialize=True)), auto (also loops with wgmma in kernels "
-             "of 4 or 8 warps), all (every loop that can be)"),
+             "(tilegpu-warp-specialize): off, requested (loops written "
+             "tl.range(..., warp_specialize=True)), auto (the default: also "
+             "loops with wgmma in kernels of 4 or 8 warps whose shared memory "
+             "holds an SM to one CTA anyway), all (every loop that can be)"),
     cl::value_desc("MODE"), cl::cat(tilecCategory));
 static cl::opt<bool> pingPong(
     "ping-pong",

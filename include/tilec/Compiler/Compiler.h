@@ -75,10 +75,10 @@ struct PipelineOptions {
   /// Which software-pipelined TMA loops get a producer warpgroup
   /// (tilegpu-warp-specialize's mode): "off" (`--disable-warp-specialize`),
   /// "requested" (loops written `tl.range(..., warp_specialize=True)`),
-  /// "auto" (also loops with wgmma in kernels of 4 or 8 warps), "all"
-  /// (every loop that can be). "off" until warp-specialized kernels have
-  /// been checked on the GPU (then the pass is not in the pipeline at all).
-  std::string warpSpecialize = "off";
+  /// "auto" (the default; also loops with wgmma in kernels of 4 or 8 warps
+  /// whose shared memory holds an SM to one CTA anyway), "all" (every loop
+  /// that can be). With "off" the pass is not in the pipeline at all.
+  std::string warpSpecialize = "auto";
   /// In warp-specialized loops of two consumer warpgroups, let them take
   /// turns at the tensor cores (tilegpu-warp-specialize's ping-pong;
   /// `--ping-pong`).

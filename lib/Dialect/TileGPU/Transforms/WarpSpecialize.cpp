@@ -77,6 +77,32 @@ int64_t estimateSplitSharedMemory(func::FuncOp func) {
   return llvm::alignTo(total, 128) + scratch;
 }
 
+/// The shared memory of `func` as it is (not split): the most any of its
+/// TMA loops holds at once, the allocations used in that loop (its rings,
+/// the other rings it reads, its mbarriers), plus the largest scratch.
+int64_t estimateSharedMemory(func::FuncOp func) {
+  int64_t most = 0, scratch = 0;
+  func.walk([&](Operation *op) { scratch = std::max(scratch, getScratchBytes(op)); });
+  func.walk([&](scf::ForOp loop) {
+    if (loop.getBody()->getOps<TMALoadOp>().empty())
+      return;
+    int64_t total = 0;
+    auto usedIn = [&](Operation *alloc) {
+      return llvm::any_of(alloc->getUsers(),
+                          [&](Operation *user) { return loop->isAncestor(user); });
+    };
+    func.walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<LocalAllocOp>(op); alloc && usedIn(op))
+        total = llvm::alignTo(total, 1024) +
+                alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes();
+      else if (auto bars = dyn_cast<MBarrierAllocOp>(op); bars && usedIn(op))
+        total += 8 * bars.getType().getCount();
+    });
+    most = std::max(most, total);
+  });
+  return llvm::alignTo(most, 128) + scratch;
+}
+
 enum class Mode { Off, Requested, Auto, All };
 
 /// One loop to split: its copies (in the loop and its prologue) and the
@@ -405,14 +431,15 @@ struct TileGPUWarpSpecializePass
     return static_cast<unsigned>(std::clamp<int64_t>(perThread / 8 * 8, 24, 232));
   }
 
-  /// Whether `loop` is asked to be warp-specialized, and why not.
-  bool isWanted(scf::ForOp loop, Mode m, unsigned numWarps) {
+  /// Whether `loop` is asked to be warp-specialized. `alone`: the
+  /// kernel's shared memory holds an SM to one CTA already.
+  bool isWanted(scf::ForOp loop, Mode m, unsigned numWarps, bool alone) {
     if (auto attr = loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName))
       return attr.getValue();
     if (m == Mode::All)
       return true;
     if (m == Mode::Auto)
-      return (numWarps == 4 || numWarps == 8) &&
+      return alone && (numWarps == 4 || numWarps == 8) &&
              !loop.getBody()->getOps<WarpgroupDotOp>().empty();
     return false;
   }
@@ -423,9 +450,13 @@ struct TileGPUWarpSpecializePass
       return success();
     // Candidates: loops with TMA copies anywhere in the kernel.
     SmallVector<scf::ForOp> candidates;
+    // A warp-specialized kernel runs one CTA per SM (setmaxnreg rebalances
+    // the SM's registers between its warpgroups): `auto` splits kernels
+    // whose shared memory allows no second CTA anyway.
+    bool alone = 2 * estimateSharedMemory(func) > kMaxSharedMemoryBytes;
     func.walk([&](scf::ForOp loop) {
       if (!loop.getBody()->getOps<TMALoadOp>().empty() &&
-          isWanted(loop, m, *numWarps))
+          isWanted(loop, m, *numWarps, alone))
         candidates.push_back(loop);
     });
     if (candidates.empty())

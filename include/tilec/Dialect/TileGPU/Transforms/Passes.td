@@ -204,7 +204,12 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
 
     A loop is taken when it is asked for and can be: `mode` `all` takes
     every loop that can be; `auto` those with a `tilegpu.warpgroup_dot`
-    in kernels of 4 or 8 warps; `requested` only loops written
+    in kernels of 4 or 8 warps whose rings and mbarriers, side by side,
+    take more than half of an SM's 227 KB of shared memory (an SM holds one
+    such CTA anyway, and a warp-specialized kernel runs one CTA per SM, so
+    the split costs no occupancy: attention at head dim 128 and the
+    128 x 256 GEMM, not attention at head dim 64, which runs two CTAs per
+    SM without it); `requested` only loops written
     `tl.range(..., warp_specialize=True)`; `off` none. Every mode but
     `off` takes a loop with `warp_specialize=True` (the loop's
     `tile.warp_specialize` attribute, set by the frontend) and never one
