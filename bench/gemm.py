@@ -319,7 +319,11 @@ def run_fp8(args, triton_kernel):
 
 
 ABLATIONS = [
-    ("all on (TMA + wgmma + pipeline)", []),
+    ("all on (TMA + wgmma + pipeline + warp specialization)", []),
+    ("+ 4 stages", ["--num-stages", "4"]),
+    ("+ clusters of 2 CTAs, B multicast (--num-ctas 2)", ["--num-ctas=2"]),
+    ("+ 4 stages + clusters of 2", ["--num-stages", "4", "--num-ctas=2"]),
+    ("--warp-specialize=off", ["--warp-specialize=off"]),
     ("--num-stages 1", ["--num-stages", "1"]),
     ("--disable-tma", ["--disable-tma"]),
     ("--disable-wgmma (mma.sync)", ["--disable-wgmma"]),

@@ -41,8 +41,9 @@ feature more per row: every dot on CUDA cores (FMA; --disable-wgmma
 --disable-mma) -> mma.sync (--disable-wgmma) -> wgmma with its operands
 stored to shared memory from registers, one stage (--disable-tma
 --disable-cp-async --num-stages 1) -> + TMA (--disable-cp-async, one stage)
--> + pipelining (3 stages: the default compile), then the rows given with
---ablation-extra 'LABEL=FLAGS' (e.g. warp specialization). Each row is
+-> + pipelining (3 stages, --warp-specialize=off: the default compile
+before warp specialization became the default), then the rows given with
+--ablation-extra 'LABEL=FLAGS' (e.g. warp specialization, clusters). Each row is
 checked like the others; TFLOP/s and the ratio to the row before.
 
 Every output is poisoned (NaN) before the checked launch; inputs are fresh
@@ -454,7 +455,7 @@ ABLATION = [("naive (FMA on CUDA cores)", ["--disable-wgmma", "--disable-mma"], 
             ("mma.sync", ["--disable-wgmma"], 1),
             ("wgmma (operands stored from registers)", ["--disable-tma", "--disable-cp-async"], 1),
             ("+ TMA", ["--disable-cp-async"], 1),
-            ("+ pipelining (3 stages)", [], 3)]
+            ("+ pipelining (3 stages)", ["--warp-specialize=off"], 3)]
 
 
 def ablation_rows(args):
