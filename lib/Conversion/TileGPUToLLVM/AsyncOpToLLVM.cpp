@@ -13,13 +13,17 @@
 // - `local_alloc` / `mbarrier_alloc`: addresses at the offsets
 //   tilegpu-allocate-shared assigned in the dynamic shared memory.
 // - `mbarrier_init` / `mbarrier_inval`: `nvvm.mbarrier.init` / `inval` by
-//   thread 0, `nvvm.fence.mbarrier.init` and CTA barriers.
+//   thread 0, `nvvm.fence.mbarrier.init` and CTA barriers (cluster
+//   barriers with `clusterSync`).
+// - `mbarrier_arrive`: a predicated arrive (inline PTX), with
+//   `clusterCTAs` one per CTA of the cluster through `mapa`.
 // - `mbarrier_expect`: `nvvm.mbarrier.arrive.expect_tx` by thread 0.
 // - `mbarrier_wait`: `nvvm.mbarrier.try_wait.parity` (a loop); with a spin
 //   limit, inline PTX that gives up, prints the wait's location and traps
 //   (NVVM has no bounded wait).
 // - `tma_load` / `tma_store`: `nvvm.cp.async.bulk.tensor.shared.cluster.global`
-//   / `.global.shared.cta` by thread 0, one per swizzle-wide box;
+//   / `.global.shared.cta` by thread 0, one per swizzle-wide box (with
+//   `multicast`, this CTA's share of the boxes, `.multicast::cluster`);
 //   `tma_store_wait`: `nvvm.cp.async.bulk.wait_group.read 0`.
 // - `async_copy`: `nvvm.cp.async.shared.global` of 4, 8 or 16 bytes per
 //   run of the thread's elements, `src-size` 0 where masked off;

@@ -130,15 +130,23 @@ def TileGPUClusterMulticast : Pass<"tilegpu-cluster-multicast", "mlir::ModuleOp"
     computed from `program_id(0)`, from atomics, or from control flow
     that depends on them differ between the CTAs of a cluster; everything
     else is the same in all of them): attention's K and V, whose block
-    pointers advance over N_CTX from an offset of `program_id(1)` only. A
+    pointers advance over N_CTX from an offset of `program_id(1)` only.
+    When they depend on it only through integers computed before the loop
+    by pure arithmetic with a division, remainder or shift (a GEMM's
+    grouped program order gives programs 2k and 2k + 1 one column of B
+    blocks when the group holds an even count of M blocks), each CTA
+    computes those integers for every program of its cluster before the
+    prologue, and the copies are multicast when they agree
+    (`multicast_if`), each CTA's own otherwise. A
     software-pipelined loop (its ring slots released through "empty"
     mbarriers) is taken when its bounds and every enclosing loop's bounds
     and `if` condition are the same in every CTA of the cluster (so that
     the CTAs run the same iterations: each waits for the others' releases),
     and every copy into a ring, the prologue's too, is shared; then:
 
-    - its `tilegpu.tma_load`s get `multicast = C`: the CTA of rank r issues
-      every C-th box, into every CTA of the cluster;
+    - the shared rings' `tilegpu.tma_load`s get `multicast = C`: the CTA of
+      rank r issues every C-th box, into every CTA of the cluster (the
+      other rings stay each CTA's own);
     - the empty barriers count the warps of all C CTAs (`mbarrier_init`
       count times C), and the warps release a slot in every CTA
       (`tilegpu.mbarrier_arrive {clusterCTAs = C}`): a CTA refills a slot
@@ -154,10 +162,8 @@ def TileGPUClusterMulticast : Pass<"tilegpu-cluster-multicast", "mlir::ModuleOp"
     must be a multiple of C). A kernel with nothing to share is left
     unclustered. Every loop gets a remark saying what it shares or why
     nothing. Not handled: blocks of fewer boxes than C (one swizzle row
-    wide, e.g. head dim 64 in 16 bits: the rows would have to be split),
-    and copies that are the same only for some launch shapes (a GEMM's
-    grouped program order shares B between neighbours only when the group
-    count of M blocks is even).
+    wide, e.g. head dim 64 in 16 bits: the rows would have to be split,
+    with a smaller TMA box).
   }];
   let options = [
     Option<"numCTAs", "num-ctas", "unsigned", "1",
