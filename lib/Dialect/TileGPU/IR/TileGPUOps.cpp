@@ -6,6 +6,7 @@
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 #include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -118,12 +119,28 @@ static LogicalResult verifyTMACoordinates(Operation *op, TMADescriptorType desc,
   return success();
 }
 
+/// Whether `op` is in a function with `tilegpu.cluster_dims` (a kernel
+/// launched in thread-block clusters).
+static bool isInClusterKernel(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  return func && func->hasAttr(TileGPUDialect::getClusterDimsAttrName());
+}
+
+LogicalResult MBarrierArriveOp::verify() {
+  if (getClusterCTAs() && !isInClusterKernel(*this))
+    return emitOpError("arrives across a cluster in a kernel without "
+                       "'tilegpu.cluster_dims'");
+  return success();
+}
+
 LogicalResult TMALoadOp::verify() {
   if (failed(verifyTMACoordinates(*this, getDesc().getType(), getDst().getType(),
                                   getCoords().size())))
     return failure();
   if (getMulticastIf() && !getMulticast())
     return emitOpError("has 'multicast_if' without 'multicast'");
+  if (getMulticast() && !isInClusterKernel(*this))
+    return emitOpError("multicasts in a kernel without 'tilegpu.cluster_dims'");
   if (std::optional<uint32_t> ctas = getMulticast()) {
     RankedTensorType tile = getDst().getType().getTileType();
     SharedTileLayout shared =

@@ -41,13 +41,18 @@ namespace {
 
 /// The values of a kernel that may differ between the CTAs of a cluster
 /// along grid axis 0: those computed from `tile.program_id 0`, from ops
-/// with side effects other than plain loads (atomics), or under control
+/// with side effects other than plain loads (atomics), from volatile loads
+/// or any load in a kernel with atomics (another CTA may change the
+/// memory), from inline assembly (it may read %ctaid), or under control
 /// flow that depends on them. Everything else (arguments, constants, the
 /// other program ids, what is computed from them alone) is the same in
 /// every CTA of the cluster.
 class ClusterVariance {
 public:
   explicit ClusterVariance(Operation *root) {
+    root->walk([&](Operation *op) {
+      hasAtomics |= isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op);
+    });
     // A fixed point: loop-carried values feed back.
     do {
       changed = false;
@@ -119,11 +124,24 @@ private:
       }
       return;
     }
-    if (operands || (!isMemoryEffectFree(op) && !isa<tile::LoadOp>(op)))
+    if (operands || differsAnyway(op))
       markAll(op->getResults());
   }
 
+  /// Whether `op`'s results may differ between CTAs with equal operands.
+  bool differsAnyway(Operation *op) const {
+    if (isa<tile::InlineAsmElementwiseOp>(op))
+      return true;
+    // Shared memory and mbarriers sit at the same offsets in every CTA.
+    if (isa<LocalAllocOp, MBarrierAllocOp>(op))
+      return false;
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      return load.getIsVolatile() || hasAtomics;
+    return !isMemoryEffectFree(op);
+  }
+
   DenseSet<Value> variant;
+  bool hasAtomics = false;
   bool changed = false;
 };
 
@@ -135,14 +153,16 @@ std::string whyNotUniform(scf::ForOp loop, const ClusterVariance &variance,
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
       if (variance.anyVariant({forOp.getLowerBound(), forOp.getUpperBound(),
                                forOp.getStep()}))
-        return forOp == loop ? "its bounds depend on program_id(0)"
-                             : "an enclosing loop's bounds depend on "
-                               "program_id(0)";
+        return forOp == loop ? "its bounds may differ between the CTAs of a "
+                               "cluster"
+                             : "an enclosing loop's bounds may differ between "
+                               "the CTAs of a cluster";
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
       if (variance.isVariant(ifOp.getCondition()))
-        return "it is under an if whose condition depends on program_id(0)";
+        return "it is under an if whose condition may differ between the "
+               "CTAs of a cluster";
       continue;
     }
     if (op != loop.getOperation())
@@ -323,6 +343,18 @@ struct TileGPUClusterMulticastPass
     });
     if (loops.empty())
       return;
+    // A cluster barrier waits for every thread of the cluster that has not
+    // exited; with a producer warpgroup, the one at the end of a loop would
+    // wait for a producer still copying for a later loop, which waits for
+    // the consumers: one TMA loop per kernel.
+    if (loops.size() > 1) {
+      for (scf::ForOp loop : loops)
+        emitRemark(loop.getLoc())
+            << "loop's copies not multicast in clusters of " << unsigned(numCTAs)
+            << " CTAs: the kernel has " << loops.size()
+            << " loops of TMA copies (clusters take one)";
+      return;
+    }
     ClusterVariance variance(func);
     bool clustered = false;
     for (scf::ForOp loop : loops) {
@@ -419,13 +451,23 @@ struct TileGPUClusterMulticastPass
     SmallVector<MBarrierInitOp> inits;
     SmallVector<MBarrierInvalOp> invals;
     SmallVector<MBarrierArriveOp> releases;
+    // What every CTA must do alike (they wait for each other's releases):
+    // operands the analysis proves equal in all of them.
+    auto alike = [&](Operation *op) {
+      return !variance.anyVariant(op->getOperands());
+    };
+    Block *block = loop->getBlock();
     for (Value bars : llvm::concat<const Value>(empty, full)) {
       for (Operation *user : bars.getUsers()) {
         if (auto init = dyn_cast<MBarrierInitOp>(user)) {
+          if (init->getBlock() != block || !init->isBeforeInBlock(loop))
+            return "one of its mbarriers is not initialized before it";
           inits.push_back(init);
           continue;
         }
         if (auto inval = dyn_cast<MBarrierInvalOp>(user)) {
+          if (inval->getBlock() != block || inval->isBeforeInBlock(loop))
+            return "one of its mbarriers is not invalidated after it";
           if (empty.contains(bars))
             invals.push_back(inval);
           continue;
@@ -433,20 +475,41 @@ struct TileGPUClusterMulticastPass
         if (auto arrive = dyn_cast<MBarrierArriveOp>(user)) {
           if (!empty.contains(bars))
             return "a warp arrives on the barrier its copies complete on";
+          if (arrive->getBlock() != body || !alike(arrive))
+            return "its slots are released outside the loop's body or "
+                   "under a condition the CTAs of a cluster may not share";
           releases.push_back(arrive);
           continue;
         }
         if (!isa<MBarrierWaitOp, MBarrierExpectOp, TMALoadOp>(user))
           return "one of its mbarriers is used by a '" +
                  user->getName().getStringRef().str() + "'";
-        if (user->getBlock() != body && user->getBlock() != loop->getBlock())
+        if (user->getBlock() != body && user->getBlock() != block)
           return "one of its mbarriers is used outside the loop and its "
                  "prologue";
+        // Waits, expects and copies: their slots and predicates alike
+        // (a copy's coordinates may differ: rings not shared).
+        bool same = isa<TMALoadOp>(user)
+                        ? !variance.anyVariant(
+                              {cast<TMALoadOp>(user).getIndex(),
+                               cast<TMALoadOp>(user).getBarrierIndex()}) &&
+                              !(cast<TMALoadOp>(user).getPred() &&
+                                variance.isVariant(cast<TMALoadOp>(user).getPred()))
+                        : alike(user);
+        if (!same)
+          return "a copy or wait on its mbarriers depends on program_id(0) "
+                 "(its slot or predicate)";
       }
     }
-    if (releases.empty() || invals.empty())
-      return "its empty barriers are not released in the loop and "
-             "invalidated after it";
+    if (releases.empty() || invals.empty() || inits.empty())
+      return "its empty barriers are not initialized before the loop, "
+             "released in it and invalidated after it";
+    // One cluster barrier, after the last of the inits.
+    MBarrierInitOp lastInit;
+    for (MBarrierInitOp init : inits)
+      if (!lastInit || lastInit->isBeforeInBlock(init))
+        lastInit = init;
+    // From here on the loop is taken: nothing below refuses.
     for (TMALoadOp load : loads)
       load.setMulticast(numCTAs);
     for (RuntimeShare &share : runtime) {
@@ -457,15 +520,6 @@ struct TileGPUClusterMulticastPass
     }
     for (MBarrierArriveOp release : releases)
       release.setClusterCTAs(numCTAs);
-    // One cluster barrier, after the last of the inits (all before the
-    // loop, in its block).
-    MBarrierInitOp lastInit;
-    for (MBarrierInitOp init : inits) {
-      if (init->getBlock() != loop->getBlock() || !init->isBeforeInBlock(loop))
-        return "one of its mbarriers is not initialized before it";
-      if (!lastInit || lastInit->isBeforeInBlock(init))
-        lastInit = init;
-    }
     for (MBarrierInitOp init : inits)
       if (empty.contains(init.getBarriers()))
         init.setCount(init.getCount() * numCTAs);

@@ -197,6 +197,7 @@ def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive"> {
   let assemblyFormat = [{
     $barriers `[` $index `]` (`if` $pred^)? attr-dict `:` type($barriers)
   }];
+  let hasVerifier = 1;
 }
 
 def TileGPU_MBarrierInvalOp : TileGPU_Op<"mbarrier_inval"> {
