@@ -61,6 +61,18 @@ public:
   }
 
   bool isVariant(Value v) const { return variant.contains(v); }
+  /// Whether `op`'s results may differ between CTAs with equal operands.
+  bool differsAnyway(Operation *op) const {
+    if (isa<tile::InlineAsmElementwiseOp>(op))
+      return true;
+    // Shared memory and mbarriers sit at the same offsets in every CTA.
+    if (isa<LocalAllocOp, MBarrierAllocOp>(op))
+      return false;
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      return load.getIsVolatile() || hasAtomics;
+    return !isMemoryEffectFree(op);
+  }
+
   bool anyVariant(ValueRange values) const {
     return llvm::any_of(values, [&](Value v) { return isVariant(v); });
   }
@@ -126,18 +138,6 @@ private:
     }
     if (operands || differsAnyway(op))
       markAll(op->getResults());
-  }
-
-  /// Whether `op`'s results may differ between CTAs with equal operands.
-  bool differsAnyway(Operation *op) const {
-    if (isa<tile::InlineAsmElementwiseOp>(op))
-      return true;
-    // Shared memory and mbarriers sit at the same offsets in every CTA.
-    if (isa<LocalAllocOp, MBarrierAllocOp>(op))
-      return false;
-    if (auto load = dyn_cast<tile::LoadOp>(op))
-      return load.getIsVolatile() || hasAtomics;
-    return !isMemoryEffectFree(op);
   }
 
   DenseSet<Value> variant;
@@ -229,8 +229,11 @@ LogicalResult collectRuntimeShare(RuntimeShare &share, scf::ForOp loop,
       share.inputs.insert(v);
       continue;
     }
+    // Pure ops passing on a difference that comes from before the loop
+    // (not one that starts here, as inline assembly's).
     if (!loop->isAncestor(def) || !isMemoryEffectFree(def) ||
-        def->getNumRegions() != 0)
+        def->getNumRegions() != 0 || variance.differsAnyway(def) ||
+        !variance.anyVariant(def->getOperands()))
       return failure();
     llvm::append_range(worklist, def->getOperands());
   }
@@ -245,12 +248,16 @@ LogicalResult collectRuntimeShare(RuntimeShare &share, scf::ForOp loop,
       continue;
     Operation *def = v.getDefiningOp();
     if (!def || def->getBlock() != block || !isMemoryEffectFree(def) ||
-        def->getNumRegions() != 0)
+        def->getNumRegions() != 0 || variance.differsAnyway(def))
       return failure();
     if (!slice.insert(def))
       continue;
-    if (auto pid = dyn_cast<tile::ProgramIdOp>(def))
+    if (isa<tile::ProgramIdOp>(def))
       continue;
+    // Every difference must come from program_id(0), which the clones
+    // replace.
+    if (!variance.anyVariant(def->getOperands()))
+      return failure();
     llvm::append_range(back, def->getOperands());
   }
   // Values computed from program_id(0) without dividing it (no division,

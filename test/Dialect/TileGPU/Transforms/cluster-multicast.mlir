@@ -74,8 +74,13 @@
 // CHECK:         scf.for
 // CHECK:           tilegpu.tma_load %arg2{{.*}} multicast_if %[[SAME]] {multicast = 2 : i32}
 
-// The volatile load's case, after runtime_b in the file.
+// The volatile load's case, after runtime_b in the file; then B's column
+// from inline assembly (it reads %ctaid.x, whatever its operand): not
+// compared at run time, not shared.
 // CHECK-LABEL: func.func @volatile_bound
+// CHECK-NOT:     cluster
+// CHECK-NOT:     multicast
+// CHECK-LABEL: func.func @asm_column
 // CHECK-NOT:     cluster
 // CHECK-NOT:     multicast
 
@@ -98,6 +103,7 @@ func.func @shared_b(%arg0: i32, %arg1: !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
   %pid0 = tile.program_id 0
   %pid1 = tile.program_id 1
   %half = arith.divsi %pid0, %c2_i32 : i32
+  %asm = tile.inline_asm_elementwise "mov.u32 $0, %ctaid.x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %half : i32 -> i32
   %6 = arith.muli %pid0, %c128_i32 : i32
   %col = arith.muli %pid1, %c128_i32 : i32
   %ub = arith.addi %arg0, %c0_i32 : i32
@@ -170,6 +176,7 @@ func.func @variant_coords(%arg0: i32, %arg1: !tilegpu.tma_desc<tensor<128x64xf16
   %pid0 = tile.program_id 0
   %pid1 = tile.program_id 1
   %half = arith.divsi %pid0, %c2_i32 : i32
+  %asm = tile.inline_asm_elementwise "mov.u32 $0, %ctaid.x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %half : i32 -> i32
   %6 = arith.muli %pid0, %c128_i32 : i32
   %col = arith.muli %pid0, %c128_i32 : i32
   %ub = arith.addi %arg0, %c0_i32 : i32
@@ -242,6 +249,7 @@ func.func @variant_bounds(%arg0: i32, %arg1: !tilegpu.tma_desc<tensor<128x64xf16
   %pid0 = tile.program_id 0
   %pid1 = tile.program_id 1
   %half = arith.divsi %pid0, %c2_i32 : i32
+  %asm = tile.inline_asm_elementwise "mov.u32 $0, %ctaid.x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %half : i32 -> i32
   %6 = arith.muli %pid1, %c128_i32 : i32
   %col = arith.muli %pid1, %c128_i32 : i32
   %ub = arith.addi %arg0, %pid0 : i32
@@ -314,6 +322,7 @@ func.func @one_box(%arg0: i32, %arg1: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, 
   %pid0 = tile.program_id 0
   %pid1 = tile.program_id 1
   %half = arith.divsi %pid0, %c2_i32 : i32
+  %asm = tile.inline_asm_elementwise "mov.u32 $0, %ctaid.x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %half : i32 -> i32
   %6 = arith.muli %pid0, %c128_i32 : i32
   %col = arith.muli %pid1, %c128_i32 : i32
   %ub = arith.addi %arg0, %c0_i32 : i32
@@ -386,6 +395,7 @@ func.func @runtime_b(%arg0: i32, %arg1: !tilegpu.tma_desc<tensor<128x64xf16>, 2>
   %pid0 = tile.program_id 0
   %pid1 = tile.program_id 1
   %half = arith.divsi %pid0, %c2_i32 : i32
+  %asm = tile.inline_asm_elementwise "mov.u32 $0, %ctaid.x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %half : i32 -> i32
   %6 = arith.muli %pid0, %c128_i32 : i32
   %col = arith.muli %half, %c128_i32 : i32
   %ub = arith.addi %arg0, %c0_i32 : i32
@@ -458,6 +468,7 @@ func.func @volatile_bound(%arg0: i32, %arg1: !tilegpu.tma_desc<tensor<128x64xf16
   %pid0 = tile.program_id 0
   %pid1 = tile.program_id 1
   %half = arith.divsi %pid0, %c2_i32 : i32
+  %asm = tile.inline_asm_elementwise "mov.u32 $0, %ctaid.x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %half : i32 -> i32
   %6 = arith.muli %pid1, %c128_i32 : i32
   %col = arith.muli %pid1, %c128_i32 : i32
   %ub = tile.load %cnt {isVolatile} : !tile.ptr<i32>
@@ -477,6 +488,79 @@ func.func @volatile_bound(%arg0: i32, %arg1: !tilegpu.tma_desc<tensor<128x64xf16
   tilegpu.mbarrier_expect %2[%c1_i32], 16384 if %8 : <3>
   tilegpu.tma_load %arg2[%c64_i32, %col], %4[%c1_i32], %2[%c1_i32] if %8 : <tensor<64x128xf16>, 2>, <3 x tensor<64x128xf16>>, <3>
   // expected-remark @below {{loop's copies not multicast in clusters of 2 CTAs: its bounds may differ between the CTAs of a cluster}}
+  %9 = scf.for %arg3 = %c0_i32 to %ub step %c1_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #wgmma128>)  : i32 {
+    %10 = arith.subi %ub, %c2_i32 : i32
+    %11 = arith.cmpi slt, %arg3, %10 : i32
+    %12 = arith.remui %arg3, %c3_i32 : i32
+    %13 = arith.divui %arg3, %c3_i32 : i32
+    %14 = arith.andi %13, %c1_i32 : i32
+    tilegpu.mbarrier_wait %1[%12], %14 : <3>
+    tilegpu.mbarrier_wait %2[%12], %14 : <3>
+    %15 = tilegpu.warpgroup_dot %3[%12], %4[%12], %arg4 {isAsync} : !tilegpu.smem<3 x tensor<128x64xf16>>, <3 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma128>
+    tilegpu.warpgroup_wait {pendings = 1 : i32}
+    %16 = arith.addi %arg3, %c2_i32 : i32
+    %17 = arith.remui %16, %c3_i32 : i32
+    %18 = arith.cmpi sge, %arg3, %c1_i32 : i32
+    tilegpu.mbarrier_arrive %0[%17] if %18 : <3>
+    %19 = arith.muli %16, %c64_i32 : i32
+    %20 = arith.divui %16, %c3_i32 : i32
+    %21 = arith.andi %20, %c1_i32 : i32
+    %22 = arith.xori %21, %c1_i32 : i32
+    tilegpu.mbarrier_wait %0[%17], %22 leader if %11 : <3>
+    tilegpu.mbarrier_expect %1[%17], 16384 if %11 : <3>
+    tilegpu.tma_load %arg1[%6, %19], %3[%17], %1[%17] if %11 : <tensor<128x64xf16>, 2>, <3 x tensor<128x64xf16>>, <3>
+    tilegpu.mbarrier_expect %2[%17], 16384 if %11 : <3>
+    tilegpu.tma_load %arg2[%19, %col], %4[%17], %2[%17] if %11 : <tensor<64x128xf16>, 2>, <3 x tensor<64x128xf16>>, <3>
+    scf.yield %15 : tensor<128x128xf32, #wgmma128>
+  }
+  tilegpu.mbarrier_inval %0 : <3>
+  tilegpu.mbarrier_inval %1 : <3>
+  tilegpu.mbarrier_inval %2 : <3>
+  return
+}
+
+
+// -----
+
+#wgmma128 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#wgmma64 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+
+func.func @asm_column(%arg0: i32, %arg1: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, %arg2: !tilegpu.tma_desc<tensor<64x128xf16>, 2>, %cnt: !tile.ptr<i32>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #wgmma128>
+  %c128_i32 = arith.constant 128 : i32
+  %c64_i32 = arith.constant 64 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c0_i32 = arith.constant 0 : i32
+  %0 = tilegpu.mbarrier_alloc : <3>
+  %1 = tilegpu.mbarrier_alloc : <3>
+  %2 = tilegpu.mbarrier_alloc : <3>
+  %3 = tilegpu.local_alloc : <3 x tensor<128x64xf16>>
+  %4 = tilegpu.local_alloc : <3 x tensor<64x128xf16>>
+  %pid0 = tile.program_id 0
+  %pid1 = tile.program_id 1
+  %half = arith.divsi %pid0, %c2_i32 : i32
+  %asm = tile.inline_asm_elementwise "mov.u32 $0, %ctaid.x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %half : i32 -> i32
+  %6 = arith.muli %pid0, %c128_i32 : i32
+  %col = arith.muli %asm, %c128_i32 : i32
+  %ub = arith.addi %arg0, %c0_i32 : i32
+  tilegpu.mbarrier_init %1 : <3>
+  tilegpu.mbarrier_init %2 : <3>
+  tilegpu.mbarrier_init %0 {count = 4 : i32} : <3>
+  %7 = arith.cmpi sgt, %ub, %c0_i32 : i32
+  tilegpu.mbarrier_wait %0[%c0_i32], %c1_i32 leader if %7 : <3>
+  tilegpu.mbarrier_expect %1[%c0_i32], 16384 if %7 : <3>
+  tilegpu.tma_load %arg1[%6, %c0_i32], %3[%c0_i32], %1[%c0_i32] if %7 : <tensor<128x64xf16>, 2>, <3 x tensor<128x64xf16>>, <3>
+  tilegpu.mbarrier_expect %2[%c0_i32], 16384 if %7 : <3>
+  tilegpu.tma_load %arg2[%c0_i32, %col], %4[%c0_i32], %2[%c0_i32] if %7 : <tensor<64x128xf16>, 2>, <3 x tensor<64x128xf16>>, <3>
+  %8 = arith.cmpi sgt, %ub, %c1_i32 : i32
+  tilegpu.mbarrier_wait %0[%c1_i32], %c1_i32 leader if %8 : <3>
+  tilegpu.mbarrier_expect %1[%c1_i32], 16384 if %8 : <3>
+  tilegpu.tma_load %arg1[%6, %c64_i32], %3[%c1_i32], %1[%c1_i32] if %8 : <tensor<128x64xf16>, 2>, <3 x tensor<128x64xf16>>, <3>
+  tilegpu.mbarrier_expect %2[%c1_i32], 16384 if %8 : <3>
+  tilegpu.tma_load %arg2[%c64_i32, %col], %4[%c1_i32], %2[%c1_i32] if %8 : <tensor<64x128xf16>, 2>, <3 x tensor<64x128xf16>>, <3>
+  // expected-remark @below {{loop's copies not multicast in clusters of 2 CTAs: copies' coordinates depend on program_id(0), so the CTAs of a cluster load different blocks}}
   %9 = scf.for %arg3 = %c0_i32 to %ub step %c1_i32 iter_args(%arg4 = %cst) -> (tensor<128x128xf32, #wgmma128>)  : i32 {
     %10 = arith.subi %ub, %c2_i32 : i32
     %11 = arith.cmpi slt, %arg3, %10 : i32
