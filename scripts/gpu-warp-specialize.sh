@@ -26,9 +26,11 @@ timeout 200 "$b/tilec-e2e" --tilec "$b/tilec" --artifacts "$b/ws" --filter "${WS
   "${ws[@]}" "$spin" --timeout 20 --repeat 10 --json "$out/ws-e2e.json" > "$out/ws-e2e.log" 2>&1 || status=1
 grep -E "^(FAIL|ERROR)|summary" "$out/ws-e2e.log" | head -20
 echo "== SASS of split kernels"
-for c in matmul_tma_small attention_small attention_1024; do
+# (attention_d128_1024 and matmul_cluster_tail: with --num-ctas, the
+# multicast copies show as UTMALDG's multicast form.)
+for c in matmul_tma_small attention_small attention_1024 attention_d128_1024 matmul_cluster_tail; do
   [ -f "$b/ws/$c.cubin" ] || continue
-  echo "$c: $(cuobjdump -sass "$b/ws/$c.cubin" | grep -oE 'USETMAXREG[.A-Z0-9]*|HGMMA\.[0-9x]+[.A-Z0-9]*|UTMALDG\.[0-9A-Z]+|BAR\.SYNC[.A-Z]*' | sort | uniq -c | tr '\n' ' ')"
+  echo "$c: $(cuobjdump -sass "$b/ws/$c.cubin" | grep -oE 'USETMAXREG[.A-Z0-9]*|HGMMA\.[0-9x]+[.A-Z0-9]*|UTMALDG(\.[0-9A-Z]+)+|BAR\.SYNC[.A-Z]*|UCGABAR[_A-Z.]*' | sort | uniq -c | tr '\n' ' ')"
 done
 echo "== sanitizers on split kernels"
 for tool in memcheck racecheck synccheck; do
