@@ -419,19 +419,12 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   LoweringState &state;
 };
 
-/// The swizzled layout of one buffer of `ring`.
-SharedTileLayout getRingLayout(SharedMemoryType ring) {
-  RankedTensorType tile = ring.getTileType();
-  return SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1),
-                               tile.getElementTypeBitWidth() / 8);
-}
-
 /// Thread 0 issues one bulk tensor copy per swizzle-wide box of a buffer:
 /// `emit(boxAddress, coordinates innermost first, pred)`.
 void forEachBox(OpBuilder &b, Location loc, SharedMemoryType ring, Value buffer,
                 ValueRange coords,
                 function_ref<void(Value, ArrayRef<Value>)> emit) {
-  SharedTileLayout shared = getRingLayout(ring);
+  SharedTileLayout shared = ring.getLayout();
   // coords: outermost first; the last two are the buffer's rows and columns.
   SmallVector<Value> inner(llvm::reverse(coords));
   Value col = inner[0];
@@ -567,7 +560,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     if (failed(layout))
       return failure();
     SharedMemoryType ring = op.getDst().getType();
-    SharedTileLayout shared = getRingLayout(ring);
+    SharedTileLayout shared = ring.getLayout();
     Value buffer = offsetPtr(rewriter, loc, adaptor.getDst().front(),
                              adaptor.getIndex().front(), ring.getBufferBytes());
     int64_t vec = op.getVec();
@@ -637,7 +630,7 @@ struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
     Value buffer = offsetPtr(rewriter, loc, adaptor.getDst().front(),
                              adaptor.getIndex().front(), ring.getBufferBytes());
     storeTileSwizzled(rewriter, loc, buffer, *layout, adaptor.getValue(),
-                      getRingLayout(ring), op.getTransposed());
+                      ring.getLayout(), op.getTransposed());
     rewriter.eraseOp(op);
     return success();
   }
@@ -657,7 +650,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
       auto ring = cast<SharedMemoryType>(op.getA().getType());
       a.base = offsetPtr(rewriter, loc, adaptor.getA().front(),
                          adaptor.getAIndex().front(), ring.getBufferBytes());
-      a.shared = getRingLayout(ring);
+      a.shared = ring.getLayout();
     }
     Value bBase = offsetPtr(rewriter, loc, adaptor.getB().front(),
                             adaptor.getBIndex().front(),
@@ -667,7 +660,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     bool zeroC = matchPattern(op.getC(), m_AnyZeroFloat());
     FailureOr<SmallVector<Value>> accs = emitWarpgroupMMA(
         rewriter, loc, op, a, op.getATileType(), bBase,
-        getRingLayout(op.getB().getType()), op.getBTransposed(), cType,
+        op.getB().getType().getLayout(), op.getBTransposed(), cType,
         op.getATileType().getElementType(), adaptor.getC(), zeroC);
     if (failed(accs))
       return failure();

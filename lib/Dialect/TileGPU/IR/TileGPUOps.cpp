@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
-#include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -142,11 +141,7 @@ LogicalResult TMALoadOp::verify() {
   if (getMulticast() && !isInClusterKernel(*this))
     return emitOpError("multicasts in a kernel without 'tilegpu.cluster_dims'");
   if (std::optional<uint32_t> ctas = getMulticast()) {
-    RankedTensorType tile = getDst().getType().getTileType();
-    SharedTileLayout shared =
-        SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1),
-                              tile.getElementTypeBitWidth() / 8);
-    int64_t boxes = shared.cols / shared.getBlockCols();
+    int64_t boxes = getDst().getType().getBoxCount();
     if (boxes % *ctas != 0)
       return emitOpError() << "multicasts a block of " << boxes
                            << " box(es) to " << *ctas

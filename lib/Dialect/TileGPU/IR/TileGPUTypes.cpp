@@ -23,6 +23,12 @@ int64_t SharedMemoryType::getBufferBytes() const {
   return llvm::alignTo(bytes, 1024);
 }
 
+SharedTileLayout SharedMemoryType::getLayout() const {
+  RankedTensorType tile = getTileType();
+  return SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1),
+                               tile.getElementTypeBitWidth() / 8);
+}
+
 void TileGPUDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST

@@ -14,7 +14,6 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
-#include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -170,15 +169,6 @@ std::string whyNotUniform(scf::ForOp loop, const ClusterVariance &variance,
              " the CTAs of a cluster may run differently";
   }
   return "";
-}
-
-/// The number of swizzle-wide boxes one copy into `ring` issues.
-int64_t countBoxes(SharedMemoryType ring) {
-  RankedTensorType tile = ring.getTileType();
-  SharedTileLayout shared =
-      SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1),
-                            tile.getElementTypeBitWidth() / 8);
-  return shared.cols / shared.getBlockCols();
 }
 
 /// Copies whose coordinates differ between the CTAs of a cluster only
@@ -426,7 +416,7 @@ struct TileGPUClusterMulticastPass
                variance.isVariant(load.getDesc()) ||
                (load.getPred() && variance.isVariant(load.getPred()));
       };
-      int64_t boxes = countBoxes(cast<SharedMemoryType>(ring.getType()));
+      int64_t boxes = cast<SharedMemoryType>(ring.getType()).getBoxCount();
       auto refuse = [&](std::string why) {
         if (!llvm::is_contained(whyNot, why))
           whyNot.push_back(std::move(why));

@@ -18,6 +18,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
 
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
 

@@ -32,6 +32,13 @@ def TileGPU_SharedMemoryType : TileGPU_Type<"SharedMemory", "smem"> {
   let extraClassDeclaration = [{
     /// Bytes of one buffer (rounded up to 1024).
     int64_t getBufferBytes() const;
+    /// The swizzled layout of one buffer (SharedLayout.h).
+    SharedTileLayout getLayout() const;
+    /// Swizzle-wide boxes per buffer: the TMA copies that fill one.
+    int64_t getBoxCount() const {
+      SharedTileLayout layout = getLayout();
+      return layout.cols / layout.getBlockCols();
+    }
   }];
 }
 
