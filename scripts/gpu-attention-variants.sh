@@ -3,13 +3,15 @@
 #   run(command="scripts/gpu-attention-variants.sh", carry=[".carry"])
 #
 # FlashAttention-3's techniques one by one on tutorial 06's forward kernel:
-#   default   the pipelined kernel (no producer warpgroup)
+#   default   the compiler's defaults (head dim 128: a producer warpgroup,
+#             ping-pong and the overlap; head dim 64: the pipelined kernel)
+#   pipelined the pipelined kernel (no producer warpgroup)
 #   ov        + --intra-warpgroup-overlap (P V issued under the next softmax)
-#   ws        --warp-specialize=all (a producer warpgroup, setmaxnreg)
+#   ws        --warp-specialize=all (a producer warpgroup, setmaxnreg) alone
 #   ws-pp     + --ping-pong (the two consumer warpgroups take turns)
 #   ws-ov     --warp-specialize=all --intra-warpgroup-overlap
 #   ws-pp-ov  both
-#   mc, ws-ov-mc, ws-pp-ov-mc
+#   mc, ov-mc, ws-ov-mc, ws-pp-ov-mc
 #             + --num-ctas 2: clusters of two CTAs, K and V multicast
 #             (head dim 128 only; its e2e checks run the D128 cases)
 # First every attention e2e case of each variant in CHECK_VARIANTS
@@ -28,19 +30,20 @@ status=0
 flags_of() {
   case $1 in
     default) echo "" ;;
-    ov) echo "--intra-warpgroup-overlap" ;;
-    ws) echo "--warp-specialize=all" ;;
-    ws-pp) echo "--warp-specialize=all --ping-pong" ;;
-    ws-ov) echo "--warp-specialize=all --intra-warpgroup-overlap" ;;
+    pipelined) echo "--warp-specialize=off" ;;
+    ov) echo "--warp-specialize=off --intra-warpgroup-overlap" ;;
+    ws) echo "--warp-specialize=all --ping-pong=false --intra-warpgroup-overlap=false" ;;
+    ws-pp) echo "--warp-specialize=all --ping-pong --intra-warpgroup-overlap=false" ;;
+    ws-ov) echo "--warp-specialize=all --ping-pong=false --intra-warpgroup-overlap" ;;
     ws-pp-ov) echo "--warp-specialize=all --ping-pong --intra-warpgroup-overlap" ;;
     mc) echo "--num-ctas=2" ;;
-    ov-mc) echo "--intra-warpgroup-overlap --num-ctas=2" ;;
-    ws-ov-mc) echo "--warp-specialize=all --intra-warpgroup-overlap --num-ctas=2" ;;
+    ov-mc) echo "--warp-specialize=off --intra-warpgroup-overlap --num-ctas=2" ;;
+    ws-ov-mc) echo "--warp-specialize=all --ping-pong=false --intra-warpgroup-overlap --num-ctas=2" ;;
     ws-pp-ov-mc) echo "--warp-specialize=all --ping-pong --intra-warpgroup-overlap --num-ctas=2" ;;
     *) echo "unknown variant $1" >&2; return 1 ;;
   esac
 }
-for variant in ${CHECK_VARIANTS:-ov ws-pp-ov}; do
+for variant in ${CHECK_VARIANTS-ov ws-pp-ov}; do
   echo "== e2e and sanitizers, $variant"
   WS_FLAGS="$(flags_of "$variant")" WS_CASES="${WS_CASES:-attention}" WS_BENCH=0 \
     WS_SANITIZE_CASES="${SANITIZE_CASES:-^attention_small\$}" \
@@ -49,7 +52,7 @@ done
 b=$(mktemp -d)
 xz -dc "${TILEC_XZ:-$root/.carry/tilec.xz}" > "$b/tilec" && chmod +x "$b/tilec"
 filter=${ATTN_FILTER:-block bf16}
-variants=${ATTN_VARIANTS:-default ov ws ws-pp ws-ov ws-pp-ov}
+variants=${ATTN_VARIANTS:-default pipelined ov ws ws-pp ws-ov ws-pp-ov}
 for variant in $variants; do
   opts=()
   for f in $(flags_of "$variant"); do opts+=("--tilec-option=$f"); done

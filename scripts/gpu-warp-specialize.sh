@@ -44,8 +44,8 @@ done
 if [ "${WS_BENCH:-1}" = 1 ]; then
   # The ablation compiles each row with its own flags (no global option).
   timeout 150 python3 "$root/bench/hopper_async.py" --tilec "$b/tilec" --sections ablation \
-    "--ablation-extra=+ warp specialization (producer warpgroup, setmaxnreg)=--warp-specialize=all" \
-    "--ablation-extra=+ ping-pong of the two consumer warpgroups=--warp-specialize=all --ping-pong" \
+    "--ablation-extra=+ warp specialization (producer warpgroup, setmaxnreg)=--warp-specialize=all --ping-pong=false --intra-warpgroup-overlap=false" \
+    "--ablation-extra=+ ping-pong of the two consumer warpgroups=--warp-specialize=all --ping-pong --intra-warpgroup-overlap=false" \
     "--ablation-extra=+ intra-warpgroup overlap (P V under the next softmax)=--warp-specialize=all --ping-pong --intra-warpgroup-overlap" \
     "--ablation-extra=+ clusters of 2 CTAs (TMA multicast of K, V / B)=--warp-specialize=all --ping-pong --intra-warpgroup-overlap --num-ctas=2" \
     --json "$out/ws-ablation.json" > "$out/ws-ablation.log" 2>&1 || status=1

@@ -51,6 +51,19 @@ llvm::Error tilec::verifyPipelineOptions(const PipelineOptions &options,
     return llvm::createStringError(spell("num-ctas", spelling) +
                                    " must be 1, 2, 4 or 8, got " +
                                    llvm::Twine(options.numCTAs));
+  if (!llvm::is_contained({"off", "requested", "auto", "all"},
+                          llvm::StringRef(options.warpSpecialize)))
+    return llvm::createStringError(
+        spell("warp-specialize", spelling) + " must be off, requested, auto "
+        "or all, got '" + options.warpSpecialize + "'");
+  for (auto [name, value] :
+       {std::pair<llvm::StringRef, llvm::StringRef>{"ping-pong",
+                                                    options.pingPong},
+        {"intra-warpgroup-overlap", options.intraWarpgroupOverlap}})
+    if (!llvm::is_contained({"off", "auto", "on"}, value))
+      return llvm::createStringError(spell(name, spelling) +
+                                     " must be off, auto or on, got '" +
+                                     value + "'");
   return llvm::Error::success();
 }
 

@@ -100,8 +100,11 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
       addCleanups(pm);
     }
     // 7'. The last dot of a pipelined loop issued one iteration late.
-    if (options.intraWarpgroupOverlap) {
-      pm.addPass(tilegpu::createTileGPUIntraWarpgroupOverlap());
+    if (options.intraWarpgroupOverlap != "off") {
+      tilegpu::TileGPUIntraWarpgroupOverlapOptions overlapOptions;
+      overlapOptions.mode =
+          options.intraWarpgroupOverlap == "on" ? "all" : "warp-specialized";
+      pm.addPass(tilegpu::createTileGPUIntraWarpgroupOverlap(overlapOptions));
       addCleanups(pm);
     }
   }

@@ -186,18 +186,22 @@ static cl::opt<std::string> warpSpecialize(
              "loops with wgmma in kernels of 4 or 8 warps whose shared memory "
              "holds an SM to one CTA anyway), all (every loop that can be)"),
     cl::value_desc("MODE"), cl::cat(tilecCategory));
-static cl::opt<bool> pingPong(
+static cl::opt<cl::boolOrDefault> pingPong(
     "ping-pong",
     cl::desc("In warp-specialized loops of two consumer warpgroups (8 "
              "warps) with two or more dots, let the warpgroups take turns at "
-             "the tensor cores (FlashAttention-3's ping-pong)"),
+             "the tensor cores (FlashAttention-3's ping-pong). Unset: every "
+             "such loop that can; --ping-pong also remarks on split loops "
+             "that cannot; --ping-pong=false: none"),
     cl::cat(tilecCategory));
-static cl::opt<bool> intraWarpgroupOverlap(
+static cl::opt<cl::boolOrDefault> intraWarpgroupOverlap(
     "intra-warpgroup-overlap",
-    cl::desc("In pipelined loops, issue the last dot (attention's "
-             "P V) one iteration late, after the next iteration's first dot, "
-             "so that it runs under that iteration's softmax "
-             "(FlashAttention-3's intra-warpgroup overlap)"),
+    cl::desc("Issue a pipelined loop's last dot (attention's P V) one "
+             "iteration late, after the next iteration's first dot, so that "
+             "it runs under that iteration's softmax (FlashAttention-3's "
+             "intra-warpgroup overlap). Unset: in warp-specialized loops; "
+             "--intra-warpgroup-overlap: in every loop that can; "
+             "--intra-warpgroup-overlap=false: none"),
     cl::cat(tilecCategory));
 static cl::opt<unsigned> numCTAs(
     "num-ctas", cl::init(1),
@@ -302,8 +306,11 @@ int main(int argc, char **argv) {
                 "' (expected off, requested, auto or all)");
   options.pipeline.warpSpecialize =
       disableWarpSpecialize ? std::string("off") : std::string(warpSpecialize);
-  options.pipeline.pingPong = pingPong;
-  options.pipeline.intraWarpgroupOverlap = intraWarpgroupOverlap;
+  auto tristate = [](cl::boolOrDefault value) {
+    return value == cl::BOU_UNSET ? "auto" : value == cl::BOU_TRUE ? "on" : "off";
+  };
+  options.pipeline.pingPong = tristate(pingPong);
+  options.pipeline.intraWarpgroupOverlap = tristate(intraWarpgroupOverlap);
   if (mbarrierSpinLimit < 0)
     return fail("--mbarrier-spin-limit must not be negative");
   options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;

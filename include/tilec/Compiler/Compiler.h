@@ -79,15 +79,19 @@ struct PipelineOptions {
   /// whose shared memory holds an SM to one CTA anyway), "all" (every loop
   /// that can be). With "off" the pass is not in the pipeline at all.
   std::string warpSpecialize = "auto";
-  /// In warp-specialized loops of two consumer warpgroups, let them take
-  /// turns at the tensor cores (tilegpu-warp-specialize's ping-pong;
-  /// `--ping-pong`).
-  bool pingPong = false;
-  /// In pipelined loops, issue the last dot (attention's P V) one
-  /// iteration late, behind the next iteration's first dot, so that it runs
-  /// under that iteration's softmax (tilegpu-intra-warpgroup-overlap;
-  /// `--intra-warpgroup-overlap`).
-  bool intraWarpgroupOverlap = false;
+  /// In warp-specialized loops of two consumer warpgroups and two or more
+  /// dots, let the warpgroups take turns at the tensor cores
+  /// (tilegpu-warp-specialize's ping-pong; `--ping-pong`): "auto" (the
+  /// default: every such loop that can, silently), "on" (also a remark on
+  /// each split loop that cannot), "off".
+  std::string pingPong = "auto";
+  /// Issue a loop's last dot (attention's P V) one iteration late, behind
+  /// the next iteration's first dot, so that it runs under that iteration's
+  /// softmax (tilegpu-intra-warpgroup-overlap; `--intra-warpgroup-overlap`):
+  /// "auto" (the default: the consumer loops of warp-specialized kernels,
+  /// where the device runs measured it faster), "on" (every pipelined
+  /// loop that can be), "off".
+  std::string intraWarpgroupOverlap = "auto";
   /// CTAs per thread-block cluster along grid axis 0 (1, 2, 4 or 8;
   /// `--num-ctas`): TMA copies that the neighbouring programs of a cluster
   /// make alike are issued once and multicast into all of them

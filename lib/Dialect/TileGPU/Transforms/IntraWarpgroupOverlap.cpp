@@ -298,18 +298,32 @@ void deferLastDot(scf::ForOp loop, DeferPlan plan) {
 struct TileGPUIntraWarpgroupOverlapPass
     : tilegpu::impl::TileGPUIntraWarpgroupOverlapBase<
           TileGPUIntraWarpgroupOverlapPass> {
+  using TileGPUIntraWarpgroupOverlapBase::TileGPUIntraWarpgroupOverlapBase;
+
   void runOnOperation() override {
+    if (mode != "all" && mode != "warp-specialized") {
+      getOperation().emitError()
+          << "tilegpu-intra-warpgroup-overlap: mode '" << mode
+          << "' is not one of all, warp-specialized";
+      return signalPassFailure();
+    }
+    bool all = mode == "all";
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (!loop.getBody()->getOps<WarpgroupDotOp>().empty())
+      if (loop.getBody()->getOps<WarpgroupDotOp>().empty())
+        return;
+      // A consumer loop of tilegpu-warp-specialize's split.
+      auto ws = loop->getParentOfType<WarpSpecializeOp>();
+      if (all || (ws && ws.getConsumer().isAncestor(loop->getParentRegion())))
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {
       std::string whyNot;
       FailureOr<DeferPlan> plan = planLoop(loop, whyNot);
       if (failed(plan)) {
-        emitRemark(loop.getLoc()) << "loop's last dot not overlapped with "
-                                     "the next iteration: " << whyNot;
+        if (all)
+          emitRemark(loop.getLoc()) << "loop's last dot not overlapped with "
+                                       "the next iteration: " << whyNot;
         continue;
       }
       emitRemark(loop.getLoc())

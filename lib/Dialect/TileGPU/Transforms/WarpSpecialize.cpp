@@ -408,6 +408,12 @@ struct TileGPUWarpSpecializePass
     }
     if (*parsed == Mode::Off)
       return;
+    if (pingPong != "off" && pingPong != "auto" && pingPong != "on") {
+      getOperation().emitError()
+          << "tilegpu-warp-specialize: ping-pong '" << pingPong
+          << "' is not one of off, auto, on";
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (func->hasAttr(tile::kKernelAttrName) && !func.isExternal())
         if (failed(runOnKernel(func, *parsed)))
@@ -603,13 +609,16 @@ struct TileGPUWarpSpecializePass
           << "loop warp-specialized: a producer warpgroup issues its TMA "
              "copies; the CTA has "
           << (*numWarps + kProducerWarps) * kThreadsPerWarp << " threads";
-      if (!pingPong)
+      if (pingPong == "off")
         continue;
       std::string why = *numWarps == 2 * kWarpsPerWarpgroup
                             ? whyNoTurns(plan.loop)
                             : "it needs two consumer warpgroups (8 warps)";
       if (!why.empty()) {
-        emitRemark(plan.loop.getLoc()) << "no ping-pong: " << why;
+        // `auto` takes what it can and says nothing about the rest (a
+        // GEMM's one-dot loop is not a candidate there).
+        if (pingPong == "on")
+          emitRemark(plan.loop.getLoc()) << "no ping-pong: " << why;
         continue;
       }
       insertTurns(plan.loop);

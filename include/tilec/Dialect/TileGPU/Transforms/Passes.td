@@ -261,13 +261,15 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
            "(a multiple of 8 in [24, 256]); 0: by the consumer warpgroups, "
            "240 for one, 232 for two, else what the SM's 64K registers "
            "leave beside the producer">,
-    Option<"pingPong", "ping-pong", "bool", "false",
-           "With two consumer warpgroups (8 warps), let them take turns at "
-           "the tensor cores in each split loop with two or more "
-           "warpgroup dots and no consumer barrier: tilegpu.turn_pass "
-           "after the body's first dot, tilegpu.turn_wait before its last "
-           "(FlashAttention-3's ping-pong: one warpgroup's softmax runs "
-           "under the other's wgmma)">
+    Option<"pingPong", "ping-pong", "std::string", "\"off\"",
+           "off, auto or on. With two consumer warpgroups (8 warps), let "
+           "them take turns at the tensor cores in each split loop with two "
+           "or more warpgroup dots and no consumer barrier: "
+           "tilegpu.turn_pass after the body's first dot, tilegpu.turn_wait "
+           "before its last (FlashAttention-3's ping-pong: one warpgroup's "
+           "softmax runs under the other's wgmma). `on` remarks on each "
+           "split loop that cannot; `auto` (the compiler's default) takes "
+           "those that can silently">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::tilec::tilegpu::TileGPUDialect"];
@@ -312,8 +314,21 @@ def TileGPUIntraWarpgroupOverlap : Pass<"tilegpu-intra-warpgroup-overlap", "mlir
 
     Ping-pong's turns (`tilegpu.turn_pass` right after the first dot) then
     follow both dots: each warpgroup issues QK^T(j) and PV(j - 1) in its
-    turn, as FlashAttention-3 does. Other loops get a remark saying why not.
+    turn, as FlashAttention-3 does.
+
+    `mode` says which loops: `all` (the pass's default) every loop that
+    can be taken, with a remark saying why not for each other loop with
+    dots; `warp-specialized` (the compiler's default) only loops in the
+    consumer region of a `tilegpu.warp_specialize`, silently. The device
+    runs measured the overlap faster there (both head dims, with and
+    without ping-pong) and up to 2 % slower in non-causal loops without a
+    producer warpgroup (docs/architecture.md 4c'').
   }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"all\"",
+           "all (every loop that can be) or warp-specialized (only the "
+           "consumer loops of a tilegpu.warp_specialize)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::tilec::tilegpu::TileGPUDialect"];
 }
