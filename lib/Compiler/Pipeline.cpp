@@ -108,6 +108,9 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
       addCleanups(pm);
     }
   }
+  // 7''. Kernels whose work grows with program_id(0) launch longest first.
+  if (options.longestFirst)
+    pm.addPass(tilegpu::createTileGPULongestFirst());
   pm.addPass(tilegpu::createTileGPUAllocateShared());
   if (stop == EmitKind::TileGPU)
     return;

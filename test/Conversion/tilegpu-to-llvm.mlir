@@ -172,3 +172,42 @@ func.func @trans_rounds(%x: tensor<256x256xf32, #b>) -> tensor<256x256xf32, #b> 
   %y = tile.trans %x {order = array<i32: 1, 0>} : tensor<256x256xf32, #b> -> tensor<256x256xf32, #b>
   return %y : tensor<256x256xf32, #b>
 }
+
+// -----
+
+// tilegpu.longest_first = 8: the CTA of linear index L = x + y nx hands out
+// program_id(0) = nx - 1 - r / g and program_id(1) = 8 (L / 8nx) + r mod g,
+// with r = L mod 8nx and g = min(8, ny - 8 (L / 8nx)); program_id(2) stays.
+// CHECK-LABEL: llvm.func @longest_first
+// CHECK:         %[[NX:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
+// CHECK-NEXT:    %[[NY:.*]] = nvvm.read.ptx.sreg.nctaid.y : i32
+// CHECK-NEXT:    %[[X:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK-NEXT:    %[[Y:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
+// CHECK-NEXT:    %[[G:.*]] = arith.constant 8 : i32
+// CHECK-NEXT:    %[[YNX:.*]] = arith.muli %[[Y]], %[[NX]] : i32
+// CHECK-NEXT:    %[[L:.*]] = arith.addi %[[X]], %[[YNX]] : i32
+// CHECK-NEXT:    %[[SPAN:.*]] = arith.muli %[[G]], %[[NX]] : i32
+// CHECK-NEXT:    %[[GROUP:.*]] = arith.divui %[[L]], %[[SPAN]] : i32
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.muli %[[GROUP]], %[[G]] : i32
+// CHECK-NEXT:    %[[R:.*]] = arith.remui %[[L]], %[[SPAN]] : i32
+// CHECK-NEXT:    %[[LEFT:.*]] = arith.subi %[[NY]], %[[FIRST]] : i32
+// CHECK-NEXT:    %[[H:.*]] = arith.minui %[[G]], %[[LEFT]] : i32
+// CHECK-NEXT:    %[[DOWN:.*]] = arith.divui %[[R]], %[[H]] : i32
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[LAST:.*]] = arith.subi %[[NX]], %[[ONE]] : i32
+// CHECK-NEXT:    %[[P0:.*]] = arith.subi %[[LAST]], %[[DOWN]] : i32
+// CHECK:         %[[H1:.*]] = arith.minui
+// CHECK-NEXT:    %[[R1:.*]] = arith.remui %{{.*}}, %[[H1]] : i32
+// CHECK-NEXT:    %[[P1:.*]] = arith.addi %{{.*}}, %[[R1]] : i32
+// CHECK-NEXT:    %[[P2:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
+// CHECK-NEXT:    %[[S:.*]] = arith.addi %[[P0]], %[[P1]] : i32
+// CHECK-NEXT:    arith.addi %[[S]], %[[P2]] : i32
+func.func @longest_first(%out: !tile.ptr<i32>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.longest_first = 8 : i32} {
+  %p0 = tile.program_id 0
+  %p1 = tile.program_id 1
+  %p2 = tile.program_id 2
+  %s = arith.addi %p0, %p1 : i32
+  %t = arith.addi %s, %p2 : i32
+  tile.store %out, %t : !tile.ptr<i32>
+  return
+}

@@ -209,6 +209,14 @@ static cl::opt<unsigned> numCTAs(
              "8): TMA copies the programs of a cluster make alike (attention's "
              "K and V) are issued once and multicast into all of them"),
     cl::cat(tilecCategory));
+static cl::opt<bool> longestFirst(
+    "longest-first", cl::init(true),
+    cl::desc("Hand out program ids longest first in kernels whose loops run "
+             "more iterations for a larger program_id(0) (causal attention) "
+             "and whose programs cannot observe each other "
+             "(tilegpu-longest-first); --longest-first=false keeps the "
+             "launch order"),
+    cl::cat(tilecCategory));
 static cl::opt<bool> disableWarpSpecialize(
     "disable-warp-specialize",
     cl::desc("No warp specialization, even where tl.range asks for it "
@@ -267,6 +275,7 @@ int main(int argc, char **argv) {
   pipeline.numWarps = numWarps;
   pipeline.numStages = numStages;
   pipeline.numCTAs = numCTAs;
+  pipeline.longestFirst = longestFirst;
   if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
     return fail(llvm::toString(std::move(err)));
   llvm::Expected<unsigned> ptx = resolvePTXVersion(

@@ -98,6 +98,11 @@ struct PipelineOptions {
   /// (tilegpu-cluster-multicast). A kernel with nothing to share stays
   /// unclustered; the metadata's `cluster_dims` says what was done.
   unsigned numCTAs = 1;
+  /// Launch the longest programs first where a kernel's loops run more
+  /// iterations for a larger program_id(0) and its programs cannot observe
+  /// each other (causal attention; tilegpu-longest-first;
+  /// `--longest-first=false` turns it off).
+  bool longestFirst = true;
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).

@@ -140,9 +140,9 @@ struct PrintOpLowering : OpConversionPattern<tile::PrintOp> {
     ThreadIndices ids = getThreadIndices(rewriter, loc);
     Value threadZero = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, ids.thread, i32Val(rewriter, loc, 0));
-    SmallVector<Value> pid = {NVVM::BlockIdXOp::create(rewriter, loc, i32),
-                              NVVM::BlockIdYOp::create(rewriter, loc, i32),
-                              NVVM::BlockIdZOp::create(rewriter, loc, i32)};
+    SmallVector<Value> pid = {emitProgramId(rewriter, loc, 0, op),
+                              emitProgramId(rewriter, loc, 1, op),
+                              emitProgramId(rewriter, loc, 2, op)};
     std::string prefix = escapeFormat(op.getPrefix());
     size_t numOperands = op.getArgs().size();
 

@@ -565,3 +565,39 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
   }
   return results;
 }
+
+Value lowering::emitProgramId(OpBuilder &b, Location loc, unsigned axis,
+                              Operation *at) {
+  Type i32 = b.getI32Type();
+  auto func = at->getParentOfType<FunctionOpInterface>();
+  IntegerAttr group =
+      func ? func->getAttrOfType<IntegerAttr>(
+                 tilegpu::TileGPUDialect::getLongestFirstAttrName())
+           : IntegerAttr();
+  if (axis == 2)
+    return NVVM::BlockIdZOp::create(b, loc, i32);
+  if (!group)
+    return axis == 0 ? NVVM::BlockIdXOp::create(b, loc, i32).getResult()
+                     : NVVM::BlockIdYOp::create(b, loc, i32).getResult();
+  // The CTA's linear index L in its z plane, its group of G values of
+  // axis 1 (L / (G nx)), its place r in the group and the group's height
+  // g (the last may be short): axis 0 counts down with r / g, axis 1 runs
+  // through the group with r mod g. All unsigned: L < 2^31 on sm_90.
+  auto constant = [&](int64_t v) { return i32Val(b, loc, v); };
+  Value nx = NVVM::GridDimXOp::create(b, loc, i32);
+  Value ny = NVVM::GridDimYOp::create(b, loc, i32);
+  Value x = NVVM::BlockIdXOp::create(b, loc, i32);
+  Value y = NVVM::BlockIdYOp::create(b, loc, i32);
+  Value g = constant(group.getInt());
+  Value linear = arith::AddIOp::create(b, loc, x, arith::MulIOp::create(b, loc, y, nx));
+  Value span = arith::MulIOp::create(b, loc, g, nx);
+  Value first = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, linear, span), g);
+  Value r = arith::RemUIOp::create(b, loc, linear, span);
+  Value left = arith::SubIOp::create(b, loc, ny, first);
+  Value height = arith::MinUIOp::create(b, loc, g, left);
+  if (axis == 1)
+    return arith::AddIOp::create(b, loc, first, arith::RemUIOp::create(b, loc, r, height));
+  Value fromEnd = arith::DivUIOp::create(b, loc, r, height);
+  return arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, nx, constant(1)),
+                             fromEnd);
+}

@@ -67,6 +67,12 @@ getLayoutOf(mlir::Location loc, mlir::RankedTensorType type);
 /// i32 constant.
 mlir::Value i32Val(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
+/// `tl.program_id(axis)` (0, 1 or 2) of the CTA running `at`: %ctaid.axis,
+/// or, in a kernel with `tilegpu.longest_first = G`, the longest-first order
+/// of axes 0 and 1 (tilegpu-longest-first in Passes.td gives the formula).
+mlir::Value emitProgramId(mlir::OpBuilder &b, mlir::Location loc,
+                          unsigned axis, mlir::Operation *at);
+
 /// The thread's index in the CTA, lane in its warp and warp in the CTA.
 struct ThreadIndices {
   mlir::Value thread, lane, warp;

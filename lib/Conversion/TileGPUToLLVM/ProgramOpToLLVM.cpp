@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One program instance is one CTA: tl.program_id(a) is %ctaid.{x,y,z} and
-// tl.num_programs(a) is %nctaid.{x,y,z} (DESIGN.md §2, kernel ABI).
+// One program instance is one CTA: tl.program_id(a) is %ctaid.{x,y,z}
+// (axes 0 and 1 remapped in a kernel that tilegpu-longest-first made
+// longest first) and tl.num_programs(a) is %nctaid.{x,y,z} (DESIGN.md §2,
+// kernel ABI).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,19 +28,7 @@ struct ProgramIdOpLowering : OpConversionPattern<tile::ProgramIdOp> {
   LogicalResult
   matchAndRewrite(tile::ProgramIdOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type i32 = rewriter.getI32Type();
-    Value id;
-    switch (op.getAxis()) {
-    case 0:
-      id = NVVM::BlockIdXOp::create(rewriter, op.getLoc(), i32);
-      break;
-    case 1:
-      id = NVVM::BlockIdYOp::create(rewriter, op.getLoc(), i32);
-      break;
-    default:
-      id = NVVM::BlockIdZOp::create(rewriter, op.getLoc(), i32);
-      break;
-    }
+    Value id = emitProgramId(rewriter, op.getLoc(), op.getAxis(), op);
     rewriter.replaceOp(op, id);
     return success();
   }

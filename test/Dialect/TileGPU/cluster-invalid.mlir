@@ -79,3 +79,20 @@ func.func @multicast_if_alone(%desc: !tilegpu.tma_desc<tensor<64x128xf16>, 2>, %
   tilegpu.tma_load %desc[%c0, %c0], %ring[%c0], %bars[%c0] multicast_if %p : <tensor<64x128xf16>, 2>, <1 x tensor<64x128xf16>>, <1>
   return
 }
+
+// -----
+
+// tilegpu.longest_first (tilegpu-longest-first) is a positive i32 ...
+// expected-error @below {{'func.func' op 'tilegpu.longest_first' must be a positive i32 on a function}}
+func.func @longest_first_zero() attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.longest_first = 0 : i32} {
+  return
+}
+
+// -----
+
+// ... and never on a clustered kernel, whose CTAs must be consecutive
+// programs of axis 0.
+// expected-error @below {{'func.func' op 'tilegpu.longest_first' and 'tilegpu.cluster_dims' exclude each other}}
+func.func @longest_first_clustered() attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.longest_first = 8 : i32, tilegpu.cluster_dims = array<i32: 2, 1, 1>} {
+  return
+}

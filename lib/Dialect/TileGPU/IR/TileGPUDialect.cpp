@@ -87,6 +87,20 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                 "a function";
     return success();
   }
+  if (attr.getName() == getLongestFirstAttrName()) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !value || value.getInt() < 1 ||
+        !value.getType().isInteger(32))
+      return op->emitOpError() << "'" << getLongestFirstAttrName()
+                               << "' must be a positive i32 on a function";
+    if (op->hasAttr(getClusterDimsAttrName()))
+      return op->emitOpError()
+             << "'" << getLongestFirstAttrName() << "' and '"
+             << getClusterDimsAttrName()
+             << "' exclude each other (a cluster's CTAs are consecutive "
+                "programs of axis 0)";
+    return success();
+  }
   if (attr.getName() == kScratchOffsetAttrName) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value || value.getInt() < 0 || value.getInt() % 16 != 0)

@@ -48,6 +48,13 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getClusterDimsAttrName() {
       return ::llvm::StringLiteral("tilegpu.cluster_dims");
     }
+    /// Name of the kernel (function) attribute that makes its program ids
+    /// longest first (a positive i32 G, set by tilegpu-longest-first):
+    /// program_id(0) counts down along the launch and program_id(1) cycles
+    /// through groups of G; absent: program_id(a) is %ctaid.a.
+    static constexpr ::llvm::StringLiteral getLongestFirstAttrName() {
+      return ::llvm::StringLiteral("tilegpu.longest_first");
+    }
   }];
 }
 

@@ -172,6 +172,51 @@ def TileGPUClusterMulticast : Pass<"tilegpu-cluster-multicast", "mlir::ModuleOp"
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }
 
+def TileGPULongestFirst : Pass<"tilegpu-longest-first", "mlir::ModuleOp"> {
+  let summary = "Launch a kernel's longest programs first when its work grows with program_id(0)";
+  let description = [{
+    A GPU runs a grid's CTAs in the order of their linear index, x
+    fastest, as SMs free up. When the programs with the larger
+    `tl.program_id(0)` run longer (causal attention: the first loop of
+    tutorial 06's forward kernel runs `start_m` iterations), that order
+    starts the longest programs last, and the last wave is a few long
+    programs on an otherwise idle GPU. Handing out the program ids longest
+    first (Graham's longest-processing-time-first list scheduling, which
+    FlashAttention-3's causal scheduler also uses) fills the tail with the
+    short ones.
+
+    The pass computes, for every `scf.for` of a kernel, how its trip count
+    moves with `program_id(0)` (a slope analysis of its bounds: sums,
+    differences, products and floor divisions by constants, min, max,
+    casts; values that do not depend on `program_id(0)` are constant).
+    When at least one loop runs more iterations for a larger
+    `program_id(0)` and none runs fewer or depends on it in a way the
+    analysis cannot tell, and the programs cannot observe each other (no
+    atomics, volatile loads, inline assembly, calls or while loops: the
+    order the hardware runs them in is then invisible), the kernel gets
+    `tilegpu.longest_first = G` and a remark. The lowering then maps the
+    CTA of linear index L (x fastest) in a grid of nx x ny to
+    `program_id(0)` = nx - 1 - (L mod (G·nx)) / g and `program_id(1)` =
+    G·(L / (G·nx)) + (L mod (G·nx)) mod g, with g = min(G, ny - G·(L / (G·nx)))
+    (the last group may be smaller): the launch walks `program_id(0)`
+    downwards and, for each, `program_id(1)` through a group of G. With
+    G = 1 only axis 0 is reversed; a larger G interleaves more of
+    `program_id(1)` (attention's heads), nearer to a global longest-first
+    order, while the CTAs running at once still share the K and V of G
+    heads (G = 8: 16 MB of K and V at N_CTX 4096, head dim 128, within
+    the L2). `program_id(2)` and `num_programs` are unchanged.
+
+    Runs after `tilegpu-cluster-multicast` and skips clustered kernels (the
+    CTAs of a cluster must be the programs 2k, 2k + 1 of axis 0).
+  }];
+  let options = [
+    Option<"group", "group", "unsigned", "8",
+           "How many consecutive program_id(1) values the launch interleaves "
+           "for each program_id(0) (1: reverse axis 0 only)">
+  ];
+  let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
   let summary = "Split TMA-fed pipelined loops into a producer warpgroup and the consumer warps";
   let description = [{

@@ -1,0 +1,302 @@
+//===- LongestFirst.cpp - launch the longest programs first ---------------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tilegpu-longest-first pass (see Passes.td): how each loop's trip count
+// moves with program_id(0) (the slope of its bounds), and, in kernels whose
+// programs cannot observe each other and whose work only grows with
+// program_id(0), the kernel attribute that makes the lowering hand out
+// program ids longest first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPULONGESTFIRST
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+namespace {
+
+/// How an integer moves with `tl.program_id(0)` = p, the other program ids
+/// and the kernel's arguments held fixed: `k * p + c` (Linear, k known;
+/// k = 0: it does not depend on p), or only known never to decrease
+/// (Increasing) or never to increase (Decreasing), or Unknown.
+struct Slope {
+  enum Kind { Linear, Increasing, Decreasing, Unknown } kind = Unknown;
+  int64_t k = 0;
+
+  static Slope linear(int64_t k) { return {Linear, k}; }
+  static Slope increasing() { return {Increasing, 0}; }
+  static Slope decreasing() { return {Decreasing, 0}; }
+  static Slope unknown() { return {Unknown, 0}; }
+
+  bool isConstant() const { return kind == Linear && k == 0; }
+  bool neverDecreases() const {
+    return (kind == Linear && k >= 0) || kind == Increasing;
+  }
+  bool neverIncreases() const {
+    return (kind == Linear && k <= 0) || kind == Decreasing;
+  }
+  /// The direction alone (a positive factor or a floor division keeps it).
+  Slope direction() const {
+    if (isConstant() || kind == Unknown)
+      return *this;
+    return neverDecreases() ? increasing() : decreasing();
+  }
+  Slope negated() const {
+    switch (kind) {
+    case Linear:
+      return linear(-k);
+    case Increasing:
+      return decreasing();
+    case Decreasing:
+      return increasing();
+    case Unknown:
+      return unknown();
+    }
+    llvm_unreachable("slope kind");
+  }
+};
+
+Slope add(Slope a, Slope b) {
+  if (a.kind == Slope::Linear && b.kind == Slope::Linear) {
+    int64_t k;
+    if (llvm::AddOverflow(a.k, b.k, k))
+      return Slope::unknown();
+    return Slope::linear(k);
+  }
+  if (a.isConstant())
+    return b;
+  if (b.isConstant())
+    return a;
+  if (a.neverDecreases() && b.neverDecreases())
+    return Slope::increasing();
+  if (a.neverIncreases() && b.neverIncreases())
+    return Slope::decreasing();
+  return Slope::unknown();
+}
+
+Slope scale(Slope a, int64_t c) {
+  if (c == 0)
+    return Slope::linear(0);
+  if (a.kind == Slope::Linear) {
+    int64_t k;
+    if (llvm::MulOverflow(a.k, c, k))
+      return Slope::unknown();
+    return Slope::linear(k);
+  }
+  return c > 0 ? a : a.negated();
+}
+
+/// Both sides moving the same way: min, max, a select on a condition that
+/// does not depend on p.
+Slope either(Slope a, Slope b) {
+  if (a.kind == Slope::Linear && b.kind == Slope::Linear && a.k == b.k)
+    return a;
+  if (a.neverDecreases() && b.neverDecreases())
+    return Slope::increasing();
+  if (a.neverIncreases() && b.neverIncreases())
+    return Slope::decreasing();
+  return Slope::unknown();
+}
+
+std::optional<int64_t> constantInt(Value v) {
+  APInt value;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+/// The slopes of a kernel's integers, computed on demand (memoized).
+class SlopeAnalysis {
+public:
+  Slope get(Value v) {
+    auto it = slopes.find(v);
+    if (it != slopes.end())
+      return it->second;
+    // Cycles (loop-carried values) read as unknown.
+    slopes[v] = Slope::unknown();
+    Slope s = compute(v);
+    slopes[v] = s;
+    return s;
+  }
+
+  /// How the trip count of `loop` moves with p.
+  Slope tripCount(scf::ForOp loop) {
+    Slope step = get(loop.getStep());
+    if (!step.isConstant())
+      return Slope::unknown();
+    return add(get(loop.getUpperBound()), get(loop.getLowerBound()).negated())
+        .direction();
+  }
+
+private:
+  Slope compute(Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (isa<FunctionOpInterface>(owner))
+        return Slope::linear(0);
+      // A loop's induction variable runs over the same values in every
+      // program when the bounds do.
+      if (auto loop = dyn_cast<scf::ForOp>(owner))
+        if (arg == loop.getInductionVar() &&
+            get(loop.getLowerBound()).isConstant() &&
+            get(loop.getUpperBound()).isConstant() &&
+            get(loop.getStep()).isConstant())
+          return Slope::linear(0);
+      return Slope::unknown();
+    }
+    Operation *op = v.getDefiningOp();
+    auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
+    auto binary = [&](auto combine) { return combine(operand(0), operand(1)); };
+    return llvm::TypeSwitch<Operation *, Slope>(op)
+        .Case([](tile::ProgramIdOp pid) {
+          return Slope::linear(pid.getAxis() == 0 ? 1 : 0);
+        })
+        .Case<tile::NumProgramsOp>([](auto) { return Slope::linear(0); })
+        .Case<arith::ConstantOp>([](auto) { return Slope::linear(0); })
+        .Case<arith::AddIOp>([&](auto) { return binary(add); })
+        .Case<arith::SubIOp>([&](auto) {
+          return add(operand(0), operand(1).negated());
+        })
+        .Case<arith::MulIOp>([&](arith::MulIOp mul) {
+          if (std::optional<int64_t> c = constantInt(mul.getRhs()))
+            return scale(operand(0), *c);
+          if (std::optional<int64_t> c = constantInt(mul.getLhs()))
+            return scale(operand(1), *c);
+          return operand(0).isConstant() && operand(1).isConstant()
+                     ? Slope::linear(0)
+                     : Slope::unknown();
+        })
+        .Case<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp,
+              arith::CeilDivSIOp, arith::CeilDivUIOp, arith::ShRSIOp,
+              arith::ShRUIOp>([&](Operation *div) {
+          // A floor or ceiling division by a positive constant keeps the
+          // direction.
+          std::optional<int64_t> c = constantInt(div->getOperand(1));
+          if (c && *c > 0)
+            return operand(0).direction();
+          return operand(0).isConstant() && operand(1).isConstant()
+                     ? Slope::linear(0)
+                     : Slope::unknown();
+        })
+        .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
+            [&](auto) { return binary(either); })
+        .Case<arith::SelectOp>([&](auto) {
+          return operand(0).isConstant() ? either(operand(1), operand(2))
+                                         : Slope::unknown();
+        })
+        .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+              arith::IndexCastOp, arith::IndexCastUIOp>(
+            [&](auto) { return operand(0); })
+        .Default([&](Operation *other) {
+          // Anything else is the same in every program when its operands
+          // are, unless it is an op with regions (its regions may read p).
+          bool same = other->getNumRegions() == 0 &&
+                      llvm::all_of(other->getOperands(), [&](Value x) {
+                        return get(x).isConstant();
+                      });
+          return same ? Slope::linear(0) : Slope::unknown();
+        });
+  }
+
+  DenseMap<Value, Slope> slopes;
+};
+
+/// Why the programs of `func` might observe each other (so that the order
+/// the hardware runs them in may matter), or "".
+std::string whyOrderMatters(func::FuncOp func) {
+  std::string why;
+  func.walk([&](Operation *op) {
+    if (!why.empty())
+      return WalkResult::interrupt();
+    if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op))
+      why = "it has atomics";
+    else if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getIsVolatile())
+      why = "it has volatile loads";
+    else if (isa<tile::InlineAsmElementwiseOp>(op))
+      why = "it has inline assembly";
+    else if (isa<CallOpInterface>(op))
+      why = "it calls a function";
+    else if (isa<scf::WhileOp>(op))
+      why = "it has a while loop";
+    return WalkResult(why.empty() ? WalkResult::advance()
+                                  : WalkResult::interrupt());
+  });
+  return why;
+}
+
+struct TileGPULongestFirstPass
+    : tilegpu::impl::TileGPULongestFirstBase<TileGPULongestFirstPass> {
+  using TileGPULongestFirstBase::TileGPULongestFirstBase;
+
+  void runOnOperation() override {
+    if (group == 0) {
+      getOperation().emitError("tilegpu-longest-first: group must be at least 1");
+      return signalPassFailure();
+    }
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func->hasAttr(tile::kKernelAttrName) && !func.isExternal())
+        runOnKernel(func);
+  }
+
+  void runOnKernel(func::FuncOp func) {
+    // Clusters pair programs 2k, 2k + 1 (tilegpu-cluster-multicast).
+    if (func->hasAttr(TileGPUDialect::getClusterDimsAttrName()))
+      return;
+    SlopeAnalysis slopes;
+    scf::ForOp longer;
+    bool mixed = false;
+    func.walk([&](scf::ForOp loop) {
+      Slope trips = slopes.tripCount(loop);
+      if (trips.isConstant())
+        return;
+      if (trips.neverDecreases()) {
+        if (!longer)
+          longer = loop;
+        return;
+      }
+      mixed = true;
+    });
+    if (!longer || mixed)
+      return;
+    std::string why = whyOrderMatters(func);
+    if (!why.empty()) {
+      emitRemark(longer.getLoc())
+          << "loop runs more iterations for larger program_id(0), but the "
+             "programs keep the launch order: "
+          << why;
+      return;
+    }
+    func->setAttr(TileGPUDialect::getLongestFirstAttrName(),
+                  IntegerAttr::get(IntegerType::get(func.getContext(), 32),
+                                   static_cast<unsigned>(group)));
+    emitRemark(longer.getLoc())
+        << "loop runs more iterations for larger program_id(0): the "
+           "programs start longest first (program_id(0) counts down along "
+           "the launch, program_id(1) cycles through groups of "
+        << static_cast<unsigned>(group) << ")";
+  }
+};
+
+} // namespace
