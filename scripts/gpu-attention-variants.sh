@@ -6,6 +6,8 @@
 #   default   the compiler's defaults (head dim 128: a producer warpgroup,
 #             ping-pong and the overlap; head dim 64: the pipelined kernel)
 #   pipelined the pipelined kernel (no producer warpgroup)
+#   lf-off    the defaults but the launch order (--longest-first=false:
+#             causal attention's programs start in program_id order)
 #   ov        + --intra-warpgroup-overlap (P V issued under the next softmax)
 #   ws        --warp-specialize=all (a producer warpgroup, setmaxnreg) alone
 #   ws-pp     + --ping-pong (the two consumer warpgroups take turns)
@@ -31,6 +33,7 @@ flags_of() {
   case $1 in
     default) echo "" ;;
     pipelined) echo "--warp-specialize=off" ;;
+    lf-off) echo "--longest-first=false" ;;
     ov) echo "--warp-specialize=off --intra-warpgroup-overlap" ;;
     ws) echo "--warp-specialize=all --ping-pong=false --intra-warpgroup-overlap=false" ;;
     ws-pp) echo "--warp-specialize=all --ping-pong --intra-warpgroup-overlap=false" ;;
