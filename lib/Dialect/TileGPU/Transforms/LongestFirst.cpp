@@ -78,6 +78,16 @@ struct Slope {
   }
 };
 
+/// Increasing when neither `a` nor `b` decreases, decreasing when neither
+/// increases, else unknown.
+Slope sameDirection(Slope a, Slope b) {
+  if (a.neverDecreases() && b.neverDecreases())
+    return Slope::increasing();
+  if (a.neverIncreases() && b.neverIncreases())
+    return Slope::decreasing();
+  return Slope::unknown();
+}
+
 Slope add(Slope a, Slope b) {
   if (a.kind == Slope::Linear && b.kind == Slope::Linear) {
     int64_t k;
@@ -89,11 +99,7 @@ Slope add(Slope a, Slope b) {
     return b;
   if (b.isConstant())
     return a;
-  if (a.neverDecreases() && b.neverDecreases())
-    return Slope::increasing();
-  if (a.neverIncreases() && b.neverIncreases())
-    return Slope::decreasing();
-  return Slope::unknown();
+  return sameDirection(a, b);
 }
 
 Slope scale(Slope a, int64_t c) {
@@ -113,11 +119,7 @@ Slope scale(Slope a, int64_t c) {
 Slope either(Slope a, Slope b) {
   if (a.kind == Slope::Linear && b.kind == Slope::Linear && a.k == b.k)
     return a;
-  if (a.neverDecreases() && b.neverDecreases())
-    return Slope::increasing();
-  if (a.neverIncreases() && b.neverIncreases())
-    return Slope::decreasing();
-  return Slope::unknown();
+  return sameDirection(a, b);
 }
 
 std::optional<int64_t> constantInt(Value v) {
@@ -188,11 +190,12 @@ private:
                      ? Slope::linear(0)
                      : Slope::unknown();
         })
-        .Case<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp,
-              arith::CeilDivSIOp, arith::CeilDivUIOp, arith::ShRSIOp,
-              arith::ShRUIOp>([&](Operation *div) {
+        // Signed arithmetic only: an unsigned division, shift, min or
+        // extension of a value that crosses zero is not monotone.
+        .Case<arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+              arith::ShRSIOp>([&](Operation *div) {
           // A floor or ceiling division by a positive constant keeps the
-          // direction.
+          // direction (DivSI truncates toward zero: still monotone).
           std::optional<int64_t> c = constantInt(div->getOperand(1));
           if (c && *c > 0)
             return operand(0).direction();
@@ -200,14 +203,13 @@ private:
                      ? Slope::linear(0)
                      : Slope::unknown();
         })
-        .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
+        .Case<arith::MinSIOp, arith::MaxSIOp>(
             [&](auto) { return binary(either); })
         .Case<arith::SelectOp>([&](auto) {
           return operand(0).isConstant() ? either(operand(1), operand(2))
                                          : Slope::unknown();
         })
-        .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-              arith::IndexCastOp, arith::IndexCastUIOp>(
+        .Case<arith::ExtSIOp, arith::IndexCastOp>(
             [&](auto) { return operand(0); })
         .Default([&](Operation *other) {
           // Anything else is the same in every program when its operands

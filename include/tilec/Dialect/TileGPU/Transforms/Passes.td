@@ -188,7 +188,7 @@ def TileGPULongestFirst : Pass<"tilegpu-longest-first", "mlir::ModuleOp"> {
     The pass computes, for every `scf.for` of a kernel, how its trip count
     moves with `program_id(0)` (a slope analysis of its bounds: sums,
     differences, products and floor divisions by constants, min, max,
-    casts; values that do not depend on `program_id(0)` are constant).
+    sign extensions, all signed; values that do not depend on `program_id(0)` are constant).
     When at least one loop runs more iterations for a larger
     `program_id(0)` and none runs fewer or depends on it in a way the
     analysis cannot tell, and the programs cannot observe each other (no
