@@ -175,30 +175,36 @@ func.func @trans_rounds(%x: tensor<256x256xf32, #b>) -> tensor<256x256xf32, #b> 
 
 // -----
 
-// tilegpu.longest_first = 8: the CTA of linear index L = x + y nx hands out
-// program_id(0) = nx - 1 - r / g and program_id(1) = 8 (L / 8nx) + r mod g,
-// with r = L mod 8nx and g = min(8, ny - 8 (L / 8nx)); program_id(2) stays.
+// tilegpu.longest_first = 8: the CTA (x, y) of an nx x ny grid is in the
+// group of axis-1 values from first = 8 (y / 8), of height
+// h = min(8, ny - first), at place r = x + (y - first) nx (64-bit: it may
+// pass 2^32); program_id(0) = nx - 1 - r / h, program_id(1) =
+// first + r mod h; program_id(2) stays %ctaid.z.
 // CHECK-LABEL: llvm.func @longest_first
 // CHECK:         %[[NX:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
 // CHECK-NEXT:    %[[NY:.*]] = nvvm.read.ptx.sreg.nctaid.y : i32
 // CHECK-NEXT:    %[[X:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK-NEXT:    %[[Y:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
 // CHECK-NEXT:    %[[G:.*]] = arith.constant 8 : i32
-// CHECK-NEXT:    %[[YNX:.*]] = arith.muli %[[Y]], %[[NX]] : i32
-// CHECK-NEXT:    %[[L:.*]] = arith.addi %[[X]], %[[YNX]] : i32
-// CHECK-NEXT:    %[[SPAN:.*]] = arith.muli %[[G]], %[[NX]] : i32
-// CHECK-NEXT:    %[[GROUP:.*]] = arith.divui %[[L]], %[[SPAN]] : i32
+// CHECK-NEXT:    %[[GROUP:.*]] = arith.divui %[[Y]], %[[G]] : i32
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.muli %[[GROUP]], %[[G]] : i32
-// CHECK-NEXT:    %[[R:.*]] = arith.remui %[[L]], %[[SPAN]] : i32
 // CHECK-NEXT:    %[[LEFT:.*]] = arith.subi %[[NY]], %[[FIRST]] : i32
 // CHECK-NEXT:    %[[H:.*]] = arith.minui %[[G]], %[[LEFT]] : i32
-// CHECK-NEXT:    %[[DOWN:.*]] = arith.divui %[[R]], %[[H]] : i32
+// CHECK-NEXT:    %[[NX64:.*]] = arith.extui %[[NX]] : i32 to i64
+// CHECK-NEXT:    %[[ROW:.*]] = arith.subi %[[Y]], %[[FIRST]] : i32
+// CHECK-NEXT:    %[[ROW64:.*]] = arith.extui %[[ROW]] : i32 to i64
+// CHECK-NEXT:    %[[ROWX:.*]] = arith.muli %[[ROW64]], %[[NX64]] : i64
+// CHECK-NEXT:    %[[X64:.*]] = arith.extui %[[X]] : i32 to i64
+// CHECK-NEXT:    %[[R:.*]] = arith.addi %[[X64]], %[[ROWX]] : i64
+// CHECK-NEXT:    %[[H64:.*]] = arith.extui %[[H]] : i32 to i64
+// CHECK-NEXT:    %[[DOWN64:.*]] = arith.divui %[[R]], %[[H64]] : i64
+// CHECK-NEXT:    %[[DOWN:.*]] = arith.trunci %[[DOWN64]] : i64 to i32
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    %[[LAST:.*]] = arith.subi %[[NX]], %[[ONE]] : i32
 // CHECK-NEXT:    %[[P0:.*]] = arith.subi %[[LAST]], %[[DOWN]] : i32
-// CHECK:         %[[H1:.*]] = arith.minui
-// CHECK-NEXT:    %[[R1:.*]] = arith.remui %{{.*}}, %[[H1]] : i32
-// CHECK-NEXT:    %[[P1:.*]] = arith.addi %{{.*}}, %[[R1]] : i32
+// CHECK:         %[[W1:.*]] = arith.remui %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:    %[[T1:.*]] = arith.trunci %[[W1]] : i64 to i32
+// CHECK-NEXT:    %[[P1:.*]] = arith.addi %{{.*}}, %[[T1]] : i32
 // CHECK-NEXT:    %[[P2:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // CHECK-NEXT:    %[[S:.*]] = arith.addi %[[P0]], %[[P1]] : i32
 // CHECK-NEXT:    arith.addi %[[S]], %[[P2]] : i32

@@ -579,25 +579,33 @@ Value lowering::emitProgramId(OpBuilder &b, Location loc, unsigned axis,
   if (!group)
     return axis == 0 ? NVVM::BlockIdXOp::create(b, loc, i32).getResult()
                      : NVVM::BlockIdYOp::create(b, loc, i32).getResult();
-  // The CTA's linear index L in its z plane, its group of G values of
-  // axis 1 (L / (G nx)), its place r in the group and the group's height
-  // g (the last may be short): axis 0 counts down with r / g, axis 1 runs
-  // through the group with r mod g. All unsigned: L < 2^31 on sm_90.
+  // The CTA's linear index L = x + y nx in its z plane, its group of G
+  // values of axis 1 (L / (G nx) = y / G, from `first` = G (y / G) on), its
+  // place r = L - first nx in the group and the group's height h (the last
+  // may be short): axis 0 counts down with r / h, axis 1 runs through the
+  // group with r mod h. r < G nx may pass 2^32: it and its divisions are
+  // 64-bit.
   auto constant = [&](int64_t v) { return i32Val(b, loc, v); };
+  Type i64 = b.getI64Type();
   Value nx = NVVM::GridDimXOp::create(b, loc, i32);
   Value ny = NVVM::GridDimYOp::create(b, loc, i32);
   Value x = NVVM::BlockIdXOp::create(b, loc, i32);
   Value y = NVVM::BlockIdYOp::create(b, loc, i32);
   Value g = constant(group.getInt());
-  Value linear = arith::AddIOp::create(b, loc, x, arith::MulIOp::create(b, loc, y, nx));
-  Value span = arith::MulIOp::create(b, loc, g, nx);
-  Value first = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, linear, span), g);
-  Value r = arith::RemUIOp::create(b, loc, linear, span);
-  Value left = arith::SubIOp::create(b, loc, ny, first);
-  Value height = arith::MinUIOp::create(b, loc, g, left);
-  if (axis == 1)
-    return arith::AddIOp::create(b, loc, first, arith::RemUIOp::create(b, loc, r, height));
-  Value fromEnd = arith::DivUIOp::create(b, loc, r, height);
+  Value first = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, y, g), g);
+  Value height = arith::MinUIOp::create(b, loc, g, arith::SubIOp::create(b, loc, ny, first));
+  auto wide = [&](Value v) { return arith::ExtUIOp::create(b, loc, i64, v).getResult(); };
+  Value r = arith::AddIOp::create(
+      b, loc, wide(x),
+      arith::MulIOp::create(b, loc, wide(arith::SubIOp::create(b, loc, y, first)),
+                            wide(nx)));
+  if (axis == 1) {
+    Value within = arith::RemUIOp::create(b, loc, r, wide(height));
+    return arith::AddIOp::create(b, loc, first,
+                                 arith::TruncIOp::create(b, loc, i32, within));
+  }
+  Value fromEnd = arith::TruncIOp::create(
+      b, loc, i32, arith::DivUIOp::create(b, loc, r, wide(height)));
   return arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, nx, constant(1)),
-                             fromEnd);
+                               fromEnd);
 }

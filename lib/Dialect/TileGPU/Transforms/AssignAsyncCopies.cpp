@@ -242,6 +242,12 @@ FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
 
 FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA, bool viaTrans,
                                    std::string &whyNot) {
+  // A volatile load reads memory other programs may be writing: it stays a
+  // load (and keeps the isVolatile later passes read).
+  if (load.getIsVolatile()) {
+    whyNot = "the load is volatile";
+    return failure();
+  }
   auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
   auto resultType = cast<RankedTensorType>(load.getType());
   unsigned eltBytes = resultType.getElementTypeBitWidth() / 8;

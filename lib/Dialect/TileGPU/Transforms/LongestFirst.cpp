@@ -78,6 +78,11 @@ struct Slope {
   }
 };
 
+/// The largest |k| taken as linear: the i32 bounds of a loop over a grid
+/// axis do not wrap with slopes up to this (a block size times a few);
+/// beyond it `k * p` may wrap, and the slope is unknown.
+constexpr int64_t kMaxSlope = int64_t(1) << 20;
+
 /// Increasing when neither `a` nor `b` decreases, decreasing when neither
 /// increases, else unknown.
 Slope sameDirection(Slope a, Slope b) {
@@ -91,7 +96,7 @@ Slope sameDirection(Slope a, Slope b) {
 Slope add(Slope a, Slope b) {
   if (a.kind == Slope::Linear && b.kind == Slope::Linear) {
     int64_t k;
-    if (llvm::AddOverflow(a.k, b.k, k))
+    if (llvm::AddOverflow(a.k, b.k, k) || k > kMaxSlope || k < -kMaxSlope)
       return Slope::unknown();
     return Slope::linear(k);
   }
@@ -107,10 +112,12 @@ Slope scale(Slope a, int64_t c) {
     return Slope::linear(0);
   if (a.kind == Slope::Linear) {
     int64_t k;
-    if (llvm::MulOverflow(a.k, c, k))
+    if (llvm::MulOverflow(a.k, c, k) || k > kMaxSlope || k < -kMaxSlope)
       return Slope::unknown();
     return Slope::linear(k);
   }
+  if (c > kMaxSlope || c < -kMaxSlope)
+    return Slope::unknown();
   return c > 0 ? a : a.negated();
 }
 
@@ -145,6 +152,10 @@ public:
 
   /// How the trip count of `loop` moves with p.
   Slope tripCount(scf::ForOp loop) {
+    // An unsigned loop's bounds compare as unsigned: not monotone where
+    // they cross zero.
+    if (loop.getUnsignedCmp())
+      return Slope::unknown();
     Slope step = get(loop.getStep());
     if (!step.isConstant())
       return Slope::unknown();

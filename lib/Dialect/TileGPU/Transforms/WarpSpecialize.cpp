@@ -449,11 +449,11 @@ struct TileGPUWarpSpecializePass
       // 8-bit dots stay pipelined: fp8 attention (tutorial 06, head dim
       // 128) ran 23 % slower split (531 against 690 TFLOP/s on an H100,
       // bench/RESULTS.md, 2026-12-06, fourth session).
-      bool sixteenBit = llvm::all_of(dots, [](WarpgroupDotOp dot) {
-        return dot.getB().getType().getTileType().getElementTypeBitWidth() == 16;
+      bool eightBit = llvm::any_of(dots, [](WarpgroupDotOp dot) {
+        return dot.getB().getType().getTileType().getElementTypeBitWidth() == 8;
       });
       return alone && (numWarps == 4 || numWarps == 8) && !dots.empty() &&
-             sixteenBit;
+             !eightBit;
     }
     return false;
   }
