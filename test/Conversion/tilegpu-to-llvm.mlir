@@ -217,3 +217,16 @@ func.func @longest_first(%out: !tile.ptr<i32>) attributes {tile.kernel, tilegpu.
   tile.store %out, %t : !tile.ptr<i32>
   return
 }
+
+// -----
+
+// tl.device_print's "pid (x, y, z)" prefix shows the program ids, remapped
+// in a longest-first kernel like tl.program_id.
+// CHECK-LABEL: llvm.func @longest_first_print
+// CHECK:         arith.minui
+// CHECK:         arith.divui %{{.*}}, %{{.*}} : i64
+// CHECK:         llvm.call @vprintf
+func.func @longest_first_print() attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.longest_first = 8 : i32} {
+  tile.print " here" {hex = false, is_signed = array<i1>}
+  return
+}

@@ -183,8 +183,9 @@ static cl::opt<std::string> warpSpecialize(
     cl::desc("Which pipelined TMA loops get a producer warpgroup "
              "(tilegpu-warp-specialize): off, requested (loops written "
              "tl.range(..., warp_specialize=True)), auto (the default: also "
-             "loops with wgmma in kernels of 4 or 8 warps whose shared memory "
-             "holds an SM to one CTA anyway), all (every loop that can be)"),
+             "loops with wgmma, none of 8-bit operands, in kernels of 4 or 8 "
+             "warps whose shared memory holds an SM to one CTA anyway), all "
+             "(every loop that can be)"),
     cl::value_desc("MODE"), cl::cat(tilecCategory));
 static cl::opt<cl::boolOrDefault> pingPong(
     "ping-pong",

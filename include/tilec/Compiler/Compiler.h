@@ -75,8 +75,9 @@ struct PipelineOptions {
   /// Which software-pipelined TMA loops get a producer warpgroup
   /// (tilegpu-warp-specialize's mode): "off" (`--disable-warp-specialize`),
   /// "requested" (loops written `tl.range(..., warp_specialize=True)`),
-  /// "auto" (the default; also loops with wgmma in kernels of 4 or 8 warps
-  /// whose shared memory holds an SM to one CTA anyway), "all" (every loop
+  /// "auto" (the default; also loops with wgmma, none of 8-bit operands, in
+  /// kernels of 4 or 8 warps whose shared memory holds an SM to one CTA
+  /// anyway), "all" (every loop
   /// that can be). With "off" the pass is not in the pipeline at all.
   std::string warpSpecialize = "auto";
   /// In warp-specialized loops of two consumer warpgroups and two or more

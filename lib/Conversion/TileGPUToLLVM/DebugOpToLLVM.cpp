@@ -15,6 +15,8 @@
 // `__assertfail(message, file, line, function, charSize)`, the CUDA device
 // runtime's assert entry point: it prints `file:line: function: block:
 // [..], thread: [..] Assertion `message` failed.` and traps the kernel.
+// Its `block` is the hardware's %ctaid; the print's `pid` is the program id
+// (emitProgramId: they differ in a kernel launched longest first).
 //
 //===----------------------------------------------------------------------===//
 

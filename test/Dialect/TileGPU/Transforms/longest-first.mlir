@@ -154,3 +154,138 @@ func.func @clustered(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i
   }
   return
 }
+
+// -----
+
+// The other ways programs may observe each other: a volatile load, inline
+// assembly, a while loop. Each keeps the launch order, with a remark.
+// CHECK-LABEL: func.func @volatile_load
+// CHECK-NOT:     longest_first
+// CHECK-LABEL: func.func @inline_asm
+// CHECK-NOT:     longest_first
+// CHECK-LABEL: func.func @while_loop
+// CHECK-NOT:     longest_first
+func.func @volatile_load(%flag: !tile.ptr<i32>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0
+  %end = arith.muli %pid, %c64 : i32
+  // expected-remark @below {{but the programs keep the launch order: it has volatile loads}}
+  scf.for %i = %c0 to %end step %c64 : i32 {
+  }
+  %v = tile.load %flag {isVolatile} : !tile.ptr<i32>
+  return
+}
+func.func @inline_asm(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0
+  %end = arith.muli %pid, %c64 : i32
+  // expected-remark @below {{but the programs keep the launch order: it has inline assembly}}
+  scf.for %i = %c0 to %end step %c64 : i32 {
+  }
+  %asm = tile.inline_asm_elementwise "mov.u32 $0, %ctaid.x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %n : i32 -> i32
+  return
+}
+func.func @while_loop(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0
+  %end = arith.muli %pid, %c64 : i32
+  // expected-remark @below {{but the programs keep the launch order: it has a while loop}}
+  scf.for %i = %c0 to %end step %c64 : i32 {
+  }
+  %w = scf.while (%x = %c0) : (i32) -> i32 {
+    %go = arith.cmpi slt, %x, %n : i32
+    scf.condition(%go) %x : i32
+  } do {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %c64 : i32
+    scf.yield %y : i32
+  }
+  return
+}
+
+// -----
+
+// Bounds the analysis does not trust: an unsigned loop (its bounds compare
+// as unsigned, not monotone where they cross zero), unsigned arithmetic
+// (a division, a shift, a min, an extension), and a slope so large that
+// k * pid may wrap in 32 bits. None is taken, silently.
+// CHECK-LABEL: func.func @unsigned_loop
+// CHECK-NOT:     longest_first
+// CHECK-LABEL: func.func @unsigned_divui
+// CHECK-NOT:     longest_first
+// CHECK-LABEL: func.func @unsigned_shrui
+// CHECK-NOT:     longest_first
+// CHECK-LABEL: func.func @unsigned_minui
+// CHECK-NOT:     longest_first
+// CHECK-LABEL: func.func @unsigned_extui_trunci
+// CHECK-NOT:     longest_first
+// CHECK-LABEL: func.func @wrapping_slope
+// CHECK-NOT:     longest_first
+func.func @unsigned_loop(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0
+  %p64 = arith.muli %pid, %c64 : i32
+  %end = arith.subi %p64, %c64 : i32
+  scf.for unsigned %i = %c0 to %end step %c64 : i32 {
+  }
+  return
+}
+func.func @unsigned_divui(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0
+  %p64 = arith.muli %pid, %c64 : i32
+  %a = arith.divui %p64, %c2 : i32
+  scf.for %i = %c0 to %a step %c64 : i32 {
+  }
+  return
+}
+func.func @unsigned_shrui(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0
+  %p64 = arith.muli %pid, %c64 : i32
+  %a = arith.shrui %p64, %c2 : i32
+  scf.for %i = %c0 to %a step %c64 : i32 {
+  }
+  return
+}
+func.func @unsigned_minui(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0
+  %p64 = arith.muli %pid, %c64 : i32
+  %a = arith.minui %p64, %n : i32
+  scf.for %i = %c0 to %a step %c64 : i32 {
+  }
+  return
+}
+func.func @unsigned_extui_trunci(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0
+  %p64 = arith.muli %pid, %c64 : i32
+  %d = arith.extui %p64 : i32 to i64
+  %a = arith.trunci %d : i64 to i32
+  scf.for %i = %c0 to %a step %c64 : i32 {
+  }
+  return
+}
+func.func @wrapping_slope(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %big = arith.constant 1073741824 : i32
+  %pid = tile.program_id 0
+  %end = arith.muli %pid, %big : i32
+  scf.for %i = %c0 to %end step %c64 : i32 {
+  }
+  return
+}
