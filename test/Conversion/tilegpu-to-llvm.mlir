@@ -230,3 +230,19 @@ func.func @longest_first_print() attributes {tile.kernel, tilegpu.num_warps = 4 
   tile.print " here" {hex = false, is_signed = array<i1>}
   return
 }
+
+// -----
+
+// tl.load(volatile=True) is ld.volatile.global (not cached in L1, never
+// merged or elided: a flag another CTA sets); a plain load of the same
+// address stays ld.global.
+// CHECK-LABEL: llvm.func @volatile_flag
+// CHECK:         "ld.volatile.global.b32 $0, [ $1 + 0 ];"
+// CHECK:         "ld.global.b32 $0, [ $1 + 0 ];"
+func.func @volatile_flag(%flag: !tile.ptr<i32>, %out: !tile.ptr<i32>) attributes {tile.kernel, tilegpu.num_warps = 1 : i32} {
+  %v = tile.load %flag {isVolatile} : !tile.ptr<i32>
+  %w = tile.load %flag : !tile.ptr<i32>
+  %s = arith.addi %v, %w : i32
+  tile.store %out, %s : !tile.ptr<i32>
+  return
+}

@@ -139,10 +139,12 @@ std::string operandList(unsigned first, unsigned count) {
 }
 
 /// One predicated global load of `shape`; `others` (memory words, may be
-/// empty) initialize the destination registers.
+/// empty) initialize the destination registers. `isVolatile`:
+/// `ld.volatile.global` (PTX ISA §9.7.9.8: not cached in L1, never merged
+/// or elided; what `tl.load(volatile=True)` asks for, as in Triton).
 SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value addr,
                                   Value pred, ArrayRef<Value> others,
-                                  AccessShape shape) {
+                                  AccessShape shape, bool isVolatile) {
   std::string asmText, constraints;
   unsigned n = shape.count;
   SmallVector<std::string> cons;
@@ -169,8 +171,9 @@ SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value addr,
   }
   std::string type = shape.bits == 8 ? "u8" : "b" + std::to_string(shape.bits);
   std::string vecText = n > 1 ? ".v" + std::to_string(n) : "";
-  asmText += llvm::formatv("{0}ld.global{1}.{2} {3}, [ ${4} + 0 ];", predText,
-                           vecText, type, operandList(0, n), addrIndex);
+  asmText += llvm::formatv("{0}ld{1}.global{2}.{3} {4}, [ ${5} + 0 ];",
+                           predText, isVolatile ? ".volatile" : "", vecText,
+                           type, operandList(0, n), addrIndex);
   constraints = llvm::join(cons, ",");
   auto wordType = b.getIntegerType(shape.registerBits());
   Type resultType =
@@ -255,7 +258,8 @@ struct LoadOpLowering : MemoryOpLowering<tile::LoadOp> {
         otherWords = packWords(rewriter, loc, bits, shape);
       }
       SmallVector<Value> words =
-          emitGlobalLoad(rewriter, loc, ptrs[s], pred, otherWords, shape);
+          emitGlobalLoad(rewriter, loc, ptrs[s], pred, otherWords, shape,
+                         op.getIsVolatile());
       for (Value bits : unpackWords(rewriter, loc, words, shape, memType))
         results.push_back(fromMemoryBits(rewriter, loc, bits, registerType));
     }
