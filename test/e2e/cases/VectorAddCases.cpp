@@ -7,12 +7,12 @@ namespace tilec::e2e {
 using runtime::ScalarType;
 
 static CaseSpec vectorAdd(const std::string &name, std::int64_t n,
-                          bool large) {
+                          bool large, bool volatileX = false) {
   CaseSpec c;
   c.name = name;
   c.family = "vector_add";
-  c.file = "vector_add.tile";
-  c.kernel = "add_kernel";
+  c.file = volatileX ? "ops/volatile_ops.tile" : "vector_add.tile";
+  c.kernel = volatileX ? "volatile_add_kernel" : "add_kernel";
   c.signature = "*fp32:16, *fp32:16, *fp32:16, " + i32Entry(n) + ", 1024";
   c.numWarps = 4;
   c.dtype = "fp32";
@@ -42,6 +42,9 @@ void addVectorAddCases(std::vector<CaseSpec> &cases) {
   cases.push_back(vectorAdd("vector_add_small", 98765, false));
   // 2^28 + 1237 elements (1 GiB per operand), not a multiple of the block.
   cases.push_back(vectorAdd("vector_add_large", (1ll << 28) + 1237, true));
+  // x read with tl.load(volatile=True): ld.volatile.global.
+  cases.push_back(vectorAdd("volatile_add_small", 98765, false,
+                            /*volatileX=*/true));
 }
 
 } // namespace tilec::e2e
