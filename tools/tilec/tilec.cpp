@@ -277,8 +277,16 @@ int main(int argc, char **argv) {
   pipeline.numStages = numStages;
   pipeline.numCTAs = numCTAs;
   pipeline.longestFirst = longestFirst;
+  pipeline.warpSpecialize = warpSpecialize;
+  auto tristate = [](cl::boolOrDefault value) {
+    return value == cl::BOU_UNSET ? "auto" : value == cl::BOU_TRUE ? "on" : "off";
+  };
+  pipeline.pingPong = tristate(pingPong);
+  pipeline.intraWarpgroupOverlap = tristate(intraWarpgroupOverlap);
   if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
     return fail(llvm::toString(std::move(err)));
+  if (disableWarpSpecialize)
+    pipeline.warpSpecialize = "off";
   llvm::Expected<unsigned> ptx = resolvePTXVersion(
       arch,
       ptxVersion.getNumOccurrences() ? std::optional<unsigned>(ptxVersion)
@@ -310,17 +318,6 @@ int main(int argc, char **argv) {
   options.pipeline.useMMA = !disableMma;
   options.pipeline.useTMA = !disableTMA;
   options.pipeline.useCpAsync = !disableCpAsync;
-  if (!llvm::is_contained({"off", "requested", "auto", "all"},
-                          llvm::StringRef(warpSpecialize)))
-    return fail("unknown --warp-specialize '" + warpSpecialize +
-                "' (expected off, requested, auto or all)");
-  options.pipeline.warpSpecialize =
-      disableWarpSpecialize ? std::string("off") : std::string(warpSpecialize);
-  auto tristate = [](cl::boolOrDefault value) {
-    return value == cl::BOU_UNSET ? "auto" : value == cl::BOU_TRUE ? "on" : "off";
-  };
-  options.pipeline.pingPong = tristate(pingPong);
-  options.pipeline.intraWarpgroupOverlap = tristate(intraWarpgroupOverlap);
   if (mbarrierSpinLimit < 0)
     return fail("--mbarrier-spin-limit must not be negative");
   options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;

@@ -569,13 +569,13 @@ SmallVector<Value> lowering::exchangeThroughSharedMemory(
 Value lowering::emitProgramId(OpBuilder &b, Location loc, unsigned axis,
                               Operation *at) {
   Type i32 = b.getI32Type();
+  if (axis == 2)
+    return NVVM::BlockIdZOp::create(b, loc, i32);
   auto func = at->getParentOfType<FunctionOpInterface>();
   IntegerAttr group =
       func ? func->getAttrOfType<IntegerAttr>(
                  tilegpu::TileGPUDialect::getLongestFirstAttrName())
            : IntegerAttr();
-  if (axis == 2)
-    return NVVM::BlockIdZOp::create(b, loc, i32);
   if (!group)
     return axis == 0 ? NVVM::BlockIdXOp::create(b, loc, i32).getResult()
                      : NVVM::BlockIdYOp::create(b, loc, i32).getResult();

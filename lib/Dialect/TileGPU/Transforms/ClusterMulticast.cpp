@@ -486,13 +486,10 @@ struct TileGPUClusterMulticastPass
                  "prologue";
         // Waits, expects and copies: their slots and predicates alike
         // (a copy's coordinates may differ: rings not shared).
-        bool same = isa<TMALoadOp>(user)
-                        ? !variance.anyVariant(
-                              {cast<TMALoadOp>(user).getIndex(),
-                               cast<TMALoadOp>(user).getBarrierIndex()}) &&
-                              !(cast<TMALoadOp>(user).getPred() &&
-                                variance.isVariant(cast<TMALoadOp>(user).getPred()))
-                        : alike(user);
+        bool same = alike(user);
+        if (auto copy = dyn_cast<TMALoadOp>(user))
+          same = !variance.anyVariant({copy.getIndex(), copy.getBarrierIndex()}) &&
+                 !(copy.getPred() && variance.isVariant(copy.getPred()));
         if (!same)
           return "a copy or wait on its mbarriers depends on program_id(0) "
                  "(its slot or predicate)";

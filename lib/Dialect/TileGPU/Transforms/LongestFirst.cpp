@@ -182,6 +182,14 @@ private:
     Operation *op = v.getDefiningOp();
     auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
     auto binary = [&](auto combine) { return combine(operand(0), operand(1)); };
+    // An op without regions gives every program the same result when its
+    // operands are the same in all of them.
+    auto sameWhenOperandsAre = [&](Operation *other) {
+      bool same = other->getNumRegions() == 0 &&
+                  llvm::all_of(other->getOperands(),
+                               [&](Value x) { return get(x).isConstant(); });
+      return same ? Slope::linear(0) : Slope::unknown();
+    };
     return llvm::TypeSwitch<Operation *, Slope>(op)
         .Case([](tile::ProgramIdOp pid) {
           return Slope::linear(pid.getAxis() == 0 ? 1 : 0);
@@ -197,9 +205,7 @@ private:
             return scale(operand(0), *c);
           if (std::optional<int64_t> c = constantInt(mul.getLhs()))
             return scale(operand(1), *c);
-          return operand(0).isConstant() && operand(1).isConstant()
-                     ? Slope::linear(0)
-                     : Slope::unknown();
+          return sameWhenOperandsAre(mul);
         })
         // Signed arithmetic only: an unsigned division, shift, min or
         // extension of a value that crosses zero is not monotone.
@@ -210,9 +216,7 @@ private:
           std::optional<int64_t> c = constantInt(div->getOperand(1));
           if (c && *c > 0)
             return operand(0).direction();
-          return operand(0).isConstant() && operand(1).isConstant()
-                     ? Slope::linear(0)
-                     : Slope::unknown();
+          return sameWhenOperandsAre(div);
         })
         .Case<arith::MinSIOp, arith::MaxSIOp>(
             [&](auto) { return binary(either); })
@@ -222,15 +226,8 @@ private:
         })
         .Case<arith::ExtSIOp, arith::IndexCastOp>(
             [&](auto) { return operand(0); })
-        .Default([&](Operation *other) {
-          // Anything else is the same in every program when its operands
-          // are, unless it is an op with regions (its regions may read p).
-          bool same = other->getNumRegions() == 0 &&
-                      llvm::all_of(other->getOperands(), [&](Value x) {
-                        return get(x).isConstant();
-                      });
-          return same ? Slope::linear(0) : Slope::unknown();
-        });
+        // Anything else (an op with regions may read p inside them).
+        .Default(sameWhenOperandsAre);
   }
 
   DenseMap<Value, Slope> slopes;
@@ -241,8 +238,6 @@ private:
 std::string whyOrderMatters(func::FuncOp func) {
   std::string why;
   func.walk([&](Operation *op) {
-    if (!why.empty())
-      return WalkResult::interrupt();
     if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op))
       why = "it has atomics";
     else if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getIsVolatile())
