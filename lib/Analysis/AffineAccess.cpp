@@ -617,10 +617,28 @@ bool AffineAccessAnalysis::isNonNegativeAtom(Value atom,
 }
 
 bool AffineAccessAnalysis::isNonNegative(const AffinePoly &poly,
-                                         SmallVectorImpl<unsigned> &assumed) {
+                                         SmallVectorImpl<unsigned> &assumed, int depth) {
   for (const auto &[m, c] : poly.getTerms()) {
-    if (c < 0)
+    if (c >= 0)
+      continue;
+    // poly = rest + c * (x / d) with c = -k*d is rest - k*x + k * (x % d),
+    // and x % d >= 0 for x >= 0, d > 0.
+    if (depth >= 4 || m.size() != 1 || m[0].kind != AffineFactor::Kind::Atom)
       return false;
+    Operation *div = m[0].atom.getDefiningOp();
+    APInt d;
+    if (!isa_and_nonnull<arith::DivSIOp, arith::DivUIOp>(div) ||
+        !matchPattern(div->getOperand(1), m_ConstantInt(&d)) || !d.isStrictlyPositive() ||
+        (-c) % d.getSExtValue() != 0)
+      return false;
+    FailureOr<AffinePoly> x = decompose(div->getOperand(0));
+    if (failed(x) || !isNonNegative(*x, assumed, depth + 1))
+      return false;
+    AffinePoly k = AffinePoly::constant(-c / d.getSExtValue());
+    AffinePoly rest = poly - AffinePoly::factor(m[0]) * AffinePoly::constant(c) - *x * k;
+    return isNonNegative(rest, assumed, depth + 1);
+  }
+  for (const auto &[m, c] : poly.getTerms()) {
     for (const AffineFactor &f : m)
       if (f.kind == AffineFactor::Kind::Atom &&
           !isNonNegativeAtom(f.atom, assumed, 0))

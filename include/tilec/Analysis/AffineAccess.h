@@ -175,9 +175,13 @@ public:
 
   /// Whether every value `poly` takes is >= 0 (from the ops computing it,
   /// `tl.assume(x >= 0)`, and integer kernel arguments being non-negative:
-  /// those are appended to `assumed`, for the runtime to check).
+  /// those are appended to `assumed`, for the runtime to check). A negative
+  /// term `-k*d * (x / d)` (d a positive constant) counts as `k * (x % d) -
+  /// k * x`, non-negative remainder and all, when `x >= 0`: the
+  /// `n - (n // B) * B` of a loop that starts where whole blocks end
+  /// (tutorial 06's backward dQ loop).
   bool isNonNegative(const AffinePoly &poly,
-                     llvm::SmallVectorImpl<unsigned> &assumed);
+                     llvm::SmallVectorImpl<unsigned> &assumed, int depth = 0);
 
 private:
   struct PointerParts {

@@ -36,4 +36,25 @@ def TileRewriteBlockPointers : Pass<"tile-rewrite-block-pointers", "mlir::Module
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def TileFoldDotAccumulate : Pass<"tile-fold-dot-accumulate"> {
+  let summary = "Fold an addition after a dot into the dot's accumulator";
+  let description = [{
+    `acc += tl.dot(a, b)` reaches the IR as a dot with a zero accumulator
+    and an addition after it:
+
+        %d = tile.dot %a, %b, %zero
+        %r = arith.addf %acc, %d
+
+    This pass rewrites it to `%r = tile.dot %a, %b, %acc` (`arith.addi`
+    for integer dots; either operand order) when the accumulator is a
+    constant zero and the addition is the dot's only use. The tensor cores
+    then accumulate in place: the unfused form holds a second M x N
+    accumulator in registers (128 registers a thread for a 128 x 128 fp32
+    tile over a warpgroup), which makes the backward kernels of attention
+    spill. The sum is rounded once fewer (in the accumulator rather than
+    after it), as with Triton's combine pass, which makes the same rewrite.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TILEC_DIALECT_TILE_TRANSFORMS_PASSES_TD
