@@ -29,8 +29,8 @@ absolute, rel-L2 5e-3; bf16 8e-2 and 2e-2); GEMMs against float64.
 
 Attention backward (tutorial 06's _attn_bwd_preprocess and _attn_bwd,
 examples/attention_backward.tile, causal, fp16, Z=4 H=16): both kernels
-per launch for tilec and Triton (32/128/128/32 blocks, 4 warps, 5 stages,
-the tutorial's), against causal SDPA's backward with the flash and the
+per launch for tilec and Triton (32/128/128/32 blocks, 5 stages, the
+tutorial's; its 4 warps, and 8), against causal SDPA's backward with the flash and the
 cuDNN backend forced; dQ, dK, dV checked against SDPA-flash's (rel-L2 <
 1e-2 each); FLOPs counted as the tutorial does (2.5 forward passes).
 
@@ -402,46 +402,51 @@ def attention_bwd_rows(args):
                 return ok, err, bench(launch)
 
             flops = 2.5 * 4.0 * Z * H * n_ctx * n_ctx * d * 0.5
-            try:
-                sig_pre = (f"*fp16:16, *fp16:16, *fp32:16, {entry(Z)}, {entry(H)}, "
-                           f"{entry(n_ctx)}, 128, {d}")
-                sig = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp16:16, *fp16:16, "
-                       f"*fp16:16, *fp32:16, *fp32:16, {entry(H * n_ctx * d)}, {entry(n_ctx * d)}, "
-                       f"{entry(d)}, 1, {entry(H)}, {entry(n_ctx)}, 32, 128, 128, 32, 2, {d}")
-                pre, _ = tilec_kernel(args.tilec, path, "_attn_bwd_preprocess", sig_pre, 4, 3,
-                                      f"bwdpre_{d}_{n_ctx}")
-                bwd, log = tilec_kernel(args.tilec, path, "_attn_bwd", sig, 4, 5,
-                                        f"bwd_{d}_{n_ctx}")
+            sig_pre = (f"*fp16:16, *fp16:16, *fp32:16, {entry(Z)}, {entry(H)}, "
+                       f"{entry(n_ctx)}, 128, {d}")
+            sig = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp16:16, *fp16:16, "
+                   f"*fp16:16, *fp32:16, *fp32:16, {entry(H * n_ctx * d)}, {entry(n_ctx * d)}, "
+                   f"{entry(d)}, 1, {entry(H)}, {entry(n_ctx)}, 32, 128, 128, 32, 2, {d}")
+            # The tutorial's 4 warps, then 8 (two warpgroups share the
+            # 128-row dK, dV and dQ accumulators) for both compilers.
+            for warps in (4, 8):
+                tag = "" if warps == 4 else f"_w{warps}"
+                try:
+                    pre, _ = tilec_kernel(args.tilec, path, "_attn_bwd_preprocess", sig_pre, 4,
+                                          3, f"bwdpre_{d}_{n_ctx}")
+                    bwd, log = tilec_kernel(args.tilec, path, "_attn_bwd", sig, warps, 5,
+                                            f"bwd_{d}_{n_ctx}_{warps}")
 
-                def launch():
-                    pre(pre_grid, o, do, delta, Z, H, n_ctx)
-                    bwd(grid, qd, arg_k, vd, sm_scale, do, *grads, lse, delta,
-                        H * n_ctx * d, n_ctx * d, d, H, n_ctx)
-                ok, err, ms = timed_pair(launch)
-                row.update(tilec_ok=ok, rel_l2=err, tilec_ms=ms,
-                           registers=bwd.meta["ptxas"]["registers"],
-                           spills=bwd.meta["ptxas"].get("spill_stores"),
-                           remarks=[l for l in log.splitlines() if "remark" in l][:2])
-            except Exception as e:
-                row["tilec_error"] = str(e)[-600:]
-            try:
-                def tri_launch():
-                    tri_pre[pre_grid](o, do, delta, Z, H, n_ctx, BLOCK_M=128, HEAD_DIM=d)
-                    tri_bwd[grid](qd, arg_k, vd, sm_scale, do, *grads, lse, delta,
-                                  *qd.stride(), H, n_ctx, BLOCK_M1=32, BLOCK_N1=128,
-                                  BLOCK_M2=128, BLOCK_N2=32, BLK_SLICE_FACTOR=2, HEAD_DIM=d,
-                                  num_warps=4, num_stages=5)
-                ok, _, ms = timed_pair(tri_launch)
-                row.update(triton_ok=ok, triton_ms=ms)
-            except Exception as e:
-                row["triton_error"] = str(e)[-300:]
+                    def launch():
+                        pre(pre_grid, o, do, delta, Z, H, n_ctx)
+                        bwd(grid, qd, arg_k, vd, sm_scale, do, *grads, lse, delta,
+                            H * n_ctx * d, n_ctx * d, d, H, n_ctx)
+                    ok, err, ms = timed_pair(launch)
+                    row.update({f"tilec{tag}_ok": ok, f"rel_l2{tag}": err, f"tilec{tag}_ms": ms,
+                                f"registers{tag}": bwd.meta["ptxas"]["registers"],
+                                f"spills{tag}": bwd.meta["ptxas"].get("spill_stores")})
+                    if warps == 4:
+                        row["remarks"] = [l for l in log.splitlines() if "remark" in l][:2]
+                except Exception as e:
+                    row[f"tilec{tag}_error"] = str(e)[-600:]
+                try:
+                    def tri_launch():
+                        tri_pre[pre_grid](o, do, delta, Z, H, n_ctx, BLOCK_M=128, HEAD_DIM=d)
+                        tri_bwd[grid](qd, arg_k, vd, sm_scale, do, *grads, lse, delta,
+                                      *qd.stride(), H, n_ctx, BLOCK_M1=32, BLOCK_N1=128,
+                                      BLOCK_M2=128, BLOCK_N2=32, BLK_SLICE_FACTOR=2,
+                                      HEAD_DIM=d, num_warps=warps, num_stages=5)
+                    ok, _, ms = timed_pair(tri_launch)
+                    row.update({f"triton{tag}_ok": ok, f"triton{tag}_ms": ms})
+                except Exception as e:
+                    row[f"triton{tag}_error"] = str(e)[-300:]
             for backend, out in outs.items():
                 try:
                     row[f"sdpa_{backend}_ms"] = bench(
                         lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True))
                 except Exception as e:
                     row[f"sdpa_{backend}_error"] = str(e)[-200:]
-            for key in ("tilec", "triton", "sdpa_flash", "sdpa_cudnn"):
+            for key in ("tilec", "tilec_w8", "triton", "triton_w8", "sdpa_flash", "sdpa_cudnn"):
                 if f"{key}_ms" in row:
                     row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
             rows.append(row)
@@ -582,6 +587,26 @@ def main():
                   f"{'yes' if r['causal'] else 'no'} | {status(r)} | {r.get('registers', '-')} | "
                   f"{fmt(t)} | {fmt(tr)} | {fmt(fl)} | {fmt(cd)} | {ratio(t, tr)} | "
                   f"{ratio(t, fl)} | {ratio(t, cd)} |")
+    backward = [r for r in attention if r["kernel"] == "backward"]
+    if backward:
+        print()
+        print("| backward (causal fp16) | N_CTX | D | tilec 4 warps | tilec 8 warps | spills 4/8 | "
+              "Triton 4 warps | Triton 8 warps | SDPA flash | SDPA cuDNN | best tilec / best "
+              "Triton | best tilec / best SDPA |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for r in backward:
+            def ok_tflops(key):
+                return r.get(f"{key}_tflops") if r.get(f"{key}_ok", True) else None
+            t4, t8 = ok_tflops("tilec"), ok_tflops("tilec_w8")
+            tr4, tr8 = ok_tflops("triton"), ok_tflops("triton_w8")
+            fl, cd = r.get("sdpa_flash_tflops"), r.get("sdpa_cudnn_tflops")
+            best = lambda *xs: max((x for x in xs if x), default=None)
+            print(f"| backward | {r['N_CTX']} | {r['HEAD_DIM']} | "
+                  f"{fmt(t4) if r.get('tilec_ok') else 'FAIL'} | "
+                  f"{fmt(t8) if r.get('tilec_w8_ok') else 'FAIL'} | "
+                  f"{r.get('spills', '-')}/{r.get('spills_w8', '-')} | {fmt(tr4)} | {fmt(tr8)} | "
+                  f"{fmt(fl)} | {fmt(cd)} | {ratio(best(t4, t8), best(tr4, tr8))} | "
+                  f"{ratio(best(t4, t8), best(fl, cd))} |")
     if ablation:
         print()
         print("| ablation | step | tilec flags | pass | regs | TFLOP/s | x previous row |")
@@ -593,6 +618,7 @@ def main():
                   f"{r.get('registers', '-')} | {fmt(t)} | {ratio(t, prev.get(r['kernel']))} |")
             prev[r["kernel"]] = t
     failed = any(not r.get("tilec_ok") for r in gemm + attention + ablation)
+    failed = failed or any(not r.get("tilec_w8_ok") for r in backward)
     sys.exit(1 if failed else 0)
 
 
