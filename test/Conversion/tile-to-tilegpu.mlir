@@ -91,6 +91,45 @@ func.func @loaded_both_ways(%x: !tile.ptr<f32>) -> (tensor<32x32xf32>, tensor<32
 
 // -----
 
+// A loaded vector expanded into a dot's layout whose address shares a range
+// with a pointer tile of another layout (tutorial 06 backward's m[None, :]
+// next to qT_ptrs): the load gets its own address chain and loads in the
+// slice of the wgmma layout, with no conversion (there was one, through
+// shared memory, on every loop trip).
+// CHECK: #[[$W:.*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 32>
+// CHECK: #[[$WS:.*]] = #tilegpu.slice<{dim = 0, parent = #[[$W]]}>
+// CHECK-LABEL: func.func @load_expanded_into_dot
+// CHECK-COUNT-2: tile.make_range {end = 32 : i32, start = 0 : i32}
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.load {{.*}} : tensor<32x!tile.ptr<f32>, #[[$WS]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: return
+func.func @load_expanded_into_dot(%k: tensor<128x64xf16>, %q: !tile.ptr<f16>, %m: !tile.ptr<f32>, %stride: i32) -> (tensor<128x32xf32>, tensor<64x32xf16>) {
+  %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %d = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %st = tile.splat %stride : tensor<32xi32>
+  %rs = arith.muli %r, %st : tensor<32xi32>
+  %rse = tile.expand_dims %rs {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rsb = tile.broadcast %rse : tensor<1x32xi32> -> tensor<64x32xi32>
+  %de = tile.expand_dims %d {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %db = tile.broadcast %de : tensor<64x1xi32> -> tensor<64x32xi32>
+  %off = arith.addi %rsb, %db : tensor<64x32xi32>
+  %qs = tile.splat %q : tensor<64x32x!tile.ptr<f16>>
+  %qp = tile.addptr %qs, %off : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %qT = tile.load %qp : tensor<64x32x!tile.ptr<f16>>
+  %zero = arith.constant dense<0.000000e+00> : tensor<128x32xf32>
+  %s = tile.dot %k, %qT, %zero : tensor<128x64xf16>, tensor<64x32xf16> -> tensor<128x32xf32>
+  %ms = tile.splat %m : tensor<32x!tile.ptr<f32>>
+  %mp = tile.addptr %ms, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %mv = tile.load %mp : tensor<32x!tile.ptr<f32>>
+  %me = tile.expand_dims %mv {axis = 0 : i32} : tensor<32xf32> -> tensor<1x32xf32>
+  %mb = tile.broadcast %me : tensor<1x32xf32> -> tensor<128x32xf32>
+  %p = arith.subf %s, %mb : tensor<128x32xf32>
+  return %p, %qT : tensor<128x32xf32>, tensor<64x32xf16>
+}
+
+// -----
+
 // An f16 dot with an f32 accumulator takes wgmma: the accumulator (and
 // everything that shares its class) gets the warpgroup MMA layout.
 // CHECK: #[[$ACC:.*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>

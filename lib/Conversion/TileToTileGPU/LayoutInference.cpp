@@ -620,10 +620,14 @@ static bool collectChain(Value value, llvm::SetVector<Operation *> &chain,
   return true;
 }
 
-bool tilec::cloneCheapChainForUse(OpOperand &use) {
+bool tilec::cloneCheapChainForUse(OpOperand &use, bool onlyIfShared) {
   llvm::SetVector<Operation *> chain;
   int budget = 32;
   if (!collectChain(use.get(), chain, budget))
+    return false;
+  if (onlyIfShared && llvm::none_of(chain, [](Operation *op) {
+        return !op->getResult(0).hasOneUse();
+      }))
     return false;
   IRMapping mapping;
   OpBuilder builder(use.getOwner()->getContext());

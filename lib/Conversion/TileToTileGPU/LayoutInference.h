@@ -120,8 +120,9 @@ private:
 /// Clones, for one use, the chain of cheap pure ops (ranges, splats,
 /// constants, integer arithmetic, expand_dims, broadcast, reshape) that computes
 /// `use`'s value, so that this use can take its own layout. Returns false
-/// (and changes nothing) when the chain is not cheap or too long.
-bool cloneCheapChainForUse(mlir::OpOperand &use);
+/// (and changes nothing) when the chain is not cheap or too long, or, with
+/// `onlyIfShared`, when no op of the chain has another use.
+bool cloneCheapChainForUse(mlir::OpOperand &use, bool onlyIfShared = false);
 
 } // namespace tilec
 

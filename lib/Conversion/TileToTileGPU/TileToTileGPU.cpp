@@ -47,9 +47,22 @@ LogicalResult splitConflictingValues(func::FuncOp func,
     if (failed(inference.run()))
       return failure();
     bool changed = false;
-    for (Operation *op : inference.getConflicts())
-      if (isa<tile::ExpandDimsOp, tile::BroadcastOp>(op))
-        changed |= cloneCheapChainForUse(op->getOpOperand(0));
+    for (Operation *op : inference.getConflicts()) {
+      if (!isa<tile::ExpandDimsOp, tile::BroadcastOp>(op))
+        continue;
+      if (cloneCheapChainForUse(op->getOpOperand(0))) {
+        changed = true;
+        continue;
+      }
+      // A loaded tile expanded into another layout (tutorial 06's
+      // m[None, :]) whose class is tied elsewhere through its address or
+      // mask (a tl.arange the program shares with another pointer tile):
+      // the load gets addresses of its own, so it can load in the slice
+      // layout rather than convert through shared memory on every trip.
+      if (auto load = op->getOperand(0).getDefiningOp<tile::LoadOp>())
+        for (OpOperand &operand : load->getOpOperands())
+          changed |= cloneCheapChainForUse(operand, /*onlyIfShared=*/true);
+    }
     if (!changed)
       return success();
   }
