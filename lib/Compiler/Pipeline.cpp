@@ -109,6 +109,9 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
       addCleanups(pm);
     }
   }
+  // 7'''. The small loads of a tensor-core loop, one iteration ahead.
+  if (options.useWgmma && options.prefetchLoads)
+    pm.addPass(tilegpu::createTileGPUPrefetchLoads());
   // 7''. Kernels whose work grows with program_id(0) launch longest first.
   if (options.longestFirst)
     pm.addPass(tilegpu::createTileGPULongestFirst());

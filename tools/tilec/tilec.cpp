@@ -218,6 +218,13 @@ static cl::opt<bool> longestFirst(
              "(tilegpu-longest-first); --longest-first=false keeps the "
              "launch order"),
     cl::cat(tilecCategory));
+static cl::opt<bool> prefetchLoads(
+    "prefetch-loads", cl::init(true),
+    cl::desc("Issue a tensor-core loop's small loads that are not dot "
+             "operands (attention backward's m and Delta) one iteration "
+             "ahead, into registers (tilegpu-prefetch-loads); "
+             "--prefetch-loads=false loads them where they are used"),
+    cl::cat(tilecCategory));
 static cl::opt<bool> disableWarpSpecialize(
     "disable-warp-specialize",
     cl::desc("No warp specialization, even where tl.range asks for it "
@@ -277,6 +284,7 @@ int main(int argc, char **argv) {
   pipeline.numStages = numStages;
   pipeline.numCTAs = numCTAs;
   pipeline.longestFirst = longestFirst;
+  pipeline.prefetchLoads = prefetchLoads;
   pipeline.warpSpecialize = warpSpecialize;
   auto tristate = [](cl::boolOrDefault value) {
     return value == cl::BOU_UNSET ? "auto" : value == cl::BOU_TRUE ? "on" : "off";

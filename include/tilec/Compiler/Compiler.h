@@ -104,6 +104,10 @@ struct PipelineOptions {
   /// each other (causal attention; tilegpu-longest-first;
   /// `--longest-first=false` turns it off).
   bool longestFirst = true;
+  /// Load a tensor-core loop's small tiles (not dot operands) one iteration
+  /// ahead, in registers (tilegpu-prefetch-loads; `--prefetch-loads=false`
+  /// turns it off).
+  bool prefetchLoads = true;
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).

@@ -172,6 +172,43 @@ def TileGPUClusterMulticast : Pass<"tilegpu-cluster-multicast", "mlir::ModuleOp"
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "mlir::ModuleOp"> {
+  let summary = "Load the next iteration's small tiles into registers one iteration ahead";
+  let description = [{
+    A `tl.load` in a loop that is not a dot operand (the async-copy passes
+    leave it a load: tutorial 06 backward's `m = tl.load(M + offs_m)` and
+    `Di = tl.load(D + offs_m)`) is read at the top of each iteration and
+    used a few instructions later: the warpgroup waits a global-memory
+    latency (~0.5–1 µs) on every trip, with its tensor cores idle. This
+    pass issues each such load one iteration early, into registers carried
+    by the loop (software pipelining at distance 1 in registers, the
+    "prefetch" of classic loop pipelining; Triton's pipeliner reaches the
+    same with cp.async rings):
+
+    - before the loop, the load of iteration 0, masked off when the loop
+      runs no iteration;
+    - at the top of iteration i, the load of iteration i + 1: its address,
+      mask and `other` recomputed for i + 1 (the induction variable plus
+      the step, each loop-carried value replaced by what the iteration
+      yields), masked off on the last iteration, so no address past the
+      loop's is read;
+    - the load's uses read the loop-carried value.
+
+    A load qualifies when it is directly in the body of an `scf.for`
+    (signed bounds) that issues a `tilegpu.warpgroup_dot` (the loops whose
+    one warpgroup has no other warps to hide a latency behind) and writes
+    no global memory (no store, atomic, TMA store, inline assembly or call:
+    the next iteration's load would be issued before this iteration's
+    write), is not
+    volatile, yields a tile of at most 16 registers a thread (so the
+    extra registers stay few), and its address, mask and `other` are
+    computed in the body by pure ops from the induction variable,
+    loop-carried values whose yielded values are the same, and values from
+    outside the loop (no other load on the way).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::tilec::tile::TileDialect"];
+}
+
 def TileGPULongestFirst : Pass<"tilegpu-longest-first", "mlir::ModuleOp"> {
   let summary = "Launch a kernel's longest programs first when its work grows with program_id(0)";
   let description = [{
