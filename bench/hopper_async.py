@@ -355,7 +355,7 @@ def attention_bwd_rows(args):
     rows = []
     Z, H, sm_scale = 4, 16, 0.5
     rcp_ln2 = 1.4426950408889634
-    path = os.path.join(ROOT, "examples", "attention_backward.tile")
+    path = args.attention_bwd_source or os.path.join(ROOT, "examples", "attention_backward.tile")
     tri_pre = triton_kernel(path, "_attn_bwd_preprocess")
     tri_bwd = triton_kernel(path, "_attn_bwd")
     n_ctxs = [1024, 4096] if args.quick else [1024, 4096, 8192]
@@ -546,6 +546,9 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--ablation-extra", action="append",
                         help="an ablation row after pipelining: 'LABEL=tilec flags'")
+    parser.add_argument("--attention-bwd-source", default="",
+                        help="the backward kernels' .tile file, for both compilers "
+                             "(default: examples/attention_backward.tile)")
     parser.add_argument("--attention-filter", default="",
                         help="only the attention rows whose name matches (a regex "
                              "over 'block|descriptor fp16|bf16|fp8 D64|D128 "

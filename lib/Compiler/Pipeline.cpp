@@ -77,6 +77,8 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   // 4–6. How each wgmma operand reaches shared memory (TMA, cp.async,
   // registers), then the multi-stage pipeline, then the shared-memory plan.
   if (options.useWgmma) {
+    if (options.issueDotsEarly)
+      pm.addPass(tilegpu::createTileGPUIssueDotsEarly());
     tilegpu::TileGPUAssignAsyncCopiesOptions assignOptions;
     assignOptions.useTMA = options.useTMA;
     assignOptions.useCpAsync = options.useCpAsync;

@@ -225,6 +225,13 @@ static cl::opt<bool> prefetchLoads(
              "ahead, into registers (tilegpu-prefetch-loads); "
              "--prefetch-loads=false loads them where they are used"),
     cl::cat(tilecCategory));
+static cl::opt<bool> issueDotsEarly(
+    "issue-dots-early", cl::init(true),
+    cl::desc("Move each dot of a loop up to just after the dot before it "
+             "when it does not need the ops between (attention backward's "
+             "dP under exp2; tilegpu-issue-dots-early); "
+             "--issue-dots-early=false keeps the source order"),
+    cl::cat(tilecCategory));
 static cl::opt<bool> disableWarpSpecialize(
     "disable-warp-specialize",
     cl::desc("No warp specialization, even where tl.range asks for it "
@@ -285,6 +292,7 @@ int main(int argc, char **argv) {
   pipeline.numCTAs = numCTAs;
   pipeline.longestFirst = longestFirst;
   pipeline.prefetchLoads = prefetchLoads;
+  pipeline.issueDotsEarly = issueDotsEarly;
   pipeline.warpSpecialize = warpSpecialize;
   auto tristate = [](cl::boolOrDefault value) {
     return value == cl::BOU_UNSET ? "auto" : value == cl::BOU_TRUE ? "on" : "off";

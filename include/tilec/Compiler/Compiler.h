@@ -108,6 +108,10 @@ struct PipelineOptions {
   /// ahead, in registers (tilegpu-prefetch-loads; `--prefetch-loads=false`
   /// turns it off).
   bool prefetchLoads = true;
+  /// Issue each dot of a loop right after the dot before it when it does
+  /// not need what lies between (tilegpu-issue-dots-early;
+  /// `--issue-dots-early=false` turns it off).
+  bool issueDotsEarly = true;
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).

@@ -184,9 +184,11 @@ static std::pair<tile::LoadOp, bool> getOperandLoad(Value operand, bool isA) {
       direct = true;
       continue;
     }
+    // A transpose whose dot already got its wgmma (and this load's ring)
+    // has no uses left.
     auto trans = dyn_cast<tile::TransOp>(use.getOwner());
     if (!trans || trans.getType().getRank() != 2 ||
-        !feedsOnlyWgmmaOperand(trans.getResult(), isA))
+        !(trans->use_empty() || feedsOnlyWgmmaOperand(trans.getResult(), isA)))
       return {};
     transposed = true;
   }

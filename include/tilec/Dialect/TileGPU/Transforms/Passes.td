@@ -172,6 +172,32 @@ def TileGPUClusterMulticast : Pass<"tilegpu-cluster-multicast", "mlir::ModuleOp"
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUIssueDotsEarly : Pass<"tilegpu-issue-dots-early", "mlir::ModuleOp"> {
+  let summary = "Issue a loop's dot ahead of an earlier-written dot whose inputs are ready later";
+  let description = [{
+    On Hopper a dot is asynchronous: its wgmma runs on the tensor cores
+    while the warpgroup goes on, and a wait before the first read of its
+    result retires it. A dot written after elementwise work it does not
+    need runs only after that work. Tutorial 06's backward computes
+    `pT = exp2(qkT - m)` and only then `dpT = tl.dot(v, tl.trans(do))`,
+    which needs only `do`: the tensor cores idle under `exp2`.
+
+    In each `scf.for` body, a `tile.dot` whose inputs are ready before
+    those of a dot written ahead of it overtakes that dot: it moves up,
+    with the ops it depends on that can move (its operands' loads,
+    transposes, conversions, in their order), past the ops it does not
+    depend on, stopping below the first op it needs that cannot move (an
+    earlier dot's result, an op with a region or a write), below a dot
+    whose inputs are ready no later (the anchor of a dot is the last op it
+    depends on that cannot move), or, when a load moves with it, below a
+    write. The ops it passes keep their order. A dot that would overtake
+    no dot stays (attention's forward P V does not move above the row
+    sum). In the backward, `dpT` moves above `exp2` and `dv` to just after
+    `qkT`; the tensor cores run it under `exp2`, and the wait before `pT`
+    leaves it in flight (`tilegpu-pipeline` counts the dots issued since).
+  }];
+}
+
 def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "mlir::ModuleOp"> {
   let summary = "Load the next iteration's small tiles into registers one iteration ahead";
   let description = [{
