@@ -625,8 +625,14 @@ bool tilec::cloneCheapChainForUse(OpOperand &use, bool onlyIfShared) {
   int budget = 32;
   if (!collectChain(use.get(), chain, budget))
     return false;
-  if (onlyIfShared && llvm::none_of(chain, [](Operation *op) {
-        return !op->getResult(0).hasOneUse();
+  // Shared: an op of the chain has a user outside the chain other than
+  // `use`'s owner (uses within the chain, as in a diamond `(r >= 0) & (r <
+  // n)`, do not count: cloning would not separate anything).
+  Operation *owner = use.getOwner();
+  if (onlyIfShared && llvm::none_of(chain, [&](Operation *op) {
+        return llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return user != owner && !chain.contains(user);
+        });
       }))
     return false;
   IRMapping mapping;

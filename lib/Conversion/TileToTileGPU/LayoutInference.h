@@ -121,7 +121,8 @@ private:
 /// constants, integer arithmetic, expand_dims, broadcast, reshape) that computes
 /// `use`'s value, so that this use can take its own layout. Returns false
 /// (and changes nothing) when the chain is not cheap or too long, or, with
-/// `onlyIfShared`, when no op of the chain has another use.
+/// `onlyIfShared`, when no op of the chain has a user outside the chain
+/// other than `use`'s owner.
 bool cloneCheapChainForUse(mlir::OpOperand &use, bool onlyIfShared = false);
 
 } // namespace tilec

@@ -53,3 +53,27 @@ func.func @no_fold(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %acc: tensor<64
   %s2 = arith.addf %d2, %other : tensor<64x64xf32>
   return %s0, %s1, %d1, %s2 : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
 }
+
+// Also left alone: a dot before a loop whose result the loop adds on every
+// trip (folding would move the dot into the loop), and an fp8 dot (Hopper's
+// fp8 wgmma accumulates with fewer mantissa bits than f32, so the sum stays
+// in f32 outside it, as in Triton).
+// CHECK-LABEL: func.func @no_fold_invariant_or_fp8
+// CHECK: %[[D:.*]] = tile.dot
+// CHECK: scf.for
+// CHECK-NEXT: arith.addf %{{.*}}, %[[D]]
+// CHECK: tile.dot {{.*}} : tensor<64x32xf8E4M3FN>
+// CHECK-NEXT: arith.addf
+func.func @no_fold_invariant_or_fp8(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %a8: tensor<64x32xf8E4M3FN>, %b8: tensor<32x64xf8E4M3FN>, %acc: tensor<64x64xf32>, %n: index) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %d = tile.dot %a, %b, %zero : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %acc) -> (tensor<64x64xf32>) {
+    %s = arith.addf %x, %d : tensor<64x64xf32>
+    scf.yield %s : tensor<64x64xf32>
+  }
+  %d8 = tile.dot %a8, %b8, %zero : tensor<64x32xf8E4M3FN>, tensor<32x64xf8E4M3FN> -> tensor<64x64xf32>
+  %s8 = arith.addf %acc, %d8 : tensor<64x64xf32>
+  return %r, %s8 : tensor<64x64xf32>, tensor<64x64xf32>
+}

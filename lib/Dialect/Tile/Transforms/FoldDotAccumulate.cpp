@@ -41,8 +41,15 @@ struct FoldAddIntoDot : OpRewritePattern<AddOp> {
     for (unsigned i = 0; i < 2; ++i) {
       auto dot = add->getOperand(i).template getDefiningOp<DotOp>();
       Value other = add->getOperand(1 - i);
-      if (!dot || !dot->hasOneUse() || !isZeroTile(dot.getC()) ||
-          other.getType() != dot.getType())
+      // Same block: a dot computed once outside a loop is not moved into
+      // it. Not 8-bit floats: Hopper's fp8 wgmma accumulates with fewer
+      // mantissa bits than f32, so each block's product is added into the
+      // f32 sum outside the tensor cores (Triton does not fold them either:
+      // its max_num_imprecise_acc).
+      if (!dot || !dot->hasOneUse() || dot->getBlock() != add->getBlock() ||
+          !isZeroTile(dot.getC()) || other.getType() != dot.getType() ||
+          isa<Float8E4M3FNType, Float8E5M2Type>(
+              cast<RankedTensorType>(dot.getA().getType()).getElementType()))
         continue;
       rewriter.replaceOpWithNewOp<DotOp>(add, dot.getType(), dot.getA(), dot.getB(), other,
                                          dot.getInputPrecisionAttr());

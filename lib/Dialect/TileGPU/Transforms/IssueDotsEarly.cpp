@@ -50,11 +50,18 @@ llvm::SetVector<Operation *> collectDependencies(Operation *op) {
   return deps;
 }
 
+/// A volatile load keeps its place among the memory accesses around it.
+bool isVolatileLoad(Operation *op) {
+  auto load = dyn_cast<tile::LoadOp>(op);
+  return load && load.getIsVolatile();
+}
+
 /// Whether `op` moves with a dot that depends on it: it has no region and
 /// writes no memory, and it is not itself a dot (dots keep their order
 /// among themselves unless one is ready earlier, see issueEarly).
 bool movesWithDot(Operation *op) {
-  return op->getNumRegions() == 0 && onlyReads(op) && !isa<tile::DotOp>(op);
+  return op->getNumRegions() == 0 && onlyReads(op) && !isa<tile::DotOp>(op) &&
+         !isVolatileLoad(op);
 }
 
 /// The latest op of the block that `op` depends on and that cannot move
@@ -79,7 +86,8 @@ bool isEarlier(Operation *a, Operation *b) {
 /// it does not depend on, when that overtakes another dot. It stops below
 /// an op it needs that cannot move, below a dot that is ready no later
 /// than it (whose own anchor is not after its anchor), and, when a load
-/// moves with it, below a write. Returns whether it moved.
+/// moves with it, below a write or a volatile load. Returns whether it
+/// moved.
 bool issueEarly(Operation *dot) {
   llvm::SetVector<Operation *> deps = collectDependencies(dot);
   Operation *anchor = getAnchor(dot);
@@ -97,7 +105,8 @@ bool issueEarly(Operation *dot) {
       continue;
     }
     bool readyNoLater = isa<tile::DotOp>(op) && !isEarlier(anchor, getAnchor(op));
-    if (readyNoLater || (!onlyReads(op) && (reads || op->getNumRegions() != 0))) {
+    bool ordersLoads = !onlyReads(op) || isVolatileLoad(op);
+    if (readyNoLater || (ordersLoads && (reads || op->getNumRegions() != 0))) {
       stop = op;
       break;
     }

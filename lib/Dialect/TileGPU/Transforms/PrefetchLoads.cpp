@@ -147,13 +147,16 @@ bool issuesWarpgroupDot(scf::ForOp loop) {
 }
 
 /// Whether the loop may write global memory (a store, an atomic, a TMA
-/// store, inline assembly, a call): iteration i + 1's load, issued before
-/// iteration i's writes, could then read a stale value.
-bool writesGlobalMemory(scf::ForOp loop) {
+/// store, inline assembly, a call) or checks what it loads (tl.device_assert,
+/// tl.device_print): iteration i + 1's load, issued before iteration i's
+/// writes, could read a stale value, and issued before its assert, read out
+/// of bounds where the assert would have stopped the kernel.
+bool writesOrChecks(scf::ForOp loop) {
   return loop.getBody()
       ->walk([](Operation *op) {
         return isa<tile::StoreOp, tile::AtomicRMWOp, tile::AtomicCASOp, TMAStoreOp,
-                   tile::InlineAsmElementwiseOp, CallOpInterface>(op)
+                   tile::InlineAsmElementwiseOp, CallOpInterface, tile::AssertOp,
+                   tile::PrintOp>(op)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
@@ -218,7 +221,7 @@ struct TileGPUPrefetchLoadsPass
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (!loop.getUnsignedCmp() && issuesWarpgroupDot(loop) && !writesGlobalMemory(loop))
+      if (!loop.getUnsignedCmp() && issuesWarpgroupDot(loop) && !writesOrChecks(loop))
         loops.push_back(loop);
     });
     IRRewriter rewriter(&getContext());

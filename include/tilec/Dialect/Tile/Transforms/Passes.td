@@ -47,12 +47,17 @@ def TileFoldDotAccumulate : Pass<"tile-fold-dot-accumulate"> {
 
     This pass rewrites it to `%r = tile.dot %a, %b, %acc` (`arith.addi`
     for integer dots; either operand order) when the accumulator is a
-    constant zero and the addition is the dot's only use. The tensor cores
+    constant zero, the addition is the dot's only use and in the dot's
+    block (a dot computed once before a loop stays there), and the
+    operands are not 8-bit floats (Hopper's fp8 wgmma accumulates with
+    fewer mantissa bits than f32; Triton keeps those additions too, by its
+    `max_num_imprecise_acc`). The tensor cores
     then accumulate in place: the unfused form holds a second M x N
     accumulator in registers (128 registers a thread for a 128 x 128 fp32
     tile over a warpgroup), which makes the backward kernels of attention
     spill. The sum is rounded once fewer (in the accumulator rather than
-    after it), as with Triton's combine pass, which makes the same rewrite.
+    after it), as with Triton's combine pass, which makes the same rewrite
+    for these types.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -190,7 +190,8 @@ def TileGPUIssueDotsEarly : Pass<"tilegpu-issue-dots-early", "mlir::ModuleOp"> {
     earlier dot's result, an op with a region or a write), below a dot
     whose inputs are ready no later (the anchor of a dot is the last op it
     depends on that cannot move), or, when a load moves with it, below a
-    write. The ops it passes keep their order. A dot that would overtake
+    write or a volatile load. A volatile load never moves. The ops it
+    passes keep their order. A dot that would overtake
     no dot stays (attention's forward P V does not move above the row
     sum). In the backward, `dpT` moves above `exp2` and `dv` to just after
     `qkT`; the tensor cores run it under `exp2`, and the wait before `pT`
@@ -201,9 +202,10 @@ def TileGPUIssueDotsEarly : Pass<"tilegpu-issue-dots-early", "mlir::ModuleOp"> {
 def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "mlir::ModuleOp"> {
   let summary = "Load the next iteration's small tiles into registers one iteration ahead";
   let description = [{
-    A `tl.load` in a loop that is not a dot operand (the async-copy passes
-    leave it a load: tutorial 06 backward's `m = tl.load(M + offs_m)` and
-    `Di = tl.load(D + offs_m)`) is read at the top of each iteration and
+    A `tl.load` in a loop that the async-copy passes left a load (a tile
+    that is not a dot operand, as tutorial 06 backward's `m = tl.load(M +
+    offs_m)` and `Di = tl.load(D + offs_m)`, or a small operand that goes
+    through registers) is read at the top of each iteration and
     used a few instructions later: the warpgroup waits a global-memory
     latency (~0.5–1 µs) on every trip, with its tensor cores idle. This
     pass issues each such load one iteration early, into registers carried
@@ -222,10 +224,11 @@ def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "mlir::ModuleOp"> {
 
     A load qualifies when it is directly in the body of an `scf.for`
     (signed bounds) that issues a `tilegpu.warpgroup_dot` (the loops whose
-    one warpgroup has no other warps to hide a latency behind) and writes
-    no global memory (no store, atomic, TMA store, inline assembly or call:
+    one warpgroup has no other warps to hide a latency behind), writes no
+    global memory (no store, atomic, TMA store, inline assembly or call:
     the next iteration's load would be issued before this iteration's
-    write), is not
+    write) and checks nothing (no `tl.device_assert` or `tl.device_print`:
+    a load guarded by an assert would run before it), is not
     volatile, yields a tile of at most 16 registers a thread (so the
     extra registers stay few), and its address, mask and `other` are
     computed in the body by pure ops from the induction variable,
