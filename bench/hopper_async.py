@@ -409,11 +409,13 @@ def attention_bwd_rows(args):
                    f"{entry(d)}, 1, {entry(H)}, {entry(n_ctx)}, 32, 128, 128, 32, 2, {d}")
             # The tutorial's 4 warps, then 8 (two warpgroups share the
             # 128-row dK, dV and dQ accumulators) for both compilers.
+            pre = None
             for warps in (4, 8):
                 tag = "" if warps == 4 else f"_w{warps}"
                 try:
-                    pre, _ = tilec_kernel(args.tilec, path, "_attn_bwd_preprocess", sig_pre, 4,
-                                          3, f"bwdpre_{d}_{n_ctx}")
+                    if pre is None:
+                        pre, _ = tilec_kernel(args.tilec, path, "_attn_bwd_preprocess", sig_pre,
+                                              4, 3, f"bwdpre_{d}_{n_ctx}")
                     bwd, log = tilec_kernel(args.tilec, path, "_attn_bwd", sig, warps, 5,
                                             f"bwd_{d}_{n_ctx}_{warps}")
 

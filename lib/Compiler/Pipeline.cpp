@@ -77,6 +77,7 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   // 4–6. How each wgmma operand reaches shared memory (TMA, cp.async,
   // registers), then the multi-stage pipeline, then the shared-memory plan.
   if (options.useWgmma) {
+    // 4a'. A loop's dot whose inputs are ready earlier is issued first.
     if (options.issueDotsEarly)
       pm.addPass(tilegpu::createTileGPUIssueDotsEarly());
     tilegpu::TileGPUAssignAsyncCopiesOptions assignOptions;
@@ -110,10 +111,10 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
       pm.addPass(tilegpu::createTileGPUIntraWarpgroupOverlap(overlapOptions));
       addCleanups(pm);
     }
+    // 7'''. The small loads of a tensor-core loop, one iteration ahead.
+    if (options.prefetchLoads)
+      pm.addPass(tilegpu::createTileGPUPrefetchLoads());
   }
-  // 7'''. The small loads of a tensor-core loop, one iteration ahead.
-  if (options.useWgmma && options.prefetchLoads)
-    pm.addPass(tilegpu::createTileGPUPrefetchLoads());
   // 7''. Kernels whose work grows with program_id(0) launch longest first.
   if (options.longestFirst)
     pm.addPass(tilegpu::createTileGPULongestFirst());

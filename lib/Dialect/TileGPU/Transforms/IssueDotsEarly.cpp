@@ -12,6 +12,7 @@
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -37,16 +38,13 @@ bool onlyReads(Operation *op) {
 
 /// The ops of `op`'s block that `op` depends on, transitively.
 llvm::SetVector<Operation *> collectDependencies(Operation *op) {
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  options.filter = [block = op->getBlock()](Operation *def) {
+    return def->getBlock() == block;
+  };
   llvm::SetVector<Operation *> deps;
-  SmallVector<Operation *> worklist{op};
-  while (!worklist.empty()) {
-    Operation *current = worklist.pop_back_val();
-    for (Value operand : current->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (def && def->getBlock() == op->getBlock() && deps.insert(def))
-        worklist.push_back(def);
-    }
-  }
+  (void)getBackwardSlice(op, &deps, options);
   return deps;
 }
 
@@ -86,9 +84,8 @@ bool isEarlier(Operation *a, Operation *b) {
 /// it does not depend on, when that overtakes another dot. It stops below
 /// an op it needs that cannot move, below a dot that is ready no later
 /// than it (whose own anchor is not after its anchor), and, when a load
-/// moves with it, below a write or a volatile load. Returns whether it
-/// moved.
-bool issueEarly(Operation *dot) {
+/// moves with it, below a write or a volatile load.
+void issueEarly(Operation *dot) {
   llvm::SetVector<Operation *> deps = collectDependencies(dot);
   Operation *anchor = getAnchor(dot);
   SmallVector<Operation *> moving;
@@ -119,7 +116,7 @@ bool issueEarly(Operation *dot) {
   for (Operation *op = first; op != dot; op = op->getNextNode())
     overtakes |= isa<tile::DotOp>(op) && !deps.contains(op);
   if (!overtakes)
-    return false;
+    return;
   // The moving ops in block order, then the dot, after `stop`.
   std::reverse(moving.begin(), moving.end());
   moving.push_back(dot);
@@ -130,7 +127,6 @@ bool issueEarly(Operation *dot) {
       op->moveBefore(&op->getBlock()->front());
     stop = op;
   }
-  return true;
 }
 
 struct TileGPUIssueDotsEarlyPass

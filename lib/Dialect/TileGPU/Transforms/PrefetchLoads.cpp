@@ -103,11 +103,7 @@ private:
     return loop.getBody()->getParent()->isAncestor(value.getParentRegion());
   }
 
-  Value yieldedFor(BlockArgument arg) {
-    OpOperand *init = loop.getTiedLoopInit(arg);
-    unsigned index = init->getOperandNumber() - loop.getNumControlOperands();
-    return loop.getBody()->getTerminator()->getOperand(index);
-  }
+  Value yieldedFor(BlockArgument arg) { return loop.getTiedLoopYieldedValue(arg)->get(); }
 
   Value cloneWith(OpBuilder &b, Value value, IRMapping &map,
                   llvm::function_ref<Value(Value)> operandFor) {
