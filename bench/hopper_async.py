@@ -52,7 +52,7 @@ uniform random numbers. Times: triton.testing.do_bench medians.
     python3 bench/hopper_async.py --tilec path/to/tilec [--json out.json]
         [--sections gemm,attention,attention_bwd,ablation] [--quick]
         [--ablation-extra 'LABEL=FLAGS' ...] [--tilec-option=--warp-specialize=all]
-        [--attention-filter 'block bf16 D128']
+        [--attention-filter 'block bf16 D128'] [--attention-bwd-source FILE.tile]
 """
 
 import argparse
