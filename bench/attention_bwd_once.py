@@ -3,7 +3,8 @@
 
 examples/attention_backward.tile's _attn_bwd (causal fp16, Z=4 H=16, the
 tutorial's 32/128/128/32 blocks, 5 stages) compiled by tilec, launched
-twice: a warm-up, then the one to profile.
+twice: a warm-up, then the one to profile. TILEC `triton` launches Triton's
+compile of the same source instead (same blocks, warps and stages).
 
   python3 bench/attention_bwd_once.py TILEC HEAD_DIM N_CTX NUM_WARPS [tilec flags...]
   ncu --kernel-name _attn_bwd --launch-skip 1 --launch-count 1 \
@@ -28,6 +29,19 @@ sig_pre = f"*fp16:16, *fp16:16, *fp32:16, {h.entry(Z)}, {h.entry(H)}, {h.entry(n
 sig = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp16:16, *fp16:16, "
        f"*fp16:16, *fp32:16, *fp32:16, {h.entry(H * n_ctx * d)}, {h.entry(n_ctx * d)}, "
        f"{h.entry(d)}, 1, {h.entry(H)}, {h.entry(n_ctx)}, 32, 128, 128, 32, 2, {d}")
+if tilec == "triton":
+    h.triton_compile.install_tilec_alias()
+    tri_pre = h.triton_kernel(path, "_attn_bwd_preprocess")
+    tri_bwd = h.triton_kernel(path, "_attn_bwd")
+    tri_pre[(n_ctx // 128, Z * H, 1)](o, do, delta, Z, H, n_ctx, BLOCK_M=128, HEAD_DIM=d)
+    for _ in range(2):
+        compiled = tri_bwd[(n_ctx // 128, 1, Z * H)](
+            q, k, v, sm_scale, do, *grads, lse, delta, *q.stride(), H, n_ctx,
+            BLOCK_M1=32, BLOCK_N1=128, BLOCK_M2=128, BLOCK_N2=32, BLK_SLICE_FACTOR=2,
+            HEAD_DIM=d, num_warps=warps, num_stages=5)
+    torch.cuda.synchronize()
+    print("registers", compiled.n_regs, "spills", compiled.n_spills, "launched twice")
+    sys.exit(0)
 pre, _ = h.tilec_kernel(tilec, path, "_attn_bwd_preprocess", sig_pre, 4, 3, "pre")
 bwd, _ = h.tilec_kernel(tilec, path, "_attn_bwd", sig, warps, 5, "bwd")
 pre((n_ctx // 128, Z * H, 1), o, do, delta, Z, H, n_ctx)
