@@ -4,7 +4,8 @@
 examples/attention_backward.tile's _attn_bwd (causal fp16, Z=4 H=16, the
 tutorial's 32/128/128/32 blocks, 5 stages) compiled by tilec, launched
 twice: a warm-up, then the one to profile. TILEC `triton` launches Triton's
-compile of the same source instead (same blocks, warps and stages).
+compile of the same source instead (same blocks, warps and stages); with
+DUMP_DIR set it also writes Triton's TTGIR, LLVM IR, PTX and cubin there.
 
   python3 bench/attention_bwd_once.py TILEC HEAD_DIM N_CTX NUM_WARPS [tilec flags...]
   ncu --kernel-name _attn_bwd --launch-skip 1 --launch-count 1 \
@@ -41,6 +42,12 @@ if tilec == "triton":
             HEAD_DIM=d, num_warps=warps, num_stages=5)
     torch.cuda.synchronize()
     print("registers", compiled.n_regs, "spills", compiled.n_spills, "launched twice")
+    if os.environ.get("DUMP_DIR"):  # Triton's IR and PTX, to read beside tilec's
+        for key in ("ttgir", "llir", "ptx"):
+            with open(os.path.join(os.environ["DUMP_DIR"], f"triton_bwd_d{d}_w{warps}.{key}"), "w") as f:
+                f.write(compiled.asm[key])
+        with open(os.path.join(os.environ["DUMP_DIR"], f"triton_bwd_d{d}_w{warps}.cubin"), "wb") as f:
+            f.write(compiled.asm["cubin"])
     sys.exit(0)
 pre, _ = h.tilec_kernel(tilec, path, "_attn_bwd_preprocess", sig_pre, 4, 3, "pre")
 bwd, _ = h.tilec_kernel(tilec, path, "_attn_bwd", sig, warps, 5, "bwd")
