@@ -21,6 +21,7 @@
 #include "tilec/Dialect/TileGPU/IR/Scratch.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -296,38 +297,6 @@ Operation *scheduleDots(scf::ForOp forOp) {
     }
     return first;
   };
-  // A dot with its A in registers whose result only goes, through the
-  // yield, to a read in the next iteration that comes before the dot
-  // (attention's P * V into the accumulator the next iteration rescales)
-  // stays in flight across the back edge, behind the next iteration's
-  // first dots, as Triton runs it: the wait before that read retires it,
-  // before the dot packs its next A fragments (PTX ISA §9.7.15.5.1: the
-  // registers an in-flight wgmma reads may not be written; between the
-  // two the fragments are values no op writes, and ptxas allocates the
-  // registers of in-flight wgmmas as Triton's and FlashAttention-3's
-  // kernels rely on). Any other dot with a register A is retired within
-  // its iteration, its A kept until then by the wait.
-  auto staysInFlight = [&](WarpgroupDotOp dot) {
-    Value result = dot.getResult();
-    if (!result.hasOneUse() || result.use_begin()->getOwner() != yield.getOperation())
-      return false;
-    BlockArgument arg =
-        forOp.getRegionIterArgs()[result.use_begin()->getOperandNumber()];
-    Operation *read = firstHolder(nonChainUses(arg));
-    return read && read->isBeforeInBlock(dot);
-  };
-  for (WarpgroupDotOp dot : dots) {
-    if (!dot.hasRegisterA() || staysInFlight(dot))
-      continue;
-    OpBuilder b(yield);
-    SmallVector<Value> inputs{dot.getResult(), dot.getA()};
-    auto wait = WarpgroupWaitOp::create(b, dot.getLoc(), ValueRange(inputs).getTypes(),
-                                        inputs, b.getI32IntegerAttr(0));
-    dot.getResult().replaceUsesWithIf(wait.getResult(0), [&](OpOperand &use) {
-      return use.getOwner() == yield.getOperation();
-    });
-  }
-
   // Reads of a result (in this iteration, or in the next through the
   // yield) wait for it, leaving the dots issued since in flight.
   for (WarpgroupDotOp dot : dots) {
@@ -363,6 +332,55 @@ Operation *scheduleDots(scf::ForOp forOp) {
     }
   }
 
+  // Whether `wait`, in the next iteration, retires `dot` of this one.
+  auto retiresFromPrevious = [&](WarpgroupWaitOp wait, WarpgroupDotOp dot) {
+    return dotsAfter(dot) + dotsBetween(nullptr, wait) >= wait.getPendings();
+  };
+  // A dot with its A in registers may stay in flight across the back edge
+  // when its result only goes, through the yield, to the next iteration
+  // (as that dot's accumulator, or to a read that waits for it) and the
+  // next iteration writes its A fragments only after a wait that retires
+  // it: A is computed in the body from a value such a wait returns.
+  // Attention's P * V (its accumulator rescaled at the top of the next
+  // iteration) and the backward's dK, dV and dQ (accumulated only) stay in
+  // flight behind the next iteration's first dots, as in Triton (PTX ISA
+  // §9.7.15.5.1: the registers an in-flight wgmma reads may not be
+  // written; the A fragments are values no op writes before that wait, and
+  // ptxas allocates the registers of in-flight wgmmas as Triton's and
+  // FlashAttention-3's kernels rely on). Any other dot with a register A
+  // is retired within its iteration, its A kept until then by the wait.
+  auto staysInFlight = [&](WarpgroupDotOp dot) {
+    if (dot != dots.back())
+      return false;
+    Value result = dot.getResult();
+    if (!result.hasOneUse() || result.use_begin()->getOwner() != yield.getOperation())
+      return false;
+    Operation *def = dot.getA().getDefiningOp();
+    if (!def || def->getBlock() != body)
+      return false;
+    SetVector<Operation *> slice;
+    BackwardSliceOptions options;
+    options.omitBlockArguments = true;
+    options.filter = [&](Operation *op) { return op->getBlock() == body; };
+    if (failed(getBackwardSlice(def, &slice, options)))
+      return false;
+    return llvm::any_of(slice, [&](Operation *op) {
+      auto wait = dyn_cast<WarpgroupWaitOp>(op);
+      return wait && retiresFromPrevious(wait, dot);
+    });
+  };
+  for (WarpgroupDotOp dot : dots) {
+    if (!dot.hasRegisterA() || staysInFlight(dot))
+      continue;
+    OpBuilder b(yield);
+    SmallVector<Value> inputs{dot.getResult(), dot.getA()};
+    auto wait = WarpgroupWaitOp::create(b, dot.getLoc(), ValueRange(inputs).getTypes(),
+                                        inputs, b.getI32IntegerAttr(dotsAfter(dot)));
+    dot.getResult().replaceUsesWithIf(wait.getResult(0), [&](OpOperand &use) {
+      return use.getOwner() == yield.getOperation();
+    });
+  }
+
   // Where every dot of the previous iteration is retired: after the first
   // wait that retires them all, or (none) at the start when each dot is
   // retired within its own iteration.
@@ -380,8 +398,7 @@ Operation *scheduleDots(scf::ForOp forOp) {
     if (!wait)
       continue;
     bool all = llvm::all_of(dots, [&](WarpgroupDotOp dot) {
-      return retiresInOwnIteration(dot) ||
-             dotsAfter(dot) + dotsBetween(nullptr, wait) >= wait.getPendings();
+      return retiresInOwnIteration(dot) || retiresFromPrevious(wait, dot);
     });
     if (all)
       return wait;

@@ -115,12 +115,14 @@ func.func @matmul(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, %d
 
 // Attention's loop shape with cp.async: a QK^T dot whose result feeds
 // elementwise math in the same iteration, and a P.V dot with P in
-// registers; an i64 induction variable from lo to hi. Both cp.async copies
-// of an iteration are one group, issued for t + 2 at the top of the body
-// (every dot of the previous iteration was retired in it), so the wait for
-// iteration t leaves 2 newer groups in flight. The QK^T result is waited
-// for before its first use; P.V is retired before the iteration ends, with
-// P kept alive by the wait. After the loop, every group is done.
+// registers that only accumulates; an i64 induction variable from lo to
+// hi. Both cp.async copies of an iteration are one group. P is computed
+// from QK^T's wait, which also retires the previous iteration's P.V, so
+// P.V stays in flight across the back edge: the copies for t + 2 are
+// issued after that wait (the first point where every dot of the previous
+// iteration is retired), and the wait for iteration t, before them, leaves
+// 1 newer group in flight. After the loop, every group and the last P.V
+// are done.
 
 // CHECK-LABEL: func.func @two_dots
 // CHECK-DAG:     %[[K:.*]] = tilegpu.local_alloc : <3 x tensor<64x64xf16>>
@@ -134,7 +136,13 @@ func.func @matmul(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, %d
 // CHECK:         tilegpu.async_copy %{{.*}}, %[[K]][%c1_i32] if %[[P1]]
 // CHECK:         tilegpu.async_commit_group
 // CHECK:         scf.for %[[IV:.*]] = %arg0 to %arg1 step %c1_i64 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x128xf32, #wgmma>) : i64 {
-// CHECK:           tilegpu.barrier
+// CHECK:           %[[SLOT:.*]] = arith.remui %{{.*}}, %c3_i32
+// CHECK:           tilegpu.async_wait {pending = 1 : i32}
+// CHECK-NEXT:      tilegpu.fence_async_shared
+// CHECK-NEXT:      tilegpu.barrier
+// CHECK-NEXT:      %[[S:.*]] = tilegpu.warpgroup_dot %arg2[%c0_i32], %[[K]][%[[SLOT]]], %{{.*}} {isAsync}
+// CHECK-NEXT:      %[[SW:.*]] = tilegpu.warpgroup_wait %[[S]] {pendings = 0 : i32}
+// CHECK-NEXT:      tilegpu.barrier
 // CHECK:           %[[J:.*]] = arith.addi %[[IV]], %c2_i64 : i64
 // CHECK:           %[[JT:.*]] = arith.subi %[[J]], %arg0 : i64
 // CHECK:           %[[JT32:.*]] = arith.trunci %[[JT]] : i64 to i32
@@ -142,17 +150,12 @@ func.func @matmul(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, %d
 // CHECK:           tilegpu.async_copy %{{.*}}, %[[K]][%[[JSLOT]]] if
 // CHECK:           tilegpu.async_copy %arg4, %[[V]][%[[JSLOT]]] if
 // CHECK:           tilegpu.async_commit_group
-// CHECK:           tilegpu.async_wait {pending = 2 : i32}
-// CHECK-NEXT:      tilegpu.fence_async_shared
-// CHECK-NEXT:      tilegpu.barrier
-// CHECK-NEXT:      %[[S:.*]] = tilegpu.warpgroup_dot %arg2[%c0_i32], %[[K]][%[[SLOT:.*]]], %{{.*}} {isAsync}
-// CHECK-NEXT:      %[[SW:.*]] = tilegpu.warpgroup_wait %[[S]] {pendings = 0 : i32}
 // CHECK-NEXT:      %[[E:.*]] = math.exp2 %[[SW]]
 // CHECK-NEXT:      %[[P:.*]] = arith.truncf %[[E]]
 // CHECK-NEXT:      %[[D:.*]] = tilegpu.warpgroup_dot %[[P]], %[[V]][%[[SLOT]]], %[[ACC]] {isAsync}
-// CHECK-NEXT:      %[[W:.*]]:2 = tilegpu.warpgroup_wait %[[D]], %[[P]] {pendings = 0 : i32}
-// CHECK-NEXT:      scf.yield %[[W]]#0
+// CHECK-NEXT:      scf.yield %[[D]]
 // CHECK:         tilegpu.async_wait {pending = 0 : i32}
+// CHECK-NEXT:    tilegpu.warpgroup_wait %{{.*}} {pendings = 0 : i32}
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
 #wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
 #blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
@@ -263,17 +266,20 @@ func.func @rescaled_accumulator(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor
 // -----
 
 // The accumulator read after P.V in the next iteration (here: after the
-// dot that chains it): the dot would re-pack its A before a wait retired
-// the previous one, so P.V is retired within its iteration.
+// dot that chains it): that read waits with the depth of the two dots
+// issued since. P.V still stays in flight across the back edge: its P is
+// computed after QK^T's wait, which retires it.
 
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
 #wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
 #blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 
 // CHECK-LABEL: func.func @read_after_dot
-// CHECK:           %[[D:.*]] = tilegpu.warpgroup_dot %[[P:.*]], %{{.*}}, %{{.*}} {isAsync} : tensor<64x64xf16
-// CHECK:           tilegpu.warpgroup_wait %[[D]], %[[P]] {pendings = 0 : i32}
-// CHECK-NEXT:      scf.yield
+// CHECK:           scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK:           %[[D:.*]] = tilegpu.warpgroup_dot %[[P:.*]], %{{.*}}, %[[ACC]] {isAsync} : tensor<64x64xf16
+// CHECK-NEXT:      %[[W:.*]] = tilegpu.warpgroup_wait %[[ACC]] {pendings = 2 : i32}
+// CHECK-NEXT:      %[[R:.*]] = arith.mulf %[[W]], %{{.*}}
+// CHECK-NEXT:      scf.yield %[[D]], %[[R]]
 func.func @read_after_dot(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
                     %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>,
                     %alpha: tensor<64x128xf32, #wgmma1>)
@@ -308,6 +314,106 @@ func.func @read_after_dot(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64
     scf.yield %d, %scaled : tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>
   }
   return %r#0, %r#1 : tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>
+}
+
+// -----
+
+// The attention backward's loop shape: two dots with A in registers that
+// only accumulate (dV += P^T dO, then dK += dS^T Q), both A computed from
+// the first dot's wait. Only the last dot of the body stays in flight
+// across the back edge; dV is retired at the end of its iteration behind
+// one wait that leaves dK running (depth 1), its A kept until then. After
+// the loop, dK (still in flight) is waited for.
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+#wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @two_accumulators
+// CHECK:         %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[DV:.*]] = %{{.*}}, %[[DK:.*]] = %{{.*}})
+// CHECK:           %[[S:.*]] = tilegpu.warpgroup_dot %arg2[%c0_i32], %{{.*}}, %{{.*}} {isAsync}
+// CHECK-NEXT:      %[[SW:.*]] = tilegpu.warpgroup_wait %[[S]] {pendings = 0 : i32}
+// CHECK:           %[[P:.*]] = arith.truncf
+// CHECK-NEXT:      %[[D1:.*]] = tilegpu.warpgroup_dot %[[P]], %{{.*}}, %[[DV]] {isAsync}
+// CHECK:           %[[DS:.*]] = arith.truncf
+// CHECK-NEXT:      %[[D2:.*]] = tilegpu.warpgroup_dot %[[DS]], %{{.*}}, %[[DK]] {isAsync}
+// CHECK-NEXT:      %[[W:.*]]:2 = tilegpu.warpgroup_wait %[[D1]], %[[P]] {pendings = 1 : i32}
+// CHECK-NEXT:      scf.yield %[[W]]#0, %[[D2]]
+// CHECK:         tilegpu.async_wait {pending = 0 : i32}
+// CHECK-NEXT:    tilegpu.warpgroup_wait %[[LOOP]]#1 {pendings = 0 : i32}
+func.func @two_accumulators(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
+                    %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>)
+    -> (tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #wgmma1>
+  %r:2 = scf.for %i = %lo to %hi step %c1 iter_args(%dv = %acc0, %dk = %acc0) -> (tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>) : i64 {
+    %off = arith.trunci %i : i64 to i32
+    %offs = tile.splat %off : tensor<64x64xi32, #blocked>
+    %kp = tile.addptr %kptrs, %offs : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tilegpu.barrier
+    tilegpu.async_copy %kp, %kring[%c0] {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x64xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %s = tilegpu.warpgroup_dot %q[%c0], %kring[%c0], %zero : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    %e = math.exp2 %s : tensor<64x64xf32, #wgmma>
+    %p = arith.truncf %e : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    tilegpu.barrier
+    tilegpu.async_copy %vptrs, %vring[%c0] {vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x128xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %dv1 = tilegpu.warpgroup_dot %p, %vring[%c0], %dv : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    %e2 = arith.mulf %e, %s : tensor<64x64xf32, #wgmma>
+    %ds = arith.truncf %e2 : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    %dk1 = tilegpu.warpgroup_dot %ds, %vring[%c0], %dk : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    scf.yield %dv1, %dk1 : tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>
+  }
+  return %r#0, %r#1 : tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>
+}
+
+// -----
+
+// A dot whose register A does not come from a wait (here: computed from
+// the induction variable alone) would have its A fragments rewritten in
+// the next iteration while it may still run: it is retired within its
+// iteration.
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+#wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @register_a_without_wait
+// CHECK:           %[[P:.*]] = arith.truncf
+// CHECK:           %[[D:.*]] = tilegpu.warpgroup_dot %[[P]], %{{.*}}, %{{.*}} {isAsync}
+// CHECK-NEXT:      %[[W:.*]]:2 = tilegpu.warpgroup_wait %[[D]], %[[P]] {pendings = 0 : i32}
+// CHECK-NEXT:      scf.yield %[[W]]#0
+func.func @register_a_without_wait(%lo: i64, %hi: i64, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>)
+    -> tensor<64x128xf32, #wgmma1> attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #wgmma1>
+  %r = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<64x128xf32, #wgmma1>) : i64 {
+    %f = arith.sitofp %i : i64 to f32
+    %t = tile.splat %f : tensor<64x64xf32, #wgmma>
+    %p = arith.truncf %t : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    tilegpu.barrier
+    tilegpu.async_copy %vptrs, %vring[%c0] {vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x128xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %d = tilegpu.warpgroup_dot %p, %vring[%c0], %acc : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    scf.yield %d : tensor<64x128xf32, #wgmma1>
+  }
+  return %r : tensor<64x128xf32, #wgmma1>
 }
 
 // -----
