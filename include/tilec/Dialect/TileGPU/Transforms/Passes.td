@@ -89,11 +89,13 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     - every `warpgroup_dot` runs asynchronously: a `warpgroup_wait` goes
       before the first use of its result other than another dot's
       accumulator, with the number of dots issued since as its depth. A
-      dot with a register A is retired within its iteration, unless its
-      result only goes through the yield to a read in the next iteration
-      before the dot (attention's P * V): that one stays in flight behind
-      the next iteration's first dots and the wait before that read
-      retires it, as in Triton;
+      dot with a register A is retired at the end of its iteration (the
+      wait's depth is the number of dots after it), unless it is the
+      body's last dot, its result only goes through the yield to the next
+      iteration, and its A is computed from a value of a wait that, in the
+      next iteration, retires it: then it stays in flight behind the next
+      iteration's first dots (attention's P * V, the backward's dK and dQ),
+      as in Triton;
     - a read of a result nested in the body's control flow waits before
       the op of the body that holds it;
     - after the loop, the results' dots and the copies are waited for.
