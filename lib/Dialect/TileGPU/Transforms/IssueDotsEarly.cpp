@@ -108,14 +108,16 @@ void issueEarly(Operation *dot) {
       break;
     }
   }
-  // Only a dot that overtakes another dot moves: the others keep the
-  // order the source gives them (attention's forward loop, whose P V would
+  // Only a dot that overtakes another dot, or that moves up to right
+  // behind a dot it does not need (the tutorial's dQ loop: dP, ready at the
+  // start, behind QK^T and ahead of exp2), moves: the others keep the order
+  // the source gives them (attention's forward loop, whose P V would
   // otherwise move above the row sum).
   Operation *first = stop ? stop->getNextNode() : &dot->getBlock()->front();
-  bool overtakes = false;
+  bool overtakes = stop && isa<tile::DotOp>(stop) && !deps.contains(stop);
   for (Operation *op = first; op != dot; op = op->getNextNode())
     overtakes |= isa<tile::DotOp>(op) && !deps.contains(op);
-  if (!overtakes)
+  if (!overtakes || first == dot)
     return;
   // The moving ops in block order, then the dot, after `stop`.
   std::reverse(moving.begin(), moving.end());

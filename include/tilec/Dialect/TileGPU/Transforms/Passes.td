@@ -193,10 +193,12 @@ def TileGPUIssueDotsEarly : Pass<"tilegpu-issue-dots-early", "mlir::ModuleOp"> {
     whose inputs are ready no later (the anchor of a dot is the last op it
     depends on that cannot move), or, when a load moves with it, below a
     write or a volatile load. A volatile load never moves. The ops it
-    passes keep their order. A dot that would overtake
-    no dot stays (attention's forward P V does not move above the row
-    sum). In the backward, `dpT` moves above `exp2` and `dv` to just after
-    `qkT`; the tensor cores run it under `exp2`, and the wait before `pT`
+    passes keep their order. A dot moves only when it overtakes a dot or
+    lands right behind a dot it does not need; the others stay
+    (attention's forward P V does not move above the row sum). In the
+    backward's dK/dV loop, `dpT` moves above `exp2` and `dv` to just after
+    `qkT`; in its dQ loop, `dp` moves above `exp2` to just after `qk`. The
+    tensor cores run it under `exp2`, and the wait before the softmax
     leaves it in flight (`tilegpu-pipeline` counts the dots issued since).
   }];
 }
