@@ -8,6 +8,8 @@
 //           [--backend cpu|gpu] [--arg NAME=VALUE]… [--buffer-size N]
 //           [--buffer NAME=N]… [--input NAME=FILE]… [--output NAME=FILE]…
 //           [--seed N] [--sanitize] [--threads N] [--repeat N]
+//           [--num-warps N] [--num-stages N] [the pass switches of `tilec`:
+//           --disable-wgmma, --ping-pong, ... (PipelineFlags.h)]
 // tilec run --batch
 //
 // Compiles one kernel and runs it once on random (or file-provided) inputs,
@@ -108,10 +110,10 @@ struct RunTimes {
   bool deviceFault = false;
 };
 
-/// Compiles `source` for the GPU with `pipeline` (num_warps, num_stages)
-/// and runs it there (TilecRuntime); the arrays are copied to the device and
-/// back. Fails with the runtime's reason when there is no GPU ("no CUDA
-/// driver …").
+/// Compiles `source` for the GPU with `pipeline` (num_warps, num_stages,
+/// the pass switches) and runs it there (TilecRuntime); the arrays are
+/// copied to the device and back. Fails with the runtime's reason when
+/// there is no GPU ("no CUDA driver …").
 llvm::Error runOnGpu(KernelSource &source, const PipelineOptions &pipeline,
                      RunInputs &inputs, RunTimes &times,
                      std::string &device);
