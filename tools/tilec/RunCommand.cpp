@@ -395,7 +395,7 @@ int tool::runOnce(mlir::MLIRContext &context, RunSummary &summary) {
   llvm::Error err =
       runBackend == "cpu"
           ? runOnCpu(*source, *inputs, times, device)
-          : runOnGpu(*source, pipeline, *inputs, times, device);
+          : runOnGpu(*source, pipeline, runDumpIR, *inputs, times, device);
   summary.compile = times.passes + times.codegen;
   summary.launch =
       times.first + times.timedTotal;

@@ -112,11 +112,12 @@ struct RunTimes {
 
 /// Compiles `source` for the GPU with `pipeline` (num_warps, num_stages,
 /// the pass switches) and runs it there (TilecRuntime); the arrays are
-/// copied to the device and back. Fails with the runtime's reason when
-/// there is no GPU ("no CUDA driver …").
+/// copied to the device and back. With `dumpDir`, the compilation writes the
+/// report of the passes there (`--dump-ir`). Fails with the runtime's reason
+/// when there is no GPU ("no CUDA driver …").
 llvm::Error runOnGpu(KernelSource &source, const PipelineOptions &pipeline,
-                     RunInputs &inputs, RunTimes &times,
-                     std::string &device);
+                     llvm::StringRef dumpDir, RunInputs &inputs,
+                     RunTimes &times, std::string &device);
 
 /// With `keep`, runOnGpu opens the device (retains its primary context) once
 /// and keeps it for later calls, as a batch wants (a context costs ~0.1-0.5 s
