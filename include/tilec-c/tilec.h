@@ -42,8 +42,10 @@
 extern "C" {
 #endif
 
-/** Bumped when a struct below changes layout. */
-#define TILEC_C_API_VERSION 1
+/** Bumped when a struct below changes layout (2: tilec_options gained the
+ * pass switches, after `device`). A program or binding must be built for
+ * the version the library reports (tilec_api_version). */
+#define TILEC_C_API_VERSION 2
 
 /* ===--- Status ---------------------------------------------------------=== */
 
@@ -72,8 +74,19 @@ int tilec_api_version(void);
 
 /* ===--- Compiler -------------------------------------------------------=== */
 
+/** A pass switch whose default is decided per loop (tilec_options'
+ * ping_pong and intra_warpgroup_overlap): as `tilec --ping-pong` left unset,
+ * given (`--ping-pong`) and `--ping-pong=false`. */
+typedef enum tilec_switch {
+  TILEC_SWITCH_AUTO = -1, /**< Where the compiler finds it pays (default). */
+  TILEC_SWITCH_OFF = 0,   /**< Never. */
+  TILEC_SWITCH_ON = 1     /**< Wherever it can (remarks say where not). */
+} tilec_switch;
+
 /** Compiler options; set with tilec_options_init, then change fields. NULL
- * strings take the defaults. Meaning as in include/tilec/JIT/Options.h. */
+ * strings take the defaults. Meaning as in include/tilec/JIT/Options.h.
+ * Every field from arch to line_info and the pass switches are part of the
+ * kernel cache key (docs/cache.md). */
 typedef struct tilec_options {
   const char *arch;     /**< GPU architecture: "sm_90a". */
   uint32_t ptx_version; /**< PTX ISA version * 10: 80. */
@@ -86,6 +99,36 @@ typedef struct tilec_options {
   const char *ptxas;     /**< NULL: $TILEC_PTXAS, /usr/local/cuda, PATH. */
   int32_t ptx_only;      /**< Never run ptxas (load PTX): 0. */
   int32_t device;        /**< CUDA device ordinal for launches: 0. */
+
+  /* Since TILEC_C_API_VERSION 2: the pass switches, `tilec`'s flags of the
+   * same names (docs/cli.md). */
+  int32_t use_wgmma;    /**< Dots on wgmma: 1 (0: --disable-wgmma). */
+  int32_t use_mma;      /**< Other dots on mma.sync: 1 (0: --disable-mma). */
+  int32_t use_tma;      /**< TMA copies of wgmma operands: 1 (0:
+                             --disable-tma). */
+  int32_t use_cp_async; /**< cp.async copies of wgmma operands: 1 (0:
+                             --disable-cp-async). */
+  /** Which pipelined TMA loops get a producer warpgroup: "off",
+   * "requested", "auto", "all" (--warp-specialize); NULL: "auto". */
+  const char *warp_specialize;
+  /** tilec_switch: the two consumer warpgroups of a warp-specialized loop
+   * take turns at the tensor cores (--ping-pong): TILEC_SWITCH_AUTO. */
+  int32_t ping_pong;
+  /** tilec_switch: a loop's last dot (attention's P V) is issued one
+   * iteration late, under the next softmax (--intra-warpgroup-overlap;
+   * AUTO: in warp-specialized loops): TILEC_SWITCH_AUTO. */
+  int32_t intra_warpgroup_overlap;
+  /** CTAs per thread-block cluster along grid axis 0, 1, 2, 4 or 8, with
+   * TMA multicast (--num-ctas): 1. */
+  uint32_t num_ctas;
+  int32_t longest_first;    /**< Longest programs first (--longest-first): 1. */
+  int32_t prefetch_loads;   /**< Small loads one iteration ahead
+                                 (--prefetch-loads): 1. */
+  int32_t issue_dots_early; /**< Dots moved up behind the dot before them
+                                 (--issue-dots-early): 1. */
+  /** > 0: every mbarrier wait traps after this many polls instead of
+   * hanging (--mbarrier-spin-limit, for debugging): 0. */
+  int64_t mbarrier_spin_limit;
 } tilec_options;
 
 /** Fills `options` with the defaults. */

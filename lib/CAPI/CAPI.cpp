@@ -31,6 +31,7 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <tuple>
 
 using namespace tilec;
 
@@ -258,6 +259,29 @@ int32_t tilec_type_from_name(const char *name) {
   return -1;
 }
 
+/// A tri-state mode of jit::CompilerOptions ("auto", "on", "off") as a
+/// tilec_switch.
+static int32_t toSwitch(llvm::StringRef mode) {
+  return mode == "on" ? TILEC_SWITCH_ON
+         : mode == "off" ? TILEC_SWITCH_OFF
+                         : TILEC_SWITCH_AUTO;
+}
+
+/// A tilec_switch as the mode jit::CompilerOptions takes; none for a value
+/// that is not one.
+static std::optional<llvm::StringRef> fromSwitch(int32_t value) {
+  switch (value) {
+  case TILEC_SWITCH_AUTO:
+    return llvm::StringRef("auto");
+  case TILEC_SWITCH_OFF:
+    return llvm::StringRef("off");
+  case TILEC_SWITCH_ON:
+    return llvm::StringRef("on");
+  default:
+    return std::nullopt;
+  }
+}
+
 void tilec_options_init(tilec_options *options) {
   if (!options)
     return;
@@ -270,6 +294,18 @@ void tilec_options_init(tilec_options *options) {
   options->disk_cache = defaults.diskCache;
   options->ptx_only = defaults.ptxOnly;
   options->device = defaults.device;
+  options->use_wgmma = defaults.useWgmma;
+  options->use_mma = defaults.useMMA;
+  options->use_tma = defaults.useTMA;
+  options->use_cp_async = defaults.useCpAsync;
+  // warp_specialize stays NULL: the default mode.
+  options->ping_pong = toSwitch(defaults.pingPong);
+  options->intra_warpgroup_overlap = toSwitch(defaults.intraWarpgroupOverlap);
+  options->num_ctas = defaults.numCTAs;
+  options->longest_first = defaults.longestFirst;
+  options->prefetch_loads = defaults.prefetchLoads;
+  options->issue_dots_early = defaults.issueDotsEarly;
+  options->mbarrier_spin_limit = defaults.mbarrierSpinLimit;
 }
 
 tilec_status tilec_compiler_create(const tilec_options *options,
@@ -295,6 +331,31 @@ tilec_status tilec_compiler_create(const tilec_options *options,
     cpp.ptxas = o.ptxas;
   cpp.ptxOnly = o.ptx_only != 0;
   cpp.device = o.device;
+  cpp.useWgmma = o.use_wgmma != 0;
+  cpp.useMMA = o.use_mma != 0;
+  cpp.useTMA = o.use_tma != 0;
+  cpp.useCpAsync = o.use_cp_async != 0;
+  if (o.warp_specialize)
+    cpp.warpSpecialize = o.warp_specialize;
+  for (auto [name, value, mode] :
+       {std::tuple<const char *, int32_t, std::string *>{
+            "ping_pong", o.ping_pong, &cpp.pingPong},
+        {"intra_warpgroup_overlap", o.intra_warpgroup_overlap,
+         &cpp.intraWarpgroupOverlap}}) {
+    std::optional<llvm::StringRef> parsed = fromSwitch(value);
+    if (!parsed)
+      return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                  std::string(name) +
+                      " must be TILEC_SWITCH_AUTO (-1), TILEC_SWITCH_OFF (0) "
+                      "or TILEC_SWITCH_ON (1), got " +
+                      std::to_string(value));
+    *mode = parsed->str();
+  }
+  cpp.numCTAs = o.num_ctas;
+  cpp.longestFirst = o.longest_first != 0;
+  cpp.prefetchLoads = o.prefetch_loads != 0;
+  cpp.issueDotsEarly = o.issue_dots_early != 0;
+  cpp.mbarrierSpinLimit = o.mbarrier_spin_limit;
   llvm::Expected<jit::Compiler> created = jit::Compiler::create(cpp);
   if (!created)
     return fail(TILEC_ERROR_INVALID_ARGUMENT, created.takeError());

@@ -20,10 +20,14 @@
 using namespace tilec;
 
 /// `flag` (`num-warps`) as `spelling` writes it: `--num-warps` or
-/// `numWarps`.
-static std::string spell(llvm::StringRef flag, OptionSpelling spelling) {
+/// `numWarps` (`fieldName`, when the field is not the flag in camelBack:
+/// `numCTAs`).
+static std::string spell(llvm::StringRef flag, OptionSpelling spelling,
+                         llvm::StringRef fieldName = "") {
   if (spelling == OptionSpelling::Flag)
     return ("--" + flag).str();
+  if (!fieldName.empty())
+    return fieldName.str();
   std::string field;
   bool upper = false;
   for (char c : flag) {
@@ -48,7 +52,7 @@ llvm::Error tilec::verifyPipelineOptions(const PipelineOptions &options,
     return llvm::createStringError(spell("num-stages", spelling) +
                                    " must be at least 1");
   if (!llvm::is_contained({1u, 2u, 4u, 8u}, options.numCTAs))
-    return llvm::createStringError(spell("num-ctas", spelling) +
+    return llvm::createStringError(spell("num-ctas", spelling, "numCTAs") +
                                    " must be 1, 2, 4 or 8, got " +
                                    llvm::Twine(options.numCTAs));
   if (!llvm::is_contained({"off", "requested", "auto", "all"},
@@ -64,6 +68,10 @@ llvm::Error tilec::verifyPipelineOptions(const PipelineOptions &options,
       return llvm::createStringError(spell(name, spelling) +
                                      " must be off, auto or on, got '" +
                                      value + "'");
+  if (options.mbarrierSpinLimit < 0)
+    return llvm::createStringError(spell("mbarrier-spin-limit", spelling) +
+                                   " must not be negative, got " +
+                                   llvm::Twine(options.mbarrierSpinLimit));
   return llvm::Error::success();
 }
 

@@ -32,7 +32,7 @@ using namespace tilec::jit;
 std::string tilec::jit::getCacheKeyText(const CacheKeyInputs &in) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "tilec-cache-key 1\n"
+  os << "tilec-cache-key 2\n"
      << "compiler " << in.compiler << "\n"
      << "kernel " << in.kernelName << "\n"
      << "source " << in.sourceHash << "\n"
@@ -43,6 +43,18 @@ std::string tilec::jit::getCacheKeyText(const CacheKeyInputs &in) {
      << "num-stages " << in.numStages << "\n"
      << "line-info " << (in.lineInfo ? 1 : 0) << "\n"
      << "debug " << (in.debug ? 1 : 0) << "\n"
+     << "wgmma " << (in.useWgmma ? 1 : 0) << "\n"
+     << "mma " << (in.useMMA ? 1 : 0) << "\n"
+     << "tma " << (in.useTMA ? 1 : 0) << "\n"
+     << "cp-async " << (in.useCpAsync ? 1 : 0) << "\n"
+     << "warp-specialize " << in.warpSpecialize << "\n"
+     << "ping-pong " << in.pingPong << "\n"
+     << "intra-warpgroup-overlap " << in.intraWarpgroupOverlap << "\n"
+     << "num-ctas " << in.numCTAs << "\n"
+     << "longest-first " << (in.longestFirst ? 1 : 0) << "\n"
+     << "prefetch-loads " << (in.prefetchLoads ? 1 : 0) << "\n"
+     << "issue-dots-early " << (in.issueDotsEarly ? 1 : 0) << "\n"
+     << "mbarrier-spin-limit " << in.mbarrierSpinLimit << "\n"
      << "ptxas " << in.ptxas << "\n"
      << "libdevice " << in.libdevice << "\n";
   return text;

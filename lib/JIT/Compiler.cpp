@@ -59,11 +59,30 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-llvm::Error validate(const CompilerOptions &options) {
+/// The pipeline's options of a compilation with `options`.
+PipelineOptions getPipelineOptions(const CompilerOptions &options) {
   PipelineOptions pipeline;
   pipeline.numWarps = options.numWarps;
   pipeline.numStages = options.numStages;
-  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Field))
+  pipeline.lineInfo = options.lineInfo;
+  pipeline.useWgmma = options.useWgmma;
+  pipeline.useMMA = options.useMMA;
+  pipeline.useTMA = options.useTMA;
+  pipeline.useCpAsync = options.useCpAsync;
+  pipeline.warpSpecialize = options.warpSpecialize;
+  pipeline.pingPong = options.pingPong;
+  pipeline.intraWarpgroupOverlap = options.intraWarpgroupOverlap;
+  pipeline.numCTAs = options.numCTAs;
+  pipeline.longestFirst = options.longestFirst;
+  pipeline.prefetchLoads = options.prefetchLoads;
+  pipeline.issueDotsEarly = options.issueDotsEarly;
+  pipeline.mbarrierSpinLimit = options.mbarrierSpinLimit;
+  return pipeline;
+}
+
+llvm::Error validate(const CompilerOptions &options) {
+  if (llvm::Error err = verifyPipelineOptions(getPipelineOptions(options),
+                                              OptionSpelling::Field))
     return err;
   if (llvm::Expected<unsigned> ptx = resolvePTXVersion(
           options.arch, options.ptxVersion, OptionSpelling::Field);
@@ -179,6 +198,18 @@ CompilerImpl::compile(const KernelState &state, llvm::StringRef signature) {
   inputs.numStages = options.numStages;
   inputs.lineInfo = options.lineInfo;
   inputs.debug = isDebugMode(options);
+  inputs.useWgmma = options.useWgmma;
+  inputs.useMMA = options.useMMA;
+  inputs.useTMA = options.useTMA;
+  inputs.useCpAsync = options.useCpAsync;
+  inputs.warpSpecialize = options.warpSpecialize;
+  inputs.pingPong = options.pingPong;
+  inputs.intraWarpgroupOverlap = options.intraWarpgroupOverlap;
+  inputs.numCTAs = options.numCTAs;
+  inputs.longestFirst = options.longestFirst;
+  inputs.prefetchLoads = options.prefetchLoads;
+  inputs.issueDotsEarly = options.issueDotsEarly;
+  inputs.mbarrierSpinLimit = options.mbarrierSpinLimit;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (llvm::Error err = resolveToolchain())
@@ -314,9 +345,7 @@ CompilerImpl::compileNow(const KernelState &state, llvm::StringRef signature,
   KernelInterface interface = std::move(kernelModule->interface);
 
   CompileOptions compileOptions;
-  compileOptions.pipeline.numWarps = options.numWarps;
-  compileOptions.pipeline.numStages = options.numStages;
-  compileOptions.pipeline.lineInfo = options.lineInfo;
+  compileOptions.pipeline = getPipelineOptions(options);
   compileOptions.target.chip = options.arch;
   compileOptions.target.features = "+ptx" + std::to_string(options.ptxVersion);
   std::string ptxas;

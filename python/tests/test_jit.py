@@ -49,6 +49,19 @@ def bad_kernel(x_ptr, n):
     tl.store(x_ptr + offs, offs)
 
 
+@tilec.jit
+def prefix_rows_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    # Program i sums rows 0..i: its loop runs more iterations for a larger
+    # program_id(0), so tilegpu-longest-first applies (the PTX counts the
+    # program ids down from %nctaid.x) unless longest_first=False.
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, pid + 1):
+        acc += tl.load(x_ptr + i * BLOCK + offs)
+    tl.store(out_ptr + pid * BLOCK + offs, acc)
+
+
 def on_device(a):
     """numpy without torch; a torch tensor on this run's device with it."""
     return a if torch is None else torch.from_numpy(a).to(device())
@@ -233,6 +246,68 @@ class JitTest(unittest.TestCase):
                 results.append((float(value), key))
             self.assertEqual([v for v, _ in results], [8.0, 20.0, 150.0])
             self.assertEqual(len({k for _, k in results}), 3)
+
+
+class PassSwitchTest(unittest.TestCase):
+    """The pass switches of `tilec` (--longest-first, --ping-pong, ...) as
+    keywords of a compile and a launch: checked, part of the cache key,
+    applied (compiles need no GPU: PTX and the key)."""
+
+    SIGNATURE = "*fp32:16, *fp32:16, 128"
+    DEFAULTS = dict(use_wgmma=True, use_mma=True, use_tma=True, use_cp_async=True,
+                    warp_specialize="auto", ping_pong=None, intra_warpgroup_overlap=None,
+                    num_ctas=1, longest_first=True, prefetch_loads=True,
+                    issue_dots_early=True, mbarrier_spin_limit=0)
+
+    def test_compile_keywords_reach_the_compiler_and_the_key(self):
+        default = prefix_rows_kernel.compile(self.SIGNATURE)
+        self.assertIn("%nctaid.x", default.asm["ptx"])
+        off = prefix_rows_kernel.compile(self.SIGNATURE, longest_first=False)
+        self.assertNotIn("%nctaid", off.asm["ptx"])
+        # The defaults given explicitly are the compiler's own (the C API's
+        # tilec_options_init): the same kernel, the same key.
+        self.assertEqual(prefix_rows_kernel.compile(self.SIGNATURE, **self.DEFAULTS).cache_key,
+                         default.cache_key)
+        self.assertEqual(tilec.SWITCHES, self.DEFAULTS)
+        keys = {default.cache_key, off.cache_key}
+        for change in (dict(use_wgmma=False), dict(use_mma=False), dict(use_tma=False),
+                       dict(use_cp_async=False), dict(warp_specialize="off"),
+                       dict(ping_pong=True), dict(ping_pong=False),
+                       dict(intra_warpgroup_overlap=True), dict(intra_warpgroup_overlap=False),
+                       dict(num_ctas=2), dict(prefetch_loads=False),
+                       dict(issue_dots_early=False), dict(mbarrier_spin_limit=1000)):
+            key = prefix_rows_kernel.compile(self.SIGNATURE, **change).cache_key
+            self.assertNotIn(key, keys, change)
+            keys.add(key)
+
+    def test_bad_values_are_refused(self):
+        for change, error in ((dict(ping_pong="on"), TypeError), (dict(longest_first=None), TypeError),
+                              (dict(num_ctas=3), ValueError), (dict(warp_specialize="yes"), ValueError),
+                              (dict(mbarrier_spin_limit=-1), ValueError)):
+            with self.assertRaises(error, msg=str(change)):
+                prefix_rows_kernel.compile(self.SIGNATURE, **change)
+        with self.assertRaisesRegex(TypeError, "longest_frist"):
+            prefix_rows_kernel.compile(self.SIGNATURE, longest_frist=False)
+
+    def test_launch_keywords(self):
+        rows, block = 5, 128
+        x = randn(rows * block)
+        expected = np.cumsum(x.reshape(rows, block).astype(np.float64), axis=0).ravel()
+        specs = []
+        for options in (dict(), dict(longest_first=False, ping_pong=False, num_ctas=2),
+                        dict(prefetch_loads=False, intra_warpgroup_overlap=True, use_tma=False)):
+            out = on_device(poison(rows * block))
+            spec = prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, **options)
+            np.testing.assert_allclose(host(out), expected, rtol=1e-5, atol=1e-5, err_msg=str(options))
+            # Launched again with the same keywords: the same specialization.
+            self.assertIs(prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, **options), spec)
+            specs.append(spec)
+        # Other switches, another specialization (compiled with them).
+        self.assertEqual(len({id(spec) for spec in specs}), len(specs))
+        with self.assertRaises(ValueError):
+            prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, num_ctas=3)
+        with self.assertRaises(TypeError):
+            prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, ping_pong="auto")
 
 
 if __name__ == "__main__":

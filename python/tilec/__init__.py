@@ -12,14 +12,14 @@ backend); python/README.md.
 """
 
 from ._capi import lib as _lib
-from .jit import (CompilationError, CompiledKernel, JITFunction, LaunchError, TilecError,
-                  backend, compile_file, jit, set_backend)
+from .jit import (SWITCHES, CompilationError, CompiledKernel, JITFunction, LaunchError,
+                  TilecError, backend, compile_file, jit, set_backend)
 from . import language
 from .language import cdiv, next_power_of_2, constexpr
 
 __all__ = ["jit", "compile_file", "backend", "set_backend", "cdiv", "next_power_of_2",
            "constexpr", "language", "TilecError", "CompilationError", "LaunchError",
-           "JITFunction", "CompiledKernel"]
+           "JITFunction", "CompiledKernel", "SWITCHES"]
 
 from .pointwise import pointwise_dynamic, PointwiseDynamicFunction  # noqa: E402
 from .strided import StridedBuffer  # noqa: E402

@@ -67,13 +67,32 @@ def __getattr__(name):
     raise AttributeError(name)
 
 
+# The TILEC_C_API_VERSION whose struct layouts this module mirrors; a
+# libtilec of another version is not loaded (lib()).
+API_VERSION = 2
+
+# tilec_switch (tilec_options.ping_pong, .intra_warpgroup_overlap).
+SWITCH_AUTO, SWITCH_OFF, SWITCH_ON = -1, 0, 1
+
+
 class Options(ctypes.Structure):
     _fields_ = [("arch", ctypes.c_char_p), ("ptx_version", ctypes.c_uint32),
                 ("num_warps", ctypes.c_uint32), ("num_stages", ctypes.c_uint32),
                 ("line_info", ctypes.c_int32), ("disk_cache", ctypes.c_int32),
                 ("cache_dir", ctypes.c_char_p), ("dump_dir", ctypes.c_char_p),
                 ("ptxas", ctypes.c_char_p), ("ptx_only", ctypes.c_int32),
-                ("device", ctypes.c_int32)]
+                ("device", ctypes.c_int32),
+                # Since API version 2: the pass switches.
+                ("use_wgmma", ctypes.c_int32), ("use_mma", ctypes.c_int32),
+                ("use_tma", ctypes.c_int32), ("use_cp_async", ctypes.c_int32),
+                ("warp_specialize", ctypes.c_char_p),
+                ("ping_pong", ctypes.c_int32),
+                ("intra_warpgroup_overlap", ctypes.c_int32),
+                ("num_ctas", ctypes.c_uint32),
+                ("longest_first", ctypes.c_int32),
+                ("prefetch_loads", ctypes.c_int32),
+                ("issue_dots_early", ctypes.c_int32),
+                ("mbarrier_spin_limit", ctypes.c_int64)]
 
 
 class CacheStats(ctypes.Structure):
@@ -175,6 +194,12 @@ def lib():
                 _declare(loaded)
             except (OSError, AttributeError) as err:
                 tried.append(f"{path} ({err})")
+                continue
+            version = loaded.tilec_api_version()
+            if version != API_VERSION:
+                # Its structs (tilec_options) are not those mirrored above.
+                tried.append(f"{path} (C API version {version}, this package "
+                             f"needs {API_VERSION}: rebuild it or the package)")
                 continue
             _lib = loaded
             return _lib

@@ -15,8 +15,10 @@ rules as Triton's JIT and tilec's C++ JIT (docs/jit-api.md):
 
 Launch: `kernel[grid](*args, BLOCK=..., num_warps=4, num_stages=3)`; `grid`
 is a tuple or a function of the meta-parameters (a dict of every argument
-by name). On the GPU the launch goes to torch's current stream; without a
-GPU (or with TILEC_BACKEND=cpu) the same call runs on tilec's CPU backend
+by name). The pass switches of the `tilec` command line are keywords too
+(`longest_first=False`, `ping_pong=None`, ...: SWITCHES below). On the GPU
+the launch goes to torch's current stream; without a GPU (or with
+TILEC_BACKEND=cpu) the same call runs on tilec's CPU backend
 (docs/cpu-backend.md) with numpy arrays or CPU torch tensors, synchronously.
 
 The launch path is kept short: the specialization key is one pass over the
@@ -35,6 +37,7 @@ import struct
 import sys
 import textwrap
 import threading
+import types
 
 from . import _capi
 
@@ -108,16 +111,83 @@ def set_backend(name):
     _backend = name
 
 
+# ---------------------------------------------------------------- switches
+
+# The pass switches: `tilec`'s flags of the same names (docs/cli.md), the
+# C API's tilec_options fields, and keywords of a launch (`kernel[grid](...,
+# longest_first=False)`) and of `kernel.compile`, with their defaults:
+#
+# - use_wgmma, use_mma, use_tma, use_cp_async: False is --disable-wgmma, ...
+# - warp_specialize: "off", "requested", "auto" or "all";
+# - ping_pong, intra_warpgroup_overlap: None (auto: where the compiler finds
+#   it pays), True (wherever it can), False (never);
+# - num_ctas: CTAs per cluster along grid axis 0, 1, 2, 4 or 8;
+# - longest_first, prefetch_loads, issue_dots_early: bools;
+# - mbarrier_spin_limit: > 0 makes mbarrier waits trap after that many polls.
+#
+# Each changes the code and is part of the kernel cache key.
+SWITCHES = types.MappingProxyType({
+    "use_wgmma": True, "use_mma": True, "use_tma": True, "use_cp_async": True,
+    "warp_specialize": "auto", "ping_pong": None, "intra_warpgroup_overlap": None,
+    "num_ctas": 1, "longest_first": True, "prefetch_loads": True,
+    "issue_dots_early": True, "mbarrier_spin_limit": 0,
+})
+_SWITCH_NAMES = tuple(SWITCHES)
+# The defaults as _switches returns them (a tuple in _SWITCH_NAMES order).
+_DEFAULT_SWITCHES = tuple(SWITCHES.values())
+_WARP_SPECIALIZE_MODES = ("off", "requested", "auto", "all")
+
+
+def _switches(options):
+    """The pass switches of a launch's or compile's keyword `options` (a dict,
+    or None), checked: a tuple in _SWITCH_NAMES order (_DEFAULT_SWITCHES when
+    none is given)."""
+    if not options:
+        return _DEFAULT_SWITCHES
+    values = []
+    for name, default in SWITCHES.items():
+        v = options.get(name, default)
+        if name == "warp_specialize":
+            if v not in _WARP_SPECIALIZE_MODES:
+                raise ValueError(f"tilec: warp_specialize must be 'off', 'requested', 'auto' "
+                                 f"or 'all', got {v!r}")
+        elif name in ("ping_pong", "intra_warpgroup_overlap"):
+            if v is not None and type(v) is not bool:
+                raise TypeError(f"tilec: {name} must be None (auto), True or False, got {v!r}")
+        elif name == "num_ctas":
+            if type(v) is not int or v not in (1, 2, 4, 8):
+                raise ValueError(f"tilec: num_ctas must be 1, 2, 4 or 8, got {v!r}")
+        elif name == "mbarrier_spin_limit":
+            if type(v) is not int or v < 0:
+                raise ValueError(f"tilec: mbarrier_spin_limit must be an int >= 0, got {v!r}")
+        elif type(v) is not bool:
+            raise TypeError(f"tilec: {name} must be True or False, got {v!r}")
+        values.append(v)
+    return tuple(values)
+
+
+def _set_switches(opts, switches):
+    """Writes `switches` (_switches' tuple) into a tilec_options."""
+    tri = {None: _capi.SWITCH_AUTO, False: _capi.SWITCH_OFF, True: _capi.SWITCH_ON}
+    for name, v in zip(_SWITCH_NAMES, switches):
+        if name == "warp_specialize":
+            opts.warp_specialize = v.encode()
+        elif name in ("ping_pong", "intra_warpgroup_overlap"):
+            setattr(opts, name, tri[v])
+        else:
+            setattr(opts, name, int(v))
+
+
 # ---------------------------------------------------------------- compilers
 
 _compilers = {}
 _compilers_lock = threading.Lock()
 
 
-def _compiler(num_warps, num_stages, device=0):
+def _compiler(num_warps, num_stages, device=0, switches=_DEFAULT_SWITCHES):
     """The libtilec compiler for these options (one per option set: they are
-    compiler options in the C API)."""
-    key = (num_warps, num_stages, device)
+    compiler options in the C API); `switches` as _switches returns them."""
+    key = (num_warps, num_stages, device, switches)
     handle = _compilers.get(key)
     if handle is not None:
         return handle
@@ -130,6 +200,7 @@ def _compiler(num_warps, num_stages, device=0):
             opts.num_warps = num_warps
             opts.num_stages = num_stages
             opts.device = device
+            _set_switches(opts, switches)
             # Load PTX, never run ptxas (for the fake driver's tests, and to
             # skip ptxas while debugging).
             opts.ptx_only = os.environ.get("TILEC_PTX_ONLY", "0") == "1"
@@ -321,12 +392,12 @@ class KernelBase:
     def source(self):
         raise NotImplementedError
 
-    def _handle(self, num_warps, num_stages, device=0):
-        key = (num_warps, num_stages, device)
+    def _handle(self, num_warps, num_stages, device=0, switches=_DEFAULT_SWITCHES):
+        key = (num_warps, num_stages, device, switches)
         handle = self._handles.get(key)
         if handle is None:
             lib = _capi.lib()
-            compiler = _compiler(num_warps, num_stages, device)
+            compiler = _compiler(num_warps, num_stages, device, switches)
             text = self.source().encode("utf-8")
             handle = ctypes.c_void_p()
             status = lib.tilec_kernel_from_source(compiler, text, len(text), self.name.encode(),
@@ -415,10 +486,10 @@ class KernelBase:
                 codes.append("Q")
         return entries, codes
 
-    def _compile(self, entries, codes, num_warps, num_stages, device, cpu):
+    def _compile(self, entries, codes, num_warps, num_stages, device, cpu, switches):
         signature = ", ".join(entries)
         lib = _capi.lib()
-        handle = self._handle(num_warps, num_stages, device)
+        handle = self._handle(num_warps, num_stages, device, switches)
         if cpu:
             out = ctypes.c_void_p()
             status = lib.tilec_kernel_compile_cpu(handle, signature.encode(), ctypes.byref(out))
@@ -438,19 +509,23 @@ class KernelBase:
         if status:
             _raise(status)
         module = ctypes.c_void_p()
-        status = lib.tilec_binary_load(_compiler(num_warps, num_stages, device), binary,
+        status = lib.tilec_binary_load(_compiler(num_warps, num_stages, device, switches), binary,
                                        ctypes.byref(module))
         if status:
             _raise(status)
         return _Specialization(signature, module, codes, False, binary,
                                lib.tilec_binary_metadata(binary).decode())
 
-    def compile(self, signature, target="gpu", num_warps=4, num_stages=3):
+    def compile(self, signature, target="gpu", num_warps=4, num_stages=3, **switches):
         """Compiles one signature (Triton's AOT form) without launching:
         target 'gpu' gives a `CompiledKernel` (PTX, metadata, cache key; no GPU
-        needed), 'cpu' checks that it compiles for the CPU backend."""
+        needed), 'cpu' checks that it compiles for the CPU backend. The pass
+        switches (SWITCHES: `longest_first=False`, ...) are keywords."""
+        unknown = set(switches) - set(SWITCHES)
+        if unknown:
+            raise TypeError(f"{self.name}.compile() got an unexpected argument {sorted(unknown)[0]!r}")
         lib = _capi.lib()
-        handle = self._handle(num_warps, num_stages)
+        handle = self._handle(num_warps, num_stages, 0, _switches(switches))
         if target == "cpu":
             out = ctypes.c_void_p()
             status = lib.tilec_kernel_compile_cpu(handle, signature.encode(), ctypes.byref(out))
@@ -475,15 +550,17 @@ class KernelBase:
         if any(getattr(v, "_tilec_descriptor", False) for v in values):
             return self._launch_descriptors(grid, values, num_warps, num_stages, options)
         cpu = (_backend or backend()) == "cpu"
-        key, words = self._key_and_words(values)
-        key += (num_warps, num_stages)
+        items, words = self._key_and_words(values)
+        switches = _switches(options)
         if cpu:
             device, stream = 0, None
-            key.append(0)
         else:
             device, stream = _cuda_device_stream(values, options or _NO_OPTIONS)
-            key.append(device)
-        key = tuple(key)
+        # The generated launcher's key (_make_launcher); other switches than
+        # the defaults (which it never sees) add themselves at the end.
+        key = (*items, num_warps, num_stages, device)
+        if switches != _DEFAULT_SWITCHES:
+            key += (switches,)
         spec = self._cache.get(key)
         if spec is None:
             with self._lock:
@@ -493,8 +570,9 @@ class KernelBase:
                         _check_gpu_arguments(values)
                     else:
                         _check_cpu_arguments(values)
-                    entries, codes = self._entries(self._runtime_key_items(key), values)
-                    spec = self._compile(entries, codes, num_warps, num_stages, device, cpu)
+                    entries, codes = self._entries(items, values)
+                    spec = self._compile(entries, codes, num_warps, num_stages, device, cpu,
+                                         switches)
                     self._cache[key] = spec
         if not isinstance(grid, tuple):
             if callable(grid):
@@ -540,11 +618,6 @@ class KernelBase:
                 expanded.append(v)
         return variant._launch(grid, expanded, num_warps, num_stages, options)
 
-    def _runtime_key_items(self, key):
-        """The key items of the arguments, constexprs as one item each (the
-        layout _entries walks)."""
-        return list(key[:-3])
-
     def _fail(self, status, grid, spec):
         _raise(status, f"{self.name}[{tuple(grid)}] ({spec.signature})")
 
@@ -560,8 +633,8 @@ class KernelBase:
         mechanism, computes the cache key inline (torch tensors, numpy
         arrays on the CPU backend, ints and floats without a function call),
         and on a hit packs the words and calls libtilec. Anything unusual (a
-        miss, keyword options other than num_warps/num_stages) goes to
-        _launch."""
+        miss, keyword options other than num_warps/num_stages, such as the
+        pass switches) goes to _launch."""
         which = _backend or backend()
         cpu = which == "cpu"
         torch = sys.modules.get("torch")
@@ -794,7 +867,7 @@ def _bound_launch_function(kinds, flags, n_alloc):
 
 _MISSING = object()
 _NO_OPTIONS = {}
-_LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "stream", "device"}
+_LAUNCH_OPTIONS = {"num_warps", "num_stages", "stream", "device", *SWITCHES}
 
 
 def _cpu_threads():
@@ -1089,7 +1162,7 @@ class FileKernel(KernelBase):
         params = [lib.tilec_kernel_parameter_name(handle, i).decode() for i in range(count)]
         constexpr = [bool(lib.tilec_kernel_parameter_is_constexpr(handle, i)) for i in range(count)]
         super().__init__(name, path, params, constexpr, {})
-        self._handles[(4, 3, 0)] = handle
+        self._handles[(4, 3, 0, _DEFAULT_SWITCHES)] = handle
 
     def source(self):
         return self._text

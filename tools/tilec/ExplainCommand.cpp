@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // tilec explain FILE [--kernel NAME] [--signature SIG] [--num-warps N]
-//               [--num-stages N] [--disable-wgmma] [--disable-mma]
-//               [--disable-tma] [--disable-cp-async] [--json]
+//               [--num-stages N] [--json] [the pass switches of `tilec`:
+//               --disable-wgmma, --ping-pong, ... (PipelineFlags.h)]
 //
 // Compiles one kernel twice — to the end of the tilegpu stage (the IR the
 // explanation reads) and to a cubin (ptxas' registers and spills; PTX only
@@ -18,6 +18,7 @@
 
 #include "ExplainCommand.h"
 #include "KernelSource.h"
+#include "PipelineFlags.h"
 
 #include "tilec/Compiler/Compiler.h"
 #include "tilec/Compiler/Explain.h"
@@ -64,19 +65,8 @@ static cl::opt<unsigned> explainNumStages("num-stages", cl::init(3),
                                           cl::desc("Software-pipelining depth"),
                                           cl::sub(explainCommand),
                                           cl::cat(explainCategory));
-static cl::opt<bool> explainNoWgmma("disable-wgmma", cl::desc("No wgmma"),
-                                    cl::sub(explainCommand),
-                                    cl::cat(explainCategory));
-static cl::opt<bool> explainNoMma("disable-mma", cl::desc("No mma.sync"),
-                                  cl::sub(explainCommand),
-                                  cl::cat(explainCategory));
-static cl::opt<bool> explainNoTMA("disable-tma", cl::desc("No TMA copies"),
-                                  cl::sub(explainCommand),
-                                  cl::cat(explainCategory));
-static cl::opt<bool> explainNoCpAsync("disable-cp-async",
-                                      cl::desc("No cp.async copies"),
-                                      cl::sub(explainCommand),
-                                      cl::cat(explainCategory));
+// --disable-wgmma, --ping-pong, --longest-first, ... (PipelineFlags.h).
+static PipelineFlags explainFlags(explainCommand, explainCategory);
 static cl::opt<bool> explainJSON("json", cl::desc("Print JSON instead of text"),
                                  cl::sub(explainCommand),
                                  cl::cat(explainCategory));
@@ -85,7 +75,7 @@ int tool::explainMain() {
   PipelineOptions pipeline;
   pipeline.numWarps = explainNumWarps;
   pipeline.numStages = explainNumStages;
-  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
+  if (llvm::Error err = explainFlags.apply(pipeline))
     return fail(llvm::toString(std::move(err)));
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -99,10 +89,6 @@ int tool::explainMain() {
 
   CompileOptions options;
   options.pipeline = pipeline;
-  options.pipeline.useWgmma = !explainNoWgmma;
-  options.pipeline.useMMA = !explainNoMma;
-  options.pipeline.useTMA = !explainNoTMA;
-  options.pipeline.useCpAsync = !explainNoCpAsync;
 
   // The remarks of the first compilation are the explanation's; warnings
   // too. Errors still go to the terminal.

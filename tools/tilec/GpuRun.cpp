@@ -35,7 +35,8 @@ using namespace tilec::tool;
 #ifndef TILEC_HAVE_RUNTIME
 
 llvm::Error tool::runOnGpu(KernelSource &, const PipelineOptions &,
-                           RunInputs &, RunTimes &, std::string &) {
+                           llvm::StringRef, RunInputs &, RunTimes &,
+                           std::string &) {
   return llvm::createStringError(
       "the GPU backend is unavailable: this tilec was built without the "
       "CUDA headers (TilecRuntime)");
@@ -63,8 +64,8 @@ void tool::keepGpuDevice(bool keep) {
 
 llvm::Error tool::runOnGpu(KernelSource &source,
                            const PipelineOptions &pipeline,
-                           RunInputs &inputs, RunTimes &times,
-                           std::string &deviceName) {
+                           llvm::StringRef dumpDir, RunInputs &inputs,
+                           RunTimes &times, std::string &deviceName) {
   // The device first: without a GPU there is nothing to compile for.
   std::unique_ptr<runtime::Device> ownDevice;
   if (!keepDevice || !keptDevice) {
@@ -85,6 +86,7 @@ llvm::Error tool::runOnGpu(KernelSource &source,
   CompileOptions options;
   options.pipeline = pipeline;
   options.emit = findPtxas() ? EmitKind::Cubin : EmitKind::PTX;
+  options.dumpDir = dumpDir.str();
   auto compiled =
       compileModule(source.module(), source.interface(), options);
   if (!compiled)

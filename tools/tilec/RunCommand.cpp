@@ -7,6 +7,7 @@
 #include "RunCommand.h"
 
 #include "KernelSource.h"
+#include "PipelineFlags.h"
 
 #include "tilec/Compiler/Registration.h"
 #include "tilec/ExecutionEngine/CpuKernel.h"
@@ -111,6 +112,8 @@ static cl::opt<unsigned>
     runNumStages("num-stages", cl::init(3),
                  cl::desc("GPU: software-pipelining depth (1 = none)"),
                  cl::sub(runCommand), cl::cat(runCategory));
+// --disable-wgmma, --ping-pong, --longest-first, ... (PipelineFlags.h).
+static PipelineFlags runFlags(runCommand, runCategory);
 static cl::opt<bool> runDebug(
     "debug",
     cl::desc("Debug mode, Triton's debug=True (also TRITON_DEBUG=1): "
@@ -361,12 +364,13 @@ int tool::runOnce(mlir::MLIRContext &context, RunSummary &summary) {
                 "0, 1, 2)");
   if (runBackend != "cpu" && runBackend != "gpu")
     return fail("unknown --backend '" + runBackend + "' (expected cpu or gpu)");
-  // The CPU backend ignores them, but a run is a compile too: the same
-  // values are accepted on both backends.
+  // The CPU backend ignores them (num_warps, num_stages and the pass
+  // switches), but a run is a compile too: the same values are accepted on
+  // both backends.
   PipelineOptions pipeline;
   pipeline.numWarps = runNumWarps;
   pipeline.numStages = runNumStages;
-  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
+  if (llvm::Error err = runFlags.apply(pipeline))
     return fail(llvm::toString(std::move(err)));
 
   auto start = Clock::now();
@@ -391,7 +395,7 @@ int tool::runOnce(mlir::MLIRContext &context, RunSummary &summary) {
   llvm::Error err =
       runBackend == "cpu"
           ? runOnCpu(*source, *inputs, times, device)
-          : runOnGpu(*source, pipeline, *inputs, times, device);
+          : runOnGpu(*source, pipeline, runDumpIR, *inputs, times, device);
   summary.compile = times.passes + times.codegen;
   summary.launch =
       times.first + times.timedTotal;

@@ -8,6 +8,8 @@
 //           [--backend cpu|gpu] [--arg NAME=VALUE]… [--buffer-size N]
 //           [--buffer NAME=N]… [--input NAME=FILE]… [--output NAME=FILE]…
 //           [--seed N] [--sanitize] [--threads N] [--repeat N]
+//           [--num-warps N] [--num-stages N] [the pass switches of `tilec`:
+//           --disable-wgmma, --ping-pong, ... (PipelineFlags.h)]
 // tilec run --batch
 //
 // Compiles one kernel and runs it once on random (or file-provided) inputs,
@@ -108,13 +110,14 @@ struct RunTimes {
   bool deviceFault = false;
 };
 
-/// Compiles `source` for the GPU with `pipeline` (num_warps, num_stages)
-/// and runs it there (TilecRuntime); the arrays are copied to the device and
-/// back. Fails with the runtime's reason when there is no GPU ("no CUDA
-/// driver …").
+/// Compiles `source` for the GPU with `pipeline` (num_warps, num_stages,
+/// the pass switches) and runs it there (TilecRuntime); the arrays are
+/// copied to the device and back. With `dumpDir`, the compilation writes the
+/// report of the passes there (`--dump-ir`). Fails with the runtime's reason
+/// when there is no GPU ("no CUDA driver …").
 llvm::Error runOnGpu(KernelSource &source, const PipelineOptions &pipeline,
-                     RunInputs &inputs, RunTimes &times,
-                     std::string &device);
+                     llvm::StringRef dumpDir, RunInputs &inputs,
+                     RunTimes &times, std::string &device);
 
 /// With `keep`, runOnGpu opens the device (retains its primary context) once
 /// and keeps it for later calls, as a batch wants (a context costs ~0.1-0.5 s

@@ -35,6 +35,7 @@
 
 #include "ExplainCommand.h"
 #include "KernelSource.h"
+#include "PipelineFlags.h"
 #include "RunCommand.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -128,16 +129,6 @@ static cl::list<std::string>
     printIRBefore("print-ir-before", cl::CommaSeparated,
                   cl::desc("Print the IR before these passes"),
                   cl::value_desc("pass"), cl::cat(tilecCategory));
-static cl::opt<bool> disableWgmma(
-    "disable-wgmma",
-    cl::desc("Run no tl.dot on Hopper's wgmma: mma.sync where it can, else "
-             "FMA on CUDA cores (for experiments)"),
-    cl::cat(tilecCategory));
-static cl::opt<bool> disableMma(
-    "disable-mma",
-    cl::desc("Run no tl.dot on mma.sync (with --disable-wgmma: every dot on "
-             "CUDA cores, FMA)"),
-    cl::cat(tilecCategory));
 static cl::opt<bool> timing(
     "mlir-timing",
     cl::desc("Report the time of every pass, then of every stage"),
@@ -152,12 +143,6 @@ static cl::opt<bool> lineInfo(
     cl::desc("Map PTX and SASS to source lines (.loc, ptxas -lineinfo); "
              "--line-info=false turns it off"),
     cl::cat(tilecCategory));
-static cl::opt<int64_t> mbarrierSpinLimit(
-    "mbarrier-spin-limit", cl::init(0),
-    cl::desc("Make every mbarrier wait give up after N polls, print its source "
-             "location and trap, instead of hanging on a pipeline bug "
-             "(0: wait forever)"),
-    cl::value_desc("N"), cl::cat(tilecCategory));
 static cl::opt<bool> debugMode(
     "debug",
     cl::desc("Debug mode, Triton's debug=True (also TRITON_DEBUG=1): "
@@ -168,76 +153,10 @@ static cl::opt<unsigned> errorLimit(
     "error-limit", cl::init(frontend::DiagnosticSink::kDefaultErrorLimit),
     cl::desc("Stop after this many errors in the source (0: no limit)"),
     cl::value_desc("N"), cl::cat(tilecCategory));
-static cl::opt<bool> disableTMA(
-    "disable-tma",
-    cl::desc("Copy no wgmma operand with TMA: they go by cp.async where "
-             "aligned, else through registers (for experiments)"),
-    cl::cat(tilecCategory));
-static cl::opt<bool> disableCpAsync(
-    "disable-cp-async",
-    cl::desc("Copy no wgmma operand with cp.async: what TMA does not take "
-             "goes through registers (for experiments)"),
-    cl::cat(tilecCategory));
-static cl::opt<std::string> warpSpecialize(
-    "warp-specialize", cl::init("auto"),
-    cl::desc("Which pipelined TMA loops get a producer warpgroup "
-             "(tilegpu-warp-specialize): off, requested (loops written "
-             "tl.range(..., warp_specialize=True)), auto (the default: also "
-             "loops with wgmma, none of 8-bit operands, in kernels of 4 or 8 "
-             "warps whose shared memory holds an SM to one CTA anyway), all "
-             "(every loop that can be)"),
-    cl::value_desc("MODE"), cl::cat(tilecCategory));
-static cl::opt<cl::boolOrDefault> pingPong(
-    "ping-pong",
-    cl::desc("In warp-specialized loops of two consumer warpgroups (8 "
-             "warps) with two or more dots, let the warpgroups take turns at "
-             "the tensor cores (FlashAttention-3's ping-pong). Unset: every "
-             "such loop that can; --ping-pong also remarks on split loops "
-             "that cannot; --ping-pong=false: none"),
-    cl::cat(tilecCategory));
-static cl::opt<cl::boolOrDefault> intraWarpgroupOverlap(
-    "intra-warpgroup-overlap",
-    cl::desc("Issue a pipelined loop's last dot (attention's P V) one "
-             "iteration late, after the next iteration's first dot, so that "
-             "it runs under that iteration's softmax (FlashAttention-3's "
-             "intra-warpgroup overlap). Unset: in warp-specialized loops; "
-             "--intra-warpgroup-overlap: in every loop that can; "
-             "--intra-warpgroup-overlap=false: none"),
-    cl::cat(tilecCategory));
-static cl::opt<unsigned> numCTAs(
-    "num-ctas", cl::init(1),
-    cl::desc("CTAs per thread-block cluster along grid axis 0 (1, 2, 4 or "
-             "8): TMA copies the programs of a cluster make alike (attention's "
-             "K and V) are issued once and multicast into all of them"),
-    cl::cat(tilecCategory));
-static cl::opt<bool> longestFirst(
-    "longest-first", cl::init(true),
-    cl::desc("Hand out program ids longest first in kernels whose loops run "
-             "more iterations for a larger program_id(0) (causal attention) "
-             "and whose programs cannot observe each other "
-             "(tilegpu-longest-first); --longest-first=false keeps the "
-             "launch order"),
-    cl::cat(tilecCategory));
-static cl::opt<bool> prefetchLoads(
-    "prefetch-loads", cl::init(true),
-    cl::desc("Issue a tensor-core loop's small loads that are not dot "
-             "operands (attention backward's m and Delta) one iteration "
-             "ahead, into registers (tilegpu-prefetch-loads); "
-             "--prefetch-loads=false loads them where they are used"),
-    cl::cat(tilecCategory));
-static cl::opt<bool> issueDotsEarly(
-    "issue-dots-early", cl::init(true),
-    cl::desc("Move each dot of a loop up to just after the dot before it "
-             "when it does not need the ops between (attention backward's "
-             "dP under exp2; tilegpu-issue-dots-early); "
-             "--issue-dots-early=false keeps the source order"),
-    cl::cat(tilecCategory));
-static cl::opt<bool> disableWarpSpecialize(
-    "disable-warp-specialize",
-    cl::desc("No warp specialization, even where tl.range asks for it "
-             "(--warp-specialize=off)"),
-    cl::cat(tilecCategory));
 
+// --disable-wgmma, --ping-pong, --longest-first, ... (PipelineFlags.h).
+static tool::PipelineFlags pipelineFlags(cl::SubCommand::getTopLevel(),
+                                         tilecCategory);
 static cl::opt<bool> disableFPFusion(
     "disable-fp-fusion",
     cl::desc("Round every floating-point multiply and add on its own (no "
@@ -289,20 +208,8 @@ int main(int argc, char **argv) {
   PipelineOptions pipeline;
   pipeline.numWarps = numWarps;
   pipeline.numStages = numStages;
-  pipeline.numCTAs = numCTAs;
-  pipeline.longestFirst = longestFirst;
-  pipeline.prefetchLoads = prefetchLoads;
-  pipeline.issueDotsEarly = issueDotsEarly;
-  pipeline.warpSpecialize = warpSpecialize;
-  auto tristate = [](cl::boolOrDefault value) {
-    return value == cl::BOU_UNSET ? "auto" : value == cl::BOU_TRUE ? "on" : "off";
-  };
-  pipeline.pingPong = tristate(pingPong);
-  pipeline.intraWarpgroupOverlap = tristate(intraWarpgroupOverlap);
-  if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))
+  if (llvm::Error err = pipelineFlags.apply(pipeline))
     return fail(llvm::toString(std::move(err)));
-  if (disableWarpSpecialize)
-    pipeline.warpSpecialize = "off";
   llvm::Expected<unsigned> ptx = resolvePTXVersion(
       arch,
       ptxVersion.getNumOccurrences() ? std::optional<unsigned>(ptxVersion)
@@ -330,13 +237,6 @@ int main(int argc, char **argv) {
 
   CompileOptions options;
   options.pipeline = pipeline;
-  options.pipeline.useWgmma = !disableWgmma;
-  options.pipeline.useMMA = !disableMma;
-  options.pipeline.useTMA = !disableTMA;
-  options.pipeline.useCpAsync = !disableCpAsync;
-  if (mbarrierSpinLimit < 0)
-    return fail("--mbarrier-spin-limit must not be negative");
-  options.pipeline.mbarrierSpinLimit = mbarrierSpinLimit;
   options.target.chip = arch;
   options.target.features = "+ptx" + std::to_string(*ptx);
   options.target.fpFusion = !disableFPFusion;

@@ -124,8 +124,10 @@ enum class OptionSpelling { Flag, Field };
 
 /// Checks the options every entry point shares (`tilec`, `tilec run`,
 /// `tilec explain`, the JIT and the C API): num_warps a power of two from 1
-/// to 32 (tilegpu::isValidNumWarps, what `tilegpu.num_warps` accepts) and
-/// num_stages at least 1. compileModule checks them too.
+/// to 32 (tilegpu::isValidNumWarps, what `tilegpu.num_warps` accepts),
+/// num_stages at least 1, num_ctas 1, 2, 4 or 8, the warp-specialize mode,
+/// the ping-pong and intra-warpgroup-overlap modes (off, auto, on) and a
+/// mbarrier spin limit that is not negative. compileModule checks them too.
 llvm::Error verifyPipelineOptions(const PipelineOptions &options,
                                   OptionSpelling spelling);
 

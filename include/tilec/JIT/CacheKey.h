@@ -7,7 +7,7 @@
 // The key of the kernel cache (docs/cache.md): the SHA-256 of a text with
 // one `field value` line per input that can change the compiled kernel:
 //
-//   tilec-cache-key 1
+//   tilec-cache-key 2
 //   compiler   0.1.0 source 5be0... llvm 22.1.8   (tilec's sources, its LLVM)
 //   kernel     add_kernel
 //   source     <KernelSource::hash: kernel, callees, constants, imports>
@@ -17,6 +17,19 @@
 //   num-warps  4
 //   num-stages 3
 //   line-info  1
+//   debug      0
+//   wgmma      1                                  (the pass switches:
+//   mma        1                                   CompilerOptions, tilec's
+//   tma        1                                   flags of the same names)
+//   cp-async   1
+//   warp-specialize auto
+//   ping-pong  auto
+//   intra-warpgroup-overlap auto
+//   num-ctas   1
+//   longest-first 1
+//   prefetch-loads 1
+//   issue-dots-early 1
+//   mbarrier-spin-limit 0
 //   ptxas      /usr/local/cuda/bin/ptxas 33718112 1745339221 Cuda ... V13.0.88
 //   libdevice  /usr/local/cuda/nvvm/libdevice/libdevice.10.bc 474532 1745339221
 //
@@ -28,6 +41,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <string>
 
 namespace tilec::jit {
@@ -48,6 +62,20 @@ struct CacheKeyInputs {
   bool lineInfo = true;
   /// Debug mode (device assertions), as the frontend saw it.
   bool debug = false;
+  /// The pass switches (CompilerOptions, tilec::PipelineOptions): every
+  /// one changes the code.
+  bool useWgmma = true;
+  bool useMMA = true;
+  bool useTMA = true;
+  bool useCpAsync = true;
+  std::string warpSpecialize = "auto";
+  std::string pingPong = "auto";
+  std::string intraWarpgroupOverlap = "auto";
+  unsigned numCTAs = 1;
+  bool longestFirst = true;
+  bool prefetchLoads = true;
+  bool issueDotsEarly = true;
+  int64_t mbarrierSpinLimit = 0;
   /// describePtxas(), or "none" when kernels are kept as PTX.
   std::string ptxas;
   /// describeLibdevice().

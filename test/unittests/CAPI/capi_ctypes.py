@@ -19,7 +19,19 @@ class Options(ctypes.Structure):
                 ("line_info", ctypes.c_int32), ("disk_cache", ctypes.c_int32),
                 ("cache_dir", ctypes.c_char_p), ("dump_dir", ctypes.c_char_p),
                 ("ptxas", ctypes.c_char_p), ("ptx_only", ctypes.c_int32),
-                ("device", ctypes.c_int32)]
+                ("device", ctypes.c_int32),
+                # TILEC_C_API_VERSION 2: the pass switches.
+                ("use_wgmma", ctypes.c_int32), ("use_mma", ctypes.c_int32),
+                ("use_tma", ctypes.c_int32), ("use_cp_async", ctypes.c_int32),
+                ("warp_specialize", ctypes.c_char_p),
+                ("ping_pong", ctypes.c_int32),
+                ("intra_warpgroup_overlap", ctypes.c_int32),
+                ("num_ctas", ctypes.c_uint32),
+                ("longest_first", ctypes.c_int32),
+                ("prefetch_loads", ctypes.c_int32),
+                ("issue_dots_early", ctypes.c_int32),
+                ("mbarrier_spin_limit", ctypes.c_int64)]
+API_VERSION = 2
 
 
 SOURCE = b"""
@@ -36,6 +48,8 @@ def scale_kernel(x_ptr, n, FACTOR: tl.constexpr, BLOCK: tl.constexpr):
 
 def main():
     lib = ctypes.CDLL(sys.argv[1])
+    # Options above is the layout of this version of tilec_options.
+    assert lib.tilec_api_version() == API_VERSION, lib.tilec_api_version()
     p = ctypes.c_void_p
     lib.tilec_last_error.restype = ctypes.c_char_p
     lib.tilec_version.restype = ctypes.c_char_p
@@ -65,6 +79,8 @@ def main():
         for _ in range(2):
             opts = Options()
             lib.tilec_options_init(ctypes.byref(opts))
+            assert (opts.ping_pong, opts.longest_first, opts.num_ctas,
+                    opts.mbarrier_spin_limit) == (-1, 1, 1, 0)
             opts.cache_dir = cache.encode()
             opts.ptx_only = 1
             compiler, kernel, binary = p(), p(), p()

@@ -70,6 +70,16 @@ int main(int argc, char **argv) {
   tilec_options options;
   tilec_options_init(&options);
   CHECK(options.num_warps == 4 && options.line_info == 1);
+  /* The pass switches: tilec's defaults (CAPIOptionsTest compares every
+   * field with the C++ options). */
+  CHECK(options.use_wgmma == 1 && options.use_mma == 1 &&
+        options.use_tma == 1 && options.use_cp_async == 1);
+  CHECK(options.warp_specialize == NULL);
+  CHECK(options.ping_pong == TILEC_SWITCH_AUTO &&
+        options.intra_warpgroup_overlap == TILEC_SWITCH_AUTO);
+  CHECK(options.num_ctas == 1 && options.longest_first == 1 &&
+        options.prefetch_loads == 1 && options.issue_dots_early == 1 &&
+        options.mbarrier_spin_limit == 0);
   options.cache_dir = argv[1];
   options.ptx_only = 1;
   tilec_compiler *compiler = NULL;
@@ -207,6 +217,32 @@ int main(int argc, char **argv) {
     CHECK(tilec_kernel_compile_cpu(kernel, "*fp32, *fp32, *fp32, i32, 100",
                                    &cpu) == TILEC_ERROR_COMPILE);
     CHECK(cpu == NULL && strstr(tilec_last_error(), "add.tile:6:") != NULL);
+  }
+
+  /* A pass switch is part of the cache key: another compiler on the same
+   * cache, with --longest-first off, compiles anew under another key. */
+  {
+    tilec_options off = options;
+    off.longest_first = 0;
+    off.ping_pong = TILEC_SWITCH_OFF;
+    tilec_compiler *other = NULL;
+    CHECK(tilec_compiler_create(&off, &other) == TILEC_SUCCESS);
+    tilec_kernel *same = NULL;
+    CHECK(tilec_kernel_from_source(other, source, strlen(source),
+                                   "add_kernel", "add.tile",
+                                   &same) == TILEC_SUCCESS);
+    tilec_binary *again = NULL;
+    CHECK(tilec_kernel_compile(same, "*fp32:16, *fp32:16, *fp32, i32:16, 256",
+                               &again) == TILEC_SUCCESS);
+    CHECK(tilec_binary_from_disk_cache(again) == 0);
+    CHECK(strcmp(tilec_binary_cache_key(again),
+                 tilec_binary_cache_key(binary)) != 0);
+    tilec_binary_destroy(again);
+    tilec_kernel_destroy(same);
+    tilec_compiler_destroy(other);
+    off.ping_pong = 7;
+    CHECK(tilec_compiler_create(&off, &other) == TILEC_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(tilec_last_error(), "ping_pong must be") != NULL);
   }
 
   tilec_module_destroy(module);

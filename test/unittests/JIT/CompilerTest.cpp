@@ -14,6 +14,7 @@
 
 #include "tilec/JIT/JIT.h"
 
+#include "tilec/Compiler/Compiler.h"
 #include "tilec/JIT/CacheKey.h"
 #include "tilec/JIT/DiskCache.h"
 #include "tilec/Target/Ptxas.h"
@@ -21,6 +22,8 @@
 #include "TestUtils.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <set>
 
 using namespace tilec;
 using namespace tilec::jit;
@@ -175,6 +178,117 @@ TEST(CompilerTest, ChangedArchMisses) {
   ASSERT_TRUE(c);
   EXPECT_EQ(c->origin, CacheOrigin::Compiled);
   EXPECT_NE(c->metadata.find("\"num_threads\":256"), std::string::npos);
+}
+
+// Program i sums i + 1 rows: tilegpu-longest-first hands out its program
+// ids longest first (the PTX counts them down from %nctaid.x).
+constexpr const char *kGrowingLoopSource = R"py(import triton
+import triton.language as tl
+
+@triton.jit
+def kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, pid + 1):
+        acc += tl.load(x_ptr + i * BLOCK + offs)
+    tl.store(out_ptr + pid * BLOCK + offs, acc)
+)py";
+
+TEST(CompilerTest, DefaultsAreThoseOfThePipelineAndTheCommandLine) {
+  CompilerOptions jit;
+  PipelineOptions pipeline;
+  EXPECT_EQ(jit.numWarps, pipeline.numWarps);
+  EXPECT_EQ(jit.numStages, pipeline.numStages);
+  EXPECT_EQ(jit.lineInfo, pipeline.lineInfo);
+  EXPECT_EQ(jit.useWgmma, pipeline.useWgmma);
+  EXPECT_EQ(jit.useMMA, pipeline.useMMA);
+  EXPECT_EQ(jit.useTMA, pipeline.useTMA);
+  EXPECT_EQ(jit.useCpAsync, pipeline.useCpAsync);
+  EXPECT_EQ(jit.warpSpecialize, pipeline.warpSpecialize);
+  EXPECT_EQ(jit.pingPong, pipeline.pingPong);
+  EXPECT_EQ(jit.intraWarpgroupOverlap, pipeline.intraWarpgroupOverlap);
+  EXPECT_EQ(jit.numCTAs, pipeline.numCTAs);
+  EXPECT_EQ(jit.longestFirst, pipeline.longestFirst);
+  EXPECT_EQ(jit.prefetchLoads, pipeline.prefetchLoads);
+  EXPECT_EQ(jit.issueDotsEarly, pipeline.issueDotsEarly);
+  EXPECT_EQ(jit.mbarrierSpinLimit, pipeline.mbarrierSpinLimit);
+  // The cache key's inputs start from the same values.
+  CacheKeyInputs key;
+  EXPECT_EQ(key.useWgmma, jit.useWgmma);
+  EXPECT_EQ(key.useMMA, jit.useMMA);
+  EXPECT_EQ(key.useTMA, jit.useTMA);
+  EXPECT_EQ(key.useCpAsync, jit.useCpAsync);
+  EXPECT_EQ(key.warpSpecialize, jit.warpSpecialize);
+  EXPECT_EQ(key.pingPong, jit.pingPong);
+  EXPECT_EQ(key.intraWarpgroupOverlap, jit.intraWarpgroupOverlap);
+  EXPECT_EQ(key.numCTAs, jit.numCTAs);
+  EXPECT_EQ(key.longestFirst, jit.longestFirst);
+  EXPECT_EQ(key.prefetchLoads, jit.prefetchLoads);
+  EXPECT_EQ(key.issueDotsEarly, jit.issueDotsEarly);
+  EXPECT_EQ(key.mbarrierSpinLimit, jit.mbarrierSpinLimit);
+}
+
+TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
+  TempDir dir;
+  CompilerOptions base;
+  base.ptxOnly = true; // The key logic does not need cubins.
+  // One compiler per setting, all on one disk cache: a switch left out of
+  // the key would find the default's entry there (a disk hit, the same key).
+  std::vector<std::pair<std::string, CompilerOptions>> settings;
+  auto add = [&](std::string line, auto change) {
+    CompilerOptions options = base;
+    change(options);
+    settings.emplace_back(std::move(line), options);
+  };
+  add("wgmma 0", [](CompilerOptions &o) { o.useWgmma = false; });
+  add("mma 0", [](CompilerOptions &o) { o.useMMA = false; });
+  add("tma 0", [](CompilerOptions &o) { o.useTMA = false; });
+  add("cp-async 0", [](CompilerOptions &o) { o.useCpAsync = false; });
+  add("warp-specialize all",
+      [](CompilerOptions &o) { o.warpSpecialize = "all"; });
+  add("ping-pong off", [](CompilerOptions &o) { o.pingPong = "off"; });
+  add("ping-pong on", [](CompilerOptions &o) { o.pingPong = "on"; });
+  add("intra-warpgroup-overlap off",
+      [](CompilerOptions &o) { o.intraWarpgroupOverlap = "off"; });
+  add("num-ctas 2", [](CompilerOptions &o) { o.numCTAs = 2; });
+  add("longest-first 0", [](CompilerOptions &o) { o.longestFirst = false; });
+  add("prefetch-loads 0",
+      [](CompilerOptions &o) { o.prefetchLoads = false; });
+  add("issue-dots-early 0",
+      [](CompilerOptions &o) { o.issueDotsEarly = false; });
+  add("mbarrier-spin-limit 1000",
+      [](CompilerOptions &o) { o.mbarrierSpinLimit = 1000; });
+
+  Compiler defaults = makeCompiler(dir.str(), base);
+  auto reference = compile(defaults, kGrowingLoopSource,
+                           "*fp32:16, *fp32:16, 128");
+  ASSERT_TRUE(reference);
+  for (llvm::StringRef line :
+       {"wgmma 1\n", "mma 1\n", "tma 1\n", "cp-async 1\n",
+        "warp-specialize auto\n", "ping-pong auto\n",
+        "intra-warpgroup-overlap auto\n", "num-ctas 1\n",
+        "longest-first 1\n", "prefetch-loads 1\n", "issue-dots-early 1\n",
+        "mbarrier-spin-limit 0\n"})
+    EXPECT_NE(reference->keyText.find(line.str()), std::string::npos)
+        << line.str() << reference->keyText;
+  // The default programs are handed out longest first.
+  EXPECT_NE(reference->ptx.find("%nctaid.x"), std::string::npos);
+
+  std::set<std::string> keys = {reference->key};
+  for (auto &[line, options] : settings) {
+    SCOPED_TRACE(line);
+    Compiler compiler = makeCompiler(dir.str(), options);
+    auto compiled = compile(compiler, kGrowingLoopSource,
+                            "*fp32:16, *fp32:16, 128");
+    ASSERT_TRUE(compiled);
+    EXPECT_EQ(compiled->origin, CacheOrigin::Compiled);
+    EXPECT_NE(compiled->keyText.find(line + "\n"), std::string::npos)
+        << compiled->keyText;
+    EXPECT_TRUE(keys.insert(compiled->key).second) << "a key seen before";
+    if (!options.longestFirst)
+      EXPECT_EQ(compiled->ptx.find("%nctaid"), std::string::npos);
+  }
 }
 
 TEST(CompilerTest, CorruptEntryIsRebuilt) {
@@ -441,6 +555,24 @@ TEST(CompilerTest, InvalidOptionsAreCheckedAsTheCommandLineChecksThem) {
   options.ptxVersion = 99;
   EXPECT_EQ(errorOf(options), "unknown ptxVersion 99 (expected the PTX ISA "
                               "version times 10, 60 to 88, e.g. 80)");
+  // The pass switches.
+  options = CompilerOptions();
+  options.warpSpecialize = "sometimes";
+  EXPECT_EQ(errorOf(options), "warpSpecialize must be off, requested, auto "
+                              "or all, got 'sometimes'");
+  options = CompilerOptions();
+  options.pingPong = "yes";
+  EXPECT_EQ(errorOf(options), "pingPong must be off, auto or on, got 'yes'");
+  options = CompilerOptions();
+  options.intraWarpgroupOverlap = "";
+  EXPECT_EQ(errorOf(options),
+            "intraWarpgroupOverlap must be off, auto or on, got ''");
+  options = CompilerOptions();
+  options.numCTAs = 3;
+  EXPECT_EQ(errorOf(options), "numCTAs must be 1, 2, 4 or 8, got 3");
+  options = CompilerOptions();
+  options.mbarrierSpinLimit = -1;
+  EXPECT_EQ(errorOf(options), "mbarrierSpinLimit must not be negative, got -1");
 }
 
 } // namespace
