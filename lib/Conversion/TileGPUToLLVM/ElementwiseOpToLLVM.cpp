@@ -100,6 +100,57 @@ struct TruncFToFloat8Lowering : OpConversionPattern<arith::TruncFOp> {
   }
 };
 
+/// f32 -> f16 or bf16 on a tile, rounding to nearest even: two register
+/// slots per `cvt.rn.{f16x2,bf16x2}.f32` (NVVM's convert.f32x2.to.f16x2 /
+/// .bf16x2, PTX ISA §9.7.9.21; bf16x2 needs sm_80), half the conversions
+/// of one `cvt.rn.f16.f32` a slot and already the packed pair a wgmma A
+/// fragment or a 32-bit store takes (Triton converts pairs the same way).
+/// The intrinsic keeps LLVM from splitting a pair back into two scalar
+/// conversions, as it does to a `fptrunc <2 x float>` whose halves are
+/// carried through a loop. Another rounding mode keeps the per-slot
+/// lowering.
+struct TruncFToHalfPairsLowering : OpConversionPattern<arith::TruncFOp> {
+  TruncFToHalfPairsLowering(TileGPUTypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !isa<Float16Type, BFloat16Type>(type.getElementType()) ||
+        !getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return failure();
+    if (std::optional<arith::RoundingMode> mode = op.getRoundingmode();
+        mode && *mode != arith::RoundingMode::to_nearest_even)
+      return failure();
+    Location loc = op.getLoc();
+    Type half = type.getElementType();
+    ValueRange in = adaptor.getIn();
+    auto pairType = VectorType::get({2}, half);
+    SmallVector<Value> results;
+    size_t i = 0;
+    for (; i + 1 < in.size(); i += 2) {
+      // Element 0 (the low half, PTX's `b`) is slot i.
+      Value pair;
+      if (isa<Float16Type>(half))
+        pair = NVVM::ConvertF32x2ToF16x2Op::create(
+            rewriter, loc, pairType, in[i + 1], in[i], /*random_bits=*/Value(),
+            NVVM::FPRoundingMode::RN, NVVM::SaturationMode::NONE, /*relu=*/false);
+      else
+        pair = NVVM::ConvertF32x2ToBF16x2Op::create(
+            rewriter, loc, pairType, in[i + 1], in[i], /*random_bits=*/Value(),
+            NVVM::FPRoundingMode::RN, NVVM::SaturationMode::NONE, /*relu=*/false);
+      for (size_t j = 0; j < 2; ++j)
+        results.push_back(LLVM::ExtractElementOp::create(rewriter, loc, pair,
+                                                         i32Val(rewriter, loc, j)));
+    }
+    if (i < in.size())
+      results.push_back(LLVM::FPTruncOp::create(rewriter, loc, half, in[i]));
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
 /// A scalar `arith.select` of a type the converter changes (pointers:
 /// `x_ptr if c else y_ptr` on a run-time `c`): the same select on the
 /// converted values.
@@ -350,7 +401,7 @@ void lowering::populateElementwiseOpToLLVMPatterns(
     LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseOpLowering>(converter, ctx);
-  patterns.add<TruncFToFloat8Lowering>(converter, ctx);
+  patterns.add<TruncFToFloat8Lowering, TruncFToHalfPairsLowering>(converter, ctx);
   patterns.add<ConstantOpLowering>(converter, ctx);
   patterns.add<ScalarSelectLowering>(converter, ctx);
   patterns.add<InlineAsmElementwiseLowering>(converter, ctx);
