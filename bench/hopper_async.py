@@ -361,6 +361,8 @@ def attention_bwd_rows(args):
     n_ctxs = [1024, 4096] if args.quick else [1024, 4096, 8192]
     for d in (64, 128):
         for n_ctx in n_ctxs:
+            if not re.search(args.attention_filter, f"backward fp16 D{d} causal N{n_ctx}"):
+                continue
             row = dict(kernel="backward", dtype="fp16", N_CTX=n_ctx, HEAD_DIM=d, causal=True,
                        blocks="32/128/128/32")
             shape = (Z, H, n_ctx, d)
@@ -554,7 +556,8 @@ def main():
     parser.add_argument("--attention-filter", default="",
                         help="only the attention rows whose name matches (a regex "
                              "over 'block|descriptor fp16|bf16|fp8 D64|D128 "
-                             "causal|non-causal N1024...')")
+                             "causal|non-causal N1024...', and 'backward fp16 "
+                             "D64|D128 causal N1024...' for the backward)")
     parser.add_argument("--tilec-option", action="append", default=[],
                         help="pass this option to every tilec compile (repeatable), "
                              "e.g. --tilec-option=--warp-specialize=all")
