@@ -337,32 +337,41 @@ Operation *scheduleDots(scf::ForOp forOp) {
     return dotsAfter(dot) + dotsBetween(nullptr, wait) >= wait.getPendings();
   };
   // A dot with its A in registers may stay in flight across the back edge
-  // when its result only goes, through the yield, to the next iteration
-  // (as that dot's accumulator, or to a read that waits for it) and the
-  // next iteration writes its A fragments only after a wait that retires
-  // it: A is computed in the body from a value such a wait returns.
-  // Attention's P * V (its accumulator rescaled at the top of the next
-  // iteration) and the backward's dK, dV and dQ (accumulated only) stay in
-  // flight behind the next iteration's first dots, as in Triton (PTX ISA
-  // §9.7.15.5.1: the registers an in-flight wgmma reads may not be
-  // written; the A fragments are values no op writes before that wait, and
-  // ptxas allocates the registers of in-flight wgmmas as Triton's and
-  // FlashAttention-3's kernels rely on). Any other dot with a register A
-  // is retired within its iteration, its A kept until then by the wait.
+  // when it is the body's last dot, its result only goes, through the
+  // yield, to the next iteration (as that dot's own accumulator, or to a
+  // read that waits for it) and the next iteration writes its A fragments
+  // only after a wait that retires it: A is a narrowing conversion (it
+  // writes new registers; a forwarding op such as an scf.if or select
+  // could hand A the registers of a value computed before that wait) of a
+  // value computed from such a wait. Attention's P * V (its accumulator
+  // rescaled at the top of the next iteration) and the backward's dK and
+  // dQ (accumulated only) stay in flight behind the next iteration's first
+  // dots, as in Triton (PTX ISA §9.7.15.5.1: the registers an in-flight
+  // wgmma reads may not be written; ptxas allocates the registers of
+  // in-flight wgmmas as Triton's and FlashAttention-3's kernels rely on).
+  // Another dot that accumulates into the carried value would read it
+  // unretired (ptxas then injects a wait, C7517). Any other dot with a
+  // register A is retired within its iteration, its A kept until then by
+  // the wait.
   auto staysInFlight = [&](WarpgroupDotOp dot) {
     if (dot != dots.back())
       return false;
     Value result = dot.getResult();
     if (!result.hasOneUse() || result.use_begin()->getOwner() != yield.getOperation())
       return false;
-    Operation *def = dot.getA().getDefiningOp();
+    BlockArgument arg =
+        forOp.getRegionIterArgs()[result.use_begin()->getOperandNumber()];
+    for (OpOperand &use : arg.getUses())
+      if (isChain(use) && use.getOwner() != dot.getOperation())
+        return false;
+    auto def = dot.getA().getDefiningOp<arith::TruncFOp>();
     if (!def || def->getBlock() != body)
       return false;
     SetVector<Operation *> slice;
     BackwardSliceOptions options;
     options.omitBlockArguments = true;
     options.filter = [&](Operation *op) { return op->getBlock() == body; };
-    if (failed(getBackwardSlice(def, &slice, options)))
+    if (failed(getBackwardSlice(def.getOperation(), &slice, options)))
       return false;
     return llvm::any_of(slice, [&](Operation *op) {
       auto wait = dyn_cast<WarpgroupWaitOp>(op);

@@ -380,6 +380,108 @@ func.func @two_accumulators(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x
 
 // -----
 
+// P.V would stay in flight, but another dot (here: before it) also
+// accumulates into the carried value: that dot would read the accumulator
+// of an unretired wgmma (ptxas injects a wait, C7517). P.V is retired
+// within its iteration.
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+#wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @second_accumulating_dot
+// CHECK:           %[[D:.*]] = tilegpu.warpgroup_dot %[[P:.*]], %{{.*}}, %{{.*}} {isAsync} : tensor<64x64xf16
+// CHECK-NEXT:      %[[W:.*]]:2 = tilegpu.warpgroup_wait %[[D]], %[[P]] {pendings = 0 : i32}
+// CHECK-NEXT:      scf.yield %[[W]]#0
+func.func @second_accumulating_dot(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
+                    %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>)
+    -> (tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #wgmma1>
+  %r:2 = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0, %other = %acc0) -> (tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>) : i64 {
+    %off = arith.trunci %i : i64 to i32
+    %offs = tile.splat %off : tensor<64x64xi32, #blocked>
+    %kp = tile.addptr %kptrs, %offs : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tilegpu.barrier
+    tilegpu.async_copy %kp, %kring[%c0] {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x64xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %s = tilegpu.warpgroup_dot %q[%c0], %kring[%c0], %zero : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    %e = math.exp2 %s : tensor<64x64xf32, #wgmma>
+    %p = arith.truncf %e : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    tilegpu.barrier
+    tilegpu.async_copy %vptrs, %vring[%c0] {vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x128xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %y = tilegpu.warpgroup_dot %q[%c0], %vring[%c0], %acc : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    %d = tilegpu.warpgroup_dot %p, %vring[%c0], %acc : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    scf.yield %d, %y : tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>
+  }
+  return %r#0, %r#1 : tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>
+}
+
+// -----
+
+// P.V's A is chosen by a select between P and a value from before the
+// loop: a forwarding op could hand A registers written before the wait
+// that retires the previous P.V, so only a narrowing conversion counts as
+// writing A afresh. P.V is retired within its iteration.
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+#wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @selected_a
+// CHECK:           %[[A:.*]] = arith.select
+// CHECK:           %[[D:.*]] = tilegpu.warpgroup_dot %[[A]], %{{.*}}, %{{.*}} {isAsync} : tensor<64x64xf16
+// CHECK-NEXT:      %[[W:.*]]:2 = tilegpu.warpgroup_wait %[[D]], %[[A]] {pendings = 0 : i32}
+// CHECK-NEXT:      scf.yield %[[W]]#0
+func.func @selected_a(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
+                    %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>,
+                    %c: i1, %p0: tensor<64x64xf16, #wgmma>)
+    -> tensor<64x128xf32, #wgmma1> attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #wgmma1>
+  %r = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<64x128xf32, #wgmma1>) : i64 {
+    %off = arith.trunci %i : i64 to i32
+    %offs = tile.splat %off : tensor<64x64xi32, #blocked>
+    %kp = tile.addptr %kptrs, %offs : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tilegpu.barrier
+    tilegpu.async_copy %kp, %kring[%c0] {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x64xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %s = tilegpu.warpgroup_dot %q[%c0], %kring[%c0], %zero : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    %e = math.exp2 %s : tensor<64x64xf32, #wgmma>
+    %p = arith.truncf %e : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    %a = arith.select %c, %p, %p0 : tensor<64x64xf16, #wgmma>
+    tilegpu.barrier
+    tilegpu.async_copy %vptrs, %vring[%c0] {vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x128xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %d = tilegpu.warpgroup_dot %a, %vring[%c0], %acc : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    scf.yield %d : tensor<64x128xf32, #wgmma1>
+  }
+  return %r : tensor<64x128xf32, #wgmma1>
+}
+
+// -----
+
 // A dot whose register A does not come from a wait (here: computed from
 // the induction variable alone) would have its A fragments rewritten in
 // the next iteration while it may still run: it is retired within its

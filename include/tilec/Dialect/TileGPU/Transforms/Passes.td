@@ -92,7 +92,8 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
       dot with a register A is retired at the end of its iteration (the
       wait's depth is the number of dots after it), unless it is the
       body's last dot, its result only goes through the yield to the next
-      iteration, and its A is computed from a value of a wait that, in the
+      iteration (where no other dot accumulates into it), and its A is a
+      narrowing conversion of a value computed from a wait that, in the
       next iteration, retires it: then it stays in flight behind the next
       iteration's first dots (attention's P * V, the backward's dK and dQ),
       as in Triton;
