@@ -41,6 +41,13 @@ struct ElementwiseOpLowering : ConversionPattern {
     if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
         isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
       return failure();
+    // A directed rounding would become a per-slot fptrunc that the NVPTX
+    // backend rounds to nearest; TruncFToHalfPairsLowering takes the modes
+    // the GPU has and reports the others.
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+      if (std::optional<arith::RoundingMode> mode = trunc.getRoundingmode();
+          mode && *mode != arith::RoundingMode::to_nearest_even)
+        return failure();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!resultType)
       return failure();
@@ -78,6 +85,11 @@ struct TruncFToFloat8Lowering : OpConversionPattern<arith::TruncFOp> {
     if (!type || !isa<Float8E4M3FNType, Float8E5M2Type>(type.getElementType()) ||
         !getElementTypeOrSelf(op.getIn().getType()).isF32())
       return failure();
+    if (std::optional<arith::RoundingMode> mode = op.getRoundingmode();
+        mode && *mode != arith::RoundingMode::to_nearest_even)
+      return op.emitOpError("rounding mode '")
+             << arith::stringifyRoundingMode(*mode)
+             << "' to fp8 is not supported on the GPU (only to_nearest_even)";
     Location loc = op.getLoc();
     Type f8 = type.getElementType();
     ValueRange in = adaptor.getIn();
@@ -100,15 +112,16 @@ struct TruncFToFloat8Lowering : OpConversionPattern<arith::TruncFOp> {
   }
 };
 
-/// f32 -> f16 or bf16 on a tile, rounding to nearest even: two register
-/// slots per `cvt.rn.{f16x2,bf16x2}.f32` (NVVM's convert.f32x2.to.f16x2 /
+/// f32 -> f16 or bf16 on a tile: two register slots per
+/// `cvt.{rn,rz}.{f16x2,bf16x2}.f32` (NVVM's convert.f32x2.to.f16x2 /
 /// .bf16x2, PTX ISA §9.7.9.21; bf16x2 needs sm_80), half the conversions
-/// of one `cvt.rn.f16.f32` a slot and already the packed pair a wgmma A
-/// fragment or a 32-bit store takes (Triton converts pairs the same way).
-/// The intrinsic keeps LLVM from splitting a pair back into two scalar
-/// conversions, as it does to a `fptrunc <2 x float>` whose halves are
-/// carried through a loop. Another rounding mode keeps the per-slot
-/// lowering.
+/// of one `cvt` a slot and already the packed pair a wgmma A fragment or a
+/// 32-bit store takes (Triton converts pairs the same way). The intrinsic
+/// keeps LLVM from splitting a pair back into two scalar conversions, as
+/// it does to a `fptrunc <2 x float>` whose halves are carried through a
+/// loop. Rounds to nearest even (arith.truncf's default) or toward zero;
+/// the packed cvt has no other mode, so another `roundingmode` is an error
+/// (a per-slot `fptrunc` would round to nearest in silence).
 struct TruncFToHalfPairsLowering : OpConversionPattern<arith::TruncFOp> {
   TruncFToHalfPairsLowering(TileGPUTypeConverter &converter, MLIRContext *ctx)
       : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
@@ -120,32 +133,38 @@ struct TruncFToHalfPairsLowering : OpConversionPattern<arith::TruncFOp> {
     if (!type || !isa<Float16Type, BFloat16Type>(type.getElementType()) ||
         !getElementTypeOrSelf(op.getIn().getType()).isF32())
       return failure();
-    if (std::optional<arith::RoundingMode> mode = op.getRoundingmode();
-        mode && *mode != arith::RoundingMode::to_nearest_even)
-      return failure();
+    NVVM::FPRoundingMode rounding = NVVM::FPRoundingMode::RN;
+    if (std::optional<arith::RoundingMode> mode = op.getRoundingmode()) {
+      if (*mode == arith::RoundingMode::toward_zero)
+        rounding = NVVM::FPRoundingMode::RZ;
+      else if (*mode != arith::RoundingMode::to_nearest_even)
+        return op.emitOpError("rounding mode '")
+               << arith::stringifyRoundingMode(*mode)
+               << "' to f16/bf16 is not supported on the GPU (only "
+                  "to_nearest_even and toward_zero)";
+    }
     Location loc = op.getLoc();
     Type half = type.getElementType();
     ValueRange in = adaptor.getIn();
     auto pairType = VectorType::get({2}, half);
     SmallVector<Value> results;
-    size_t i = 0;
-    for (; i + 1 < in.size(); i += 2) {
-      // Element 0 (the low half, PTX's `b`) is slot i.
+    for (size_t i = 0; i < in.size(); i += 2) {
+      // Element 0 (the low half, PTX's `b`) is slot i; an odd last slot is
+      // converted beside itself.
+      Value lo = in[i], hi = i + 1 < in.size() ? in[i + 1] : in[i];
       Value pair;
       if (isa<Float16Type>(half))
         pair = NVVM::ConvertF32x2ToF16x2Op::create(
-            rewriter, loc, pairType, in[i + 1], in[i], /*random_bits=*/Value(),
-            NVVM::FPRoundingMode::RN, NVVM::SaturationMode::NONE, /*relu=*/false);
+            rewriter, loc, pairType, hi, lo, /*random_bits=*/Value(), rounding,
+            NVVM::SaturationMode::NONE, /*relu=*/false);
       else
         pair = NVVM::ConvertF32x2ToBF16x2Op::create(
-            rewriter, loc, pairType, in[i + 1], in[i], /*random_bits=*/Value(),
-            NVVM::FPRoundingMode::RN, NVVM::SaturationMode::NONE, /*relu=*/false);
-      for (size_t j = 0; j < 2; ++j)
+            rewriter, loc, pairType, hi, lo, /*random_bits=*/Value(), rounding,
+            NVVM::SaturationMode::NONE, /*relu=*/false);
+      for (size_t j = 0; j < 2 && i + j < in.size(); ++j)
         results.push_back(LLVM::ExtractElementOp::create(rewriter, loc, pair,
                                                          i32Val(rewriter, loc, j)));
     }
-    if (i < in.size())
-      results.push_back(LLVM::FPTruncOp::create(rewriter, loc, half, in[i]));
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }
