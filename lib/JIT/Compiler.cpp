@@ -62,21 +62,10 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 /// The pipeline's options of a compilation with `options`.
 PipelineOptions getPipelineOptions(const CompilerOptions &options) {
   PipelineOptions pipeline;
+  static_cast<PassSwitches &>(pipeline) = options;
   pipeline.numWarps = options.numWarps;
   pipeline.numStages = options.numStages;
   pipeline.lineInfo = options.lineInfo;
-  pipeline.useWgmma = options.useWgmma;
-  pipeline.useMMA = options.useMMA;
-  pipeline.useTMA = options.useTMA;
-  pipeline.useCpAsync = options.useCpAsync;
-  pipeline.warpSpecialize = options.warpSpecialize;
-  pipeline.pingPong = options.pingPong;
-  pipeline.intraWarpgroupOverlap = options.intraWarpgroupOverlap;
-  pipeline.numCTAs = options.numCTAs;
-  pipeline.longestFirst = options.longestFirst;
-  pipeline.prefetchLoads = options.prefetchLoads;
-  pipeline.issueDotsEarly = options.issueDotsEarly;
-  pipeline.mbarrierSpinLimit = options.mbarrierSpinLimit;
   return pipeline;
 }
 
@@ -188,6 +177,7 @@ CompilerImpl::compile(const KernelState &state, llvm::StringRef signature) {
         "kernel '" + state.info.name +
         "': invalid signature: " + llvm::toString(parsed.takeError()));
   CacheKeyInputs inputs;
+  static_cast<PassSwitches &>(inputs) = options;
   inputs.compiler = getCompilerIdentity();
   inputs.kernelName = state.info.name;
   inputs.sourceHash = state.info.hash;
@@ -198,18 +188,6 @@ CompilerImpl::compile(const KernelState &state, llvm::StringRef signature) {
   inputs.numStages = options.numStages;
   inputs.lineInfo = options.lineInfo;
   inputs.debug = isDebugMode(options);
-  inputs.useWgmma = options.useWgmma;
-  inputs.useMMA = options.useMMA;
-  inputs.useTMA = options.useTMA;
-  inputs.useCpAsync = options.useCpAsync;
-  inputs.warpSpecialize = options.warpSpecialize;
-  inputs.pingPong = options.pingPong;
-  inputs.intraWarpgroupOverlap = options.intraWarpgroupOverlap;
-  inputs.numCTAs = options.numCTAs;
-  inputs.longestFirst = options.longestFirst;
-  inputs.prefetchLoads = options.prefetchLoads;
-  inputs.issueDotsEarly = options.issueDotsEarly;
-  inputs.mbarrierSpinLimit = options.mbarrierSpinLimit;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (llvm::Error err = resolveToolchain())

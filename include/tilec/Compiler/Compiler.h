@@ -16,6 +16,7 @@
 
 #include "tilec/Compiler/CpuPipeline.h"
 #include "tilec/Compiler/KernelInterface.h"
+#include "tilec/Compiler/PassSwitches.h"
 #include "tilec/Compiler/StageTimes.h"
 #include "tilec/Target/PTX.h"
 #include "tilec/Target/Ptxas.h"
@@ -47,75 +48,18 @@ std::optional<EmitKind> parseEmitKind(llvm::StringRef text);
 /// `.h`).
 llvm::StringRef getArtifactExtension(EmitKind kind);
 
-/// Options of the passes (DESIGN.md §3).
-struct PipelineOptions {
+/// Options of the passes (DESIGN.md §3): the pass switches and the shape of
+/// the kernel's programs.
+struct PipelineOptions : PassSwitches {
   /// Warps per CTA (one program instance per CTA).
   unsigned numWarps = 4;
   /// Software-pipelining depth (used by tilegpu-pipeline; 1 = none).
   unsigned numStages = 3;
-  /// Run eligible tl.dot on the Hopper tensor cores (wgmma); false leaves
-  /// them to mma.sync or the FMA path (`--disable-wgmma`).
-  bool useWgmma = true;
-  /// Run the dots wgmma does not take on warp-level tensor-core MMA
-  /// (mma.sync.m16n8k16) when it can; false leaves them to the FMA path
-  /// (`--disable-mma`).
-  bool useMMA = true;
   /// Give every LLVM function a debug-info scope (line tables only, no
   /// variables) so that the PTX carries `.file`/`.loc` directives mapping
   /// instructions to `.tile` lines, and ptxas keeps them (`-lineinfo`) for
   /// cuobjdump, Nsight Compute and compute-sanitizer. Changes no code.
   bool lineInfo = true;
-  /// Copy wgmma operands that are affine boxes of a tensor (block
-  /// pointers, descriptors, pointer tiles) with TMA into shared memory
-  /// (false: `--disable-tma`; they go by cp.async or registers).
-  bool useTMA = true;
-  /// Copy the other aligned wgmma operand loads with cp.async (false:
-  /// `--disable-cp-async`; they go through registers).
-  bool useCpAsync = true;
-  /// Which software-pipelined TMA loops get a producer warpgroup
-  /// (tilegpu-warp-specialize's mode): "off" (`--disable-warp-specialize`),
-  /// "requested" (loops written `tl.range(..., warp_specialize=True)`),
-  /// "auto" (the default; also loops with wgmma, none of 8-bit operands, in
-  /// kernels of 4 or 8 warps whose shared memory holds an SM to one CTA
-  /// anyway), "all" (every loop
-  /// that can be). With "off" the pass is not in the pipeline at all.
-  std::string warpSpecialize = "auto";
-  /// In warp-specialized loops of two consumer warpgroups and two or more
-  /// dots, let the warpgroups take turns at the tensor cores
-  /// (tilegpu-warp-specialize's ping-pong; `--ping-pong`): "auto" (the
-  /// default: every such loop that can, silently), "on" (also a remark on
-  /// each split loop that cannot), "off".
-  std::string pingPong = "auto";
-  /// Issue a loop's last dot (attention's P V) one iteration late, behind
-  /// the next iteration's first dot, so that it runs under that iteration's
-  /// softmax (tilegpu-intra-warpgroup-overlap; `--intra-warpgroup-overlap`):
-  /// "auto" (the default: the consumer loops of warp-specialized kernels,
-  /// where the device runs measured it faster), "on" (every pipelined
-  /// loop that can be), "off".
-  std::string intraWarpgroupOverlap = "auto";
-  /// CTAs per thread-block cluster along grid axis 0 (1, 2, 4 or 8;
-  /// `--num-ctas`): TMA copies that the neighbouring programs of a cluster
-  /// make alike are issued once and multicast into all of them
-  /// (tilegpu-cluster-multicast). A kernel with nothing to share stays
-  /// unclustered; the metadata's `cluster_dims` says what was done.
-  unsigned numCTAs = 1;
-  /// Launch the longest programs first where a kernel's loops run more
-  /// iterations for a larger program_id(0) and its programs cannot observe
-  /// each other (causal attention; tilegpu-longest-first;
-  /// `--longest-first=false` turns it off).
-  bool longestFirst = true;
-  /// Load a tensor-core loop's small tiles (not dot operands) one iteration
-  /// ahead, in registers (tilegpu-prefetch-loads; `--prefetch-loads=false`
-  /// turns it off).
-  bool prefetchLoads = true;
-  /// Issue each dot of a loop right after the dot before it when it does
-  /// not need what lies between (tilegpu-issue-dots-early;
-  /// `--issue-dots-early=false` turns it off).
-  bool issueDotsEarly = true;
-  /// When positive, every mbarrier wait gives up after this many polls,
-  /// prints where it was and traps, instead of hanging on a pipeline bug
-  /// (`--mbarrier-spin-limit`; for debugging and the GPU tests).
-  int64_t mbarrierSpinLimit = 0;
 };
 
 /// How a message names an option: as the `tilec` flag (`--num-warps`) or as

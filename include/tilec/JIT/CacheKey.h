@@ -38,6 +38,8 @@
 #ifndef TILEC_JIT_CACHEKEY_H
 #define TILEC_JIT_CACHEKEY_H
 
+#include "tilec/Compiler/PassSwitches.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -46,8 +48,9 @@
 
 namespace tilec::jit {
 
-/// Every input of one compilation that the cache key covers.
-struct CacheKeyInputs {
+/// Every input of one compilation that the cache key covers, with the pass
+/// switches (CompilerOptions'): every one changes the code.
+struct CacheKeyInputs : PassSwitches {
   /// getCompilerIdentity().
   std::string compiler;
   std::string kernelName;
@@ -62,20 +65,6 @@ struct CacheKeyInputs {
   bool lineInfo = true;
   /// Debug mode (device assertions), as the frontend saw it.
   bool debug = false;
-  /// The pass switches (CompilerOptions, tilec::PipelineOptions): every
-  /// one changes the code.
-  bool useWgmma = true;
-  bool useMMA = true;
-  bool useTMA = true;
-  bool useCpAsync = true;
-  std::string warpSpecialize = "auto";
-  std::string pingPong = "auto";
-  std::string intraWarpgroupOverlap = "auto";
-  unsigned numCTAs = 1;
-  bool longestFirst = true;
-  bool prefetchLoads = true;
-  bool issueDotsEarly = true;
-  int64_t mbarrierSpinLimit = 0;
   /// describePtxas(), or "none" when kernels are kept as PTX.
   std::string ptxas;
   /// describeLibdevice().

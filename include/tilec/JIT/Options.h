@@ -14,13 +14,17 @@
 #ifndef TILEC_JIT_OPTIONS_H
 #define TILEC_JIT_OPTIONS_H
 
+#include "tilec/Compiler/PassSwitches.h"
+
 #include <cstdint>
 #include <string>
 
 namespace tilec::jit {
 
-/// How a Compiler compiles, caches and loads kernels.
-struct CompilerOptions {
+/// How a Compiler compiles, caches and loads kernels. The pass switches
+/// (tilec::PassSwitches, `tilec`'s flags of the same names) are all part of
+/// the cache key.
+struct CompilerOptions : PassSwitches {
   /// GPU architecture, as for `tilec --arch` (`sm_90a`: WGMMA/TMA need the
   /// `a`). Part of the cache key.
   std::string arch = "sm_90a";
@@ -39,56 +43,6 @@ struct CompilerOptions {
   /// `@jit(debug=...)` overrides it; `TRITON_DEBUG=1` in the environment
   /// turns it on too. Part of the cache key.
   bool debug = false;
-
-  /// The pass switches, as `tilec`'s flags of the same names
-  /// (docs/cli.md; the defaults are tilec::PipelineOptions'). All are part
-  /// of the cache key.
-  ///
-  /// Run eligible tl.dot on the Hopper tensor cores (wgmma); false leaves
-  /// them to mma.sync or FMA (`--disable-wgmma`).
-  bool useWgmma = true;
-  /// Run the dots wgmma does not take on mma.sync where it can; false
-  /// leaves them to FMA on CUDA cores (`--disable-mma`).
-  bool useMMA = true;
-  /// Copy wgmma operands that are affine boxes of a tensor with TMA; false
-  /// sends them by cp.async or through registers (`--disable-tma`).
-  bool useTMA = true;
-  /// Copy the other aligned wgmma operands with cp.async; false sends them
-  /// through registers (`--disable-cp-async`).
-  bool useCpAsync = true;
-  /// Which software-pipelined TMA loops get a producer warpgroup
-  /// (`--warp-specialize`): "off", "requested" (loops written
-  /// `tl.range(..., warp_specialize=True)`), "auto" (the default: also
-  /// loops with wgmma, none of 8-bit operands, in kernels of 4 or 8 warps
-  /// whose shared memory holds an SM to one CTA anyway), "all".
-  std::string warpSpecialize = "auto";
-  /// Ping-pong of the two consumer warpgroups of warp-specialized loops with
-  /// two or more dots (`--ping-pong`): "auto" (the default: every such loop
-  /// that can), "on" (also a remark on each split loop that cannot), "off".
-  std::string pingPong = "auto";
-  /// Issue a loop's last dot (attention's P V) one iteration late, under
-  /// the next iteration's softmax (`--intra-warpgroup-overlap`): "auto" (the
-  /// default: the consumer loops of warp-specialized kernels), "on" (every
-  /// pipelined loop that can be), "off".
-  std::string intraWarpgroupOverlap = "auto";
-  /// CTAs per thread-block cluster along grid axis 0: 1 (the default), 2,
-  /// 4 or 8; TMA copies the programs of a cluster make alike are multicast
-  /// (`--num-ctas`). A clustered kernel needs grid axis 0 to be a multiple.
-  unsigned numCTAs = 1;
-  /// Launch the longest programs first in kernels whose loops run more
-  /// iterations for a larger program_id(0) (causal attention;
-  /// `--longest-first`). Default true.
-  bool longestFirst = true;
-  /// Load a tensor-core loop's small tiles that are not dot operands one
-  /// iteration ahead, in registers (`--prefetch-loads`). Default true.
-  bool prefetchLoads = true;
-  /// Issue each dot of a loop right after the dot before it when it does
-  /// not need what lies between (`--issue-dots-early`). Default true.
-  bool issueDotsEarly = true;
-  /// When positive, every mbarrier wait traps with its source location
-  /// after this many polls instead of hanging (`--mbarrier-spin-limit`; for
-  /// debugging). Default 0: wait forever; negative is invalid.
-  int64_t mbarrierSpinLimit = 0;
 
   /// Keep compiled kernels on disk and reuse them across processes.
   bool diskCache = true;
