@@ -58,6 +58,19 @@ class AutotuneTest(unittest.TestCase):
         os.environ.update(self.env)
         self.tmp.cleanup()
 
+    def test_config_keeps_num_ctas(self):
+        # Config(num_ctas=2) reaches the launch and the record; num_ctas=1
+        # changes neither (the records of earlier versions still match).
+        clustered = tilec.Config({"BLOCK": 64}, num_warps=4, num_ctas=2)
+        plain = tilec.Config({"BLOCK": 64}, num_warps=4)
+        self.assertEqual(clustered.all_kwargs(),
+                         {"BLOCK": 64, "num_warps": 4, "num_stages": 3, "num_ctas": 2})
+        self.assertEqual(plain.all_kwargs(), {"BLOCK": 64, "num_warps": 4, "num_stages": 3})
+        self.assertNotEqual(clustered, plain)
+        self.assertEqual(plain._record(),
+                         {"kwargs": {"BLOCK": 64}, "num_warps": 4, "num_stages": 3})
+        self.assertIn("num_ctas=2", repr(clustered))
+
     def test_winner_restore_value_and_record(self):
         tuned = tilec.autotune(configs=CONFIGS, key=["n"], restore_value=["x_ptr"], warmup=1, rep=3)(add_one)
         n = 1000

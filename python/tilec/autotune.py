@@ -40,15 +40,24 @@ class Config:
         self.num_ctas = num_ctas
         self.pre_hook = pre_hook
 
+    def _launch_options(self):
+        # num_ctas only when it clusters: records and launches of unclustered
+        # configs stay as they were.
+        options = {"num_warps": self.num_warps, "num_stages": self.num_stages}
+        if self.num_ctas != 1:
+            options["num_ctas"] = self.num_ctas
+        return options
+
     def all_kwargs(self):
-        return dict(self.kwargs, num_warps=self.num_warps, num_stages=self.num_stages)
+        return dict(self.kwargs, **self._launch_options())
 
     def _record(self):
-        return {"kwargs": self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+        return dict(self._launch_options(), kwargs=self.kwargs)
 
     def __repr__(self):
         items = ", ".join(f"{k}: {v}" for k, v in self.kwargs.items())
-        return f"Config({{{items}}}, num_warps={self.num_warps}, num_stages={self.num_stages})"
+        options = ", ".join(f"{k}={v}" for k, v in self._launch_options().items())
+        return f"Config({{{items}}}, {options})"
 
     def __eq__(self, other):
         return isinstance(other, Config) and self._record() == other._record()
@@ -203,7 +212,8 @@ class Autotuner(_Launchable):
                     saved = self._load().get(key)
                     if saved is not None:
                         config = Config(saved["kwargs"], num_warps=saved["num_warps"],
-                                        num_stages=saved["num_stages"])
+                                        num_stages=saved["num_stages"],
+                                        num_ctas=saved.get("num_ctas", 1))
                     else:
                         candidates = self.prune(named)
                         if len(candidates) == 1:
