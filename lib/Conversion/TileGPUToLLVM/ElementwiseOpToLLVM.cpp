@@ -42,7 +42,7 @@ struct ElementwiseOpLowering : ConversionPattern {
         isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
       return failure();
     // A directed rounding would become a per-slot fptrunc that the NVPTX
-    // backend rounds to nearest; TruncFToHalfPairsLowering takes the modes
+    // backend rounds to nearest; TruncFPairsLowering takes the modes
     // the GPU has and reports the others.
     if (auto trunc = dyn_cast<arith::TruncFOp>(op))
       if (std::optional<arith::RoundingMode> mode = trunc.getRoundingmode();
@@ -69,101 +69,71 @@ struct ElementwiseOpLowering : ConversionPattern {
   }
 };
 
-/// f32 -> fp8 (e4m3, e5m2) on a tile: two register slots per
-/// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` (NVVM's convert.f32x2.to.f8x2,
-/// PTX ISA §9.7.9.21), which rounds to nearest even and saturates as the
-/// integer code of expand-fp8-conversions does (that code, about 17
-/// instructions an element, stays for scalars and the CPU backend).
-struct TruncFToFloat8Lowering : OpConversionPattern<arith::TruncFOp> {
-  TruncFToFloat8Lowering(TileGPUTypeConverter &converter, MLIRContext *ctx)
+/// f32 -> fp8 (e4m3, e5m2), f16 or bf16 on a tile: two register slots per
+/// packed `cvt` (PTX ISA §9.7.9.21; NVVM's convert.f32x2.to.{f8x2, f16x2,
+/// bf16x2}), slot i in the low half (PTX's `b`), an odd last slot converted
+/// beside itself.
+/// - fp8: `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32`, which rounds to nearest
+///   even and saturates as the integer code of expand-fp8-conversions does
+///   (that code, about 17 instructions an element, stays for scalars and
+///   the CPU backend); fp8 values are stored as bytes.
+/// - f16/bf16 (bf16x2 needs sm_80): `cvt.{rn,rz}`, half the conversions of
+///   one `cvt` a slot and already the packed pair a wgmma A fragment or a
+///   32-bit store takes (Triton converts pairs the same way). The intrinsic
+///   keeps LLVM from splitting a pair back into two scalar conversions, as
+///   it does to a `fptrunc <2 x float>` whose halves are carried through a
+///   loop.
+/// The packed cvts have no other rounding: another `roundingmode` is an
+/// error (a per-slot `fptrunc` would round to nearest in silence).
+struct TruncFPairsLowering : OpConversionPattern<arith::TruncFOp> {
+  TruncFPairsLowering(TileGPUTypeConverter &converter, MLIRContext *ctx)
       : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
 
   LogicalResult
   matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !isa<Float8E4M3FNType, Float8E5M2Type>(type.getElementType()) ||
-        !getElementTypeOrSelf(op.getIn().getType()).isF32())
-      return failure();
-    if (std::optional<arith::RoundingMode> mode = op.getRoundingmode();
-        mode && *mode != arith::RoundingMode::to_nearest_even)
-      return op.emitOpError("rounding mode '")
-             << arith::stringifyRoundingMode(*mode)
-             << "' to fp8 is not supported on the GPU (only to_nearest_even)";
-    Location loc = op.getLoc();
-    Type f8 = type.getElementType();
-    ValueRange in = adaptor.getIn();
-    auto pairType = VectorType::get({2}, rewriter.getI8Type());
-    SmallVector<Value> results;
-    for (size_t i = 0; i < in.size(); i += 2) {
-      // `a` lands in the high byte, element 1 of the pair.
-      Value lo = in[i], hi = i + 1 < in.size() ? in[i + 1] : in[i];
-      Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
-          rewriter, loc, pairType, hi, lo, NVVM::FPRoundingMode::RN,
-          NVVM::SaturationMode::SATFINITE, /*relu=*/false, f8);
-      for (size_t j = 0; j < 2 && i + j < in.size(); ++j)
-        results.push_back(fromStorage(
-            rewriter, loc,
-            LLVM::ExtractElementOp::create(rewriter, loc, pair, i32Val(rewriter, loc, j)),
-            f8));
-    }
-    rewriter.replaceOpWithMultiple(op, {results});
-    return success();
-  }
-};
-
-/// f32 -> f16 or bf16 on a tile: two register slots per
-/// `cvt.{rn,rz}.{f16x2,bf16x2}.f32` (NVVM's convert.f32x2.to.f16x2 /
-/// .bf16x2, PTX ISA §9.7.9.21; bf16x2 needs sm_80), half the conversions
-/// of one `cvt` a slot and already the packed pair a wgmma A fragment or a
-/// 32-bit store takes (Triton converts pairs the same way). The intrinsic
-/// keeps LLVM from splitting a pair back into two scalar conversions, as
-/// it does to a `fptrunc <2 x float>` whose halves are carried through a
-/// loop. Rounds to nearest even (arith.truncf's default) or toward zero;
-/// the packed cvt has no other mode, so another `roundingmode` is an error
-/// (a per-slot `fptrunc` would round to nearest in silence).
-struct TruncFToHalfPairsLowering : OpConversionPattern<arith::TruncFOp> {
-  TruncFToHalfPairsLowering(TileGPUTypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
-
-  LogicalResult
-  matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !isa<Float16Type, BFloat16Type>(type.getElementType()) ||
+    Type elem = type ? type.getElementType() : Type();
+    bool fp8 = isa_and_nonnull<Float8E4M3FNType, Float8E5M2Type>(elem);
+    if (!type || !(fp8 || isa<Float16Type, BFloat16Type>(elem)) ||
         !getElementTypeOrSelf(op.getIn().getType()).isF32())
       return failure();
     NVVM::FPRoundingMode rounding = NVVM::FPRoundingMode::RN;
     if (std::optional<arith::RoundingMode> mode = op.getRoundingmode()) {
-      if (*mode == arith::RoundingMode::toward_zero)
+      if (*mode == arith::RoundingMode::toward_zero && !fp8)
         rounding = NVVM::FPRoundingMode::RZ;
       else if (*mode != arith::RoundingMode::to_nearest_even)
         return op.emitOpError("rounding mode '")
-               << arith::stringifyRoundingMode(*mode)
-               << "' to f16/bf16 is not supported on the GPU (only "
-                  "to_nearest_even and toward_zero)";
+               << arith::stringifyRoundingMode(*mode) << "' to "
+               << (fp8 ? "fp8" : "f16/bf16")
+               << " is not supported on the GPU (only to_nearest_even"
+               << (fp8 ? ")" : " and toward_zero)");
     }
     Location loc = op.getLoc();
-    Type half = type.getElementType();
     ValueRange in = adaptor.getIn();
-    auto pairType = VectorType::get({2}, half);
+    auto pairType = VectorType::get({2}, fp8 ? rewriter.getI8Type() : elem);
+    auto convertPair = [&](Value hi, Value lo) -> Value {
+      if (fp8)
+        return NVVM::ConvertF32x2ToF8x2Op::create(
+            rewriter, loc, pairType, hi, lo, NVVM::FPRoundingMode::RN,
+            NVVM::SaturationMode::SATFINITE, /*relu=*/false, elem);
+      if (isa<Float16Type>(elem))
+        return NVVM::ConvertF32x2ToF16x2Op::create(
+            rewriter, loc, pairType, hi, lo, /*random_bits=*/Value(), rounding,
+            NVVM::SaturationMode::NONE, /*relu=*/false);
+      return NVVM::ConvertF32x2ToBF16x2Op::create(
+          rewriter, loc, pairType, hi, lo, /*random_bits=*/Value(), rounding,
+          NVVM::SaturationMode::NONE, /*relu=*/false);
+    };
     SmallVector<Value> results;
     for (size_t i = 0; i < in.size(); i += 2) {
-      // Element 0 (the low half, PTX's `b`) is slot i; an odd last slot is
-      // converted beside itself.
       Value lo = in[i], hi = i + 1 < in.size() ? in[i + 1] : in[i];
-      Value pair;
-      if (isa<Float16Type>(half))
-        pair = NVVM::ConvertF32x2ToF16x2Op::create(
-            rewriter, loc, pairType, hi, lo, /*random_bits=*/Value(), rounding,
-            NVVM::SaturationMode::NONE, /*relu=*/false);
-      else
-        pair = NVVM::ConvertF32x2ToBF16x2Op::create(
-            rewriter, loc, pairType, hi, lo, /*random_bits=*/Value(), rounding,
-            NVVM::SaturationMode::NONE, /*relu=*/false);
-      for (size_t j = 0; j < 2 && i + j < in.size(); ++j)
-        results.push_back(LLVM::ExtractElementOp::create(rewriter, loc, pair,
-                                                         i32Val(rewriter, loc, j)));
+      Value pair = convertPair(hi, lo);
+      for (size_t j = 0; j < 2 && i + j < in.size(); ++j) {
+        Value slot = LLVM::ExtractElementOp::create(rewriter, loc, pair,
+                                                    i32Val(rewriter, loc, j));
+        results.push_back(fp8 ? fromStorage(rewriter, loc, slot, elem) : slot);
+      }
     }
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
@@ -420,7 +390,7 @@ void lowering::populateElementwiseOpToLLVMPatterns(
     LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseOpLowering>(converter, ctx);
-  patterns.add<TruncFToFloat8Lowering, TruncFToHalfPairsLowering>(converter, ctx);
+  patterns.add<TruncFPairsLowering>(converter, ctx);
   patterns.add<ConstantOpLowering>(converter, ctx);
   patterns.add<ScalarSelectLowering>(converter, ctx);
   patterns.add<InlineAsmElementwiseLowering>(converter, ctx);
