@@ -9,7 +9,9 @@
 //
 // - `barrier`: `bar.sync 0`; `fence_async_shared`: `nvvm.fence.proxy
 //   async.shared::cta`; `turn_wait` / `turn_pass`: `bar.sync` /
-//   `bar.arrive` on the consumer warpgroups' turn barriers 3 and 4.
+//   `bar.arrive` on the consumer warpgroups' turn barriers 3 and 4;
+//   `ring_handoff`: `bar.arrive` (consumers, after a proxy fence) /
+//   `bar.sync` (producer) on named barrier 5 + index.
 // - `local_alloc` / `mbarrier_alloc`: addresses at the offsets
 //   tilegpu-allocate-shared assigned in the dynamic shared memory.
 // - `mbarrier_init` / `mbarrier_inval`: `nvvm.mbarrier.init` / `inval` by
@@ -147,6 +149,33 @@ void emitFenceAsyncShared(OpBuilder &b, Location loc) {
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
 }
+
+/// ring_handoff: the consumers fence their shared-memory accesses against
+/// the async proxy (the producer's TMA copies) and arrive on the handoff's
+/// named barrier; the producer's warp waits there.
+struct RingHandoffLowering : OpConversionPattern<RingHandoffOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RingHandoffOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    WarpSpecializeOp ws;
+    bool producer = WarpSpecializeOp::isInProducer(op, &ws);
+    if (!ws)
+      return op.emitOpError("is not in a tilegpu.warp_specialize");
+    Value id = i32Val(rewriter, loc, kFirstHandoffBarrierId + static_cast<int32_t>(op.getIndex()));
+    Value threads = i32Val(rewriter, loc,
+                           static_cast<int32_t>((ws.getConsumerWarps() + 1) * kThreadsPerWarp));
+    if (producer) {
+      emitNamedBarrier(rewriter, loc, id, threads);
+    } else {
+      emitFenceAsyncShared(rewriter, loc);
+      NVVM::BarrierArriveOp::create(rewriter, loc, id, threads);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 
 struct FenceAsyncSharedLowering : OpConversionPattern<FenceAsyncSharedOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -700,6 +729,7 @@ void lowering::populateAsyncOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                              RewritePatternSet &patterns,
                                              LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
+  patterns.add<RingHandoffLowering>(converter, ctx);
   patterns.add<TurnLowering<TurnWaitOp, false>, TurnLowering<TurnPassOp, true>>(
       converter, ctx);
   patterns.add<BarrierLowering, FenceAsyncSharedLowering, LocalAllocLowering,

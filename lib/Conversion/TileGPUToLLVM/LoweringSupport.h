@@ -106,11 +106,13 @@ mlir::Value getSharedMemoryAddress(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Operation *anchor, mlir::Value offset);
 
 /// Named barriers (PTX ISA §9.7.13.1): 0 is the CTA's (`bar.sync 0`); in
-/// warp-specialized code 1 is the consumers', 2 the producer warp's, and
-/// 3 and 4 consumer warpgroup 0's and 1's turns (tilegpu.turn_wait).
+/// warp-specialized code 1 is the consumers', 2 the producer warp's,
+/// 3 and 4 consumer warpgroup 0's and 1's turns (tilegpu.turn_wait), and
+/// 5 to 15 the ring handoffs 0 to 10 (tilegpu.ring_handoff).
 inline constexpr int32_t kConsumerBarrierId = 1;
 inline constexpr int32_t kProducerBarrierId = 2;
 inline constexpr int32_t kFirstTurnBarrierId = 3;
+inline constexpr int32_t kFirstHandoffBarrierId = 5;
 
 /// `bar.sync id, threads` (both i32 values).
 void emitNamedBarrier(mlir::OpBuilder &b, mlir::Location loc, mlir::Value id,

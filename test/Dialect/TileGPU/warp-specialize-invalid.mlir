@@ -72,3 +72,36 @@ func.func @turn_third_warpgroup() attributes {tile.kernel, tilegpu.num_warps = 8
   } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
   return
 }
+
+// -----
+
+// A ring handoff pairs the two regions of a warp_specialize.
+func.func @handoff_outside() attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  // expected-error @below {{'tilegpu.ring_handoff' op must be at the top of a region of a tilegpu.warp_specialize}}
+  tilegpu.ring_handoff 0
+  return
+}
+
+// -----
+
+// Each region counts its handoffs 0, 1, ...
+func.func @handoff_order() attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  // expected-error @below {{'tilegpu.warp_specialize' op has 1 ring handoffs in the consumer region and 0 in the producer region}}
+  tilegpu.warp_specialize consumer {
+    tilegpu.ring_handoff 0
+  } producer {
+  } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}
+
+// -----
+
+func.func @handoff_skipped() attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  tilegpu.warp_specialize consumer {
+    tilegpu.ring_handoff 0
+  } producer {
+    // expected-error @below {{'tilegpu.ring_handoff' op is handoff 1 where its region's handoff 0 belongs (each region counts them 0, 1, ...)}}
+    tilegpu.ring_handoff 1
+  } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}

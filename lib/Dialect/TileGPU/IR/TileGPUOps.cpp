@@ -271,6 +271,20 @@ LogicalResult WarpSpecializeOp::verify() {
   for (Operation *op = (*this)->getParentOp(); op; op = op->getParentOp())
     if (isa<WarpSpecializeOp>(op))
       return emitOpError("is nested in another warp_specialize");
+  // Ring handoffs: 0, 1, ... in each region, the same count in both.
+  SmallVector<int64_t, 2> handoffs;
+  for (Region *region : {&getConsumer(), &getProducer()}) {
+    int64_t next = 0;
+    for (auto handoff : region->front().getOps<RingHandoffOp>())
+      if (handoff.getIndex() != next++)
+        return handoff.emitOpError()
+               << "is handoff " << handoff.getIndex() << " where its region's handoff "
+               << next - 1 << " belongs (each region counts them 0, 1, ...)";
+    handoffs.push_back(next);
+  }
+  if (handoffs[0] != handoffs[1])
+    return emitOpError() << "has " << handoffs[0] << " ring handoffs in the consumer "
+                         << "region and " << handoffs[1] << " in the producer region";
   return success();
 }
 
@@ -288,6 +302,14 @@ static LogicalResult verifyTurn(Operation *op) {
     return op->emitOpError("needs two consumer warpgroups, the "
                            "tilegpu.warp_specialize has ")
            << ws.getConsumerWarps() << " consumer warps";
+  return success();
+}
+
+LogicalResult RingHandoffOp::verify() {
+  auto ws = dyn_cast_or_null<WarpSpecializeOp>((*this)->getParentOp());
+  if (!ws)
+    return emitOpError("must be at the top of a region of a "
+                       "tilegpu.warp_specialize");
   return success();
 }
 

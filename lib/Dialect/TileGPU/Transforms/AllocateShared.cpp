@@ -55,12 +55,11 @@ private:
     return {number.lookup(op), lastNested.lookup(op)};
   }
   /// A use's range: the whole of every loop around it; a use by the
-  /// producer of a tilegpu.warp_specialize, the whole op (the producer runs
-  /// ahead of the consumers, unordered with their ops).
+  /// producer of a tilegpu.warp_specialize, see producerRange.
   std::pair<int64_t, int64_t> useRange(Operation *user) {
     WarpSpecializeOp ws;
     if (WarpSpecializeOp::isInProducer(user, &ws))
-      return span(ws);
+      return producerRange(ws, user);
     auto range = span(user);
     for (Operation *p = user->getParentOp(); p && p != func; p = p->getParentOp())
       if (isa<LoopLikeOpInterface>(p))
@@ -68,19 +67,40 @@ private:
     return range;
   }
 
+  /// The range of a use by the producer, which runs ahead of the consumers,
+  /// unordered with their ops: the whole warp_specialize, narrowed by the
+  /// ring handoffs around it (tilegpu.ring_handoff) to the span from the
+  /// consumers' handoff before it to their handoff after it.
+  std::pair<int64_t, int64_t> producerRange(WarpSpecializeOp ws, Operation *user) {
+    Operation *top = user;
+    while (top->getParentOp() != ws)
+      top = top->getParentOp();
+    int64_t segment = 0;
+    for (auto handoff : ws.getProducer().front().getOps<RingHandoffOp>())
+      if (handoff->isBeforeInBlock(top))
+        segment = handoff.getIndex() + 1;
+    SmallVector<RingHandoffOp> consumer(ws.getConsumer().front().getOps<RingHandoffOp>());
+    auto range = span(ws);
+    if (segment > 0)
+      range.first = number.lookup(consumer[segment - 1]) + 1;
+    if (segment < static_cast<int64_t>(consumer.size()))
+      range.second = number.lookup(consumer[segment]);
+    return range;
+  }
+
   /// A CTA barrier before the outermost ancestor of `user` that starts
-  /// after op `after` (none in a warp_specialize producer, whose rings
-  /// never share memory).
+  /// after op `after` (none in a warp_specialize producer: its rings share
+  /// memory only across a ring handoff, which orders them).
   void insertBarrierBefore(Operation *user, int64_t after) {
     Operation *op = user;
     while (Operation *parent = op->getParentOp()) {
-      if (parent == func.getOperation() || number.lookup(parent) <= after)
-        break;
       if (auto ws = dyn_cast<WarpSpecializeOp>(parent)) {
         if (op->getParentRegion() != &ws.getConsumer())
           return;
         break;
       }
+      if (parent == func.getOperation() || number.lookup(parent) <= after)
+        break;
       op = parent;
     }
     // One barrier serves every buffer reused here: none if the ops before

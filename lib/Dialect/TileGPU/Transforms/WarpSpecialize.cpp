@@ -103,6 +103,10 @@ int64_t estimateSharedMemory(func::FuncOp func) {
   return llvm::alignTo(most, 128) + scratch;
 }
 
+/// The most ring handoffs a kernel can have (tilegpu.ring_handoff: named
+/// barriers 5 to 15).
+constexpr unsigned kMaxRingHandoffs = 11;
+
 enum class Mode { Off, Requested, Auto, All };
 
 /// One loop to split: its copies (in the loop and its prologue) and the
@@ -138,6 +142,85 @@ bool isRoot(Operation *op) {
   if (auto wait = dyn_cast<MBarrierWaitOp>(op))
     return wait.getLeader();
   return isa<TMALoadOp, MBarrierExpectOp>(op);
+}
+
+/// The rings `plan`'s copies fill.
+SetVector<Operation *> getRings(const LoopPlan &plan) {
+  SetVector<Operation *> rings;
+  for (Operation *root : plan.roots)
+    if (auto load = dyn_cast<TMALoadOp>(root))
+      if (Operation *alloc = load.getDst().getDefiningOp())
+        rings.insert(alloc);
+  return rings;
+}
+
+/// Shared memory the split kernel needs when consecutive loops hand their
+/// rings on (tilegpu.ring_handoff): the rings of the loop that needs the
+/// most, the other allocations and all mbarriers side by side, plus the
+/// largest scratch; or failure when a ring is filled by two loops.
+FailureOr<int64_t> estimateHandoffSharedMemory(func::FuncOp func,
+                                               ArrayRef<LoopPlan> plans) {
+  DenseMap<Operation *, unsigned> ringOf;
+  for (auto [k, plan] : llvm::enumerate(plans))
+    for (Operation *ring : getRings(plan))
+      if (!ringOf.try_emplace(ring, k).second && ringOf[ring] != k)
+        return failure();
+  SmallVector<int64_t> rings(plans.size(), 0);
+  int64_t others = 0, barriers = 0, scratch = 0;
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      int64_t bytes = alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes();
+      auto it = ringOf.find(op);
+      int64_t &total = it == ringOf.end() ? others : rings[it->second];
+      total = llvm::alignTo(total, 1024) + bytes;
+    } else if (auto bars = dyn_cast<MBarrierAllocOp>(op)) {
+      barriers += 8 * bars.getType().getCount();
+    } else {
+      scratch = std::max(scratch, getScratchBytes(op));
+    }
+  });
+  int64_t most = rings.empty() ? 0 : *llvm::max_element(rings);
+  return llvm::alignTo(llvm::alignTo(others, 1024) + most + barriers, 128) + scratch;
+}
+
+/// The ops of the kernel's entry block after which the consumers hand
+/// the rings of `plans[k]` on to `plans[k + 1]`: the first
+/// `warpgroup_wait {pendings = 0}` after loop k (it retires every dot that
+/// read its rings), when nothing after it but the copies uses them and it
+/// comes before loop k + 1 and its copies; or failure and why not.
+FailureOr<SmallVector<Operation *>> planHandoffs(ArrayRef<LoopPlan> plans,
+                                                 Block &entry, std::string &whyNot) {
+  if (plans.size() - 1 > kMaxRingHandoffs) {
+    whyNot = "it has more than " + std::to_string(kMaxRingHandoffs + 1) +
+             " loops to hand rings on between";
+    return failure();
+  }
+  auto topLevel = [&](Operation *op) { return entry.findAncestorOpInBlock(*op); };
+  SmallVector<Operation *> points;
+  for (unsigned k = 0; k + 1 < plans.size(); ++k) {
+    scf::ForOp loop = plans[k].loop, next = plans[k + 1].loop;
+    Operation *nextStart = topLevel(plans[k + 1].roots.front());
+    Operation *wait = nullptr;
+    for (Operation *op = loop->getNextNode(); op && op != nextStart && op != next;
+         op = op->getNextNode())
+      if (auto w = dyn_cast<WarpgroupWaitOp>(op); w && w.getPendings() == 0) {
+        wait = op;
+        break;
+      }
+    if (!wait) {
+      whyNot = "no wait retires the dots of one loop before the next loop's copies";
+      return failure();
+    }
+    DenseSet<Operation *> roots(plans[k].roots.begin(), plans[k].roots.end());
+    for (Operation *ring : getRings(plans[k]))
+      for (Operation *user : ring->getUsers())
+        if (!roots.contains(user) && wait->isBeforeInBlock(topLevel(user))) {
+          whyNot = "a ring of one loop is used after the wait that retires its dots";
+          return failure();
+        }
+    points.push_back(wait);
+  }
+  return points;
 }
 
 /// Collects the copies of `loop` (a loop in `body`, the kernel's entry
@@ -545,15 +628,38 @@ struct TileGPUWarpSpecializePass
     }
     if (plans.empty())
       return success();
+    llvm::sort(plans, [](const LoopPlan &a, const LoopPlan &b) {
+      return a.loop->isBeforeInBlock(b.loop);
+    });
+    // The rings side by side, or else handed on from loop to loop.
+    SmallVector<Operation *> handoffPoints;
     if (int64_t bytes = estimateSplitSharedMemory(func);
         bytes > kMaxSharedMemoryBytes) {
-      for (LoopPlan &plan : plans)
-        refuse(plan.loop, "the kernel's rings would need " + Twine(bytes) +
-                              " bytes of shared memory side by side (the "
-                              "producer runs ahead, so its loops' rings "
-                              "cannot share memory), more than " +
-                              Twine(kMaxSharedMemoryBytes));
-      return success();
+      std::string whyNot;
+      FailureOr<SmallVector<Operation *>> points =
+          plans.size() > 1 ? planHandoffs(plans, entry, whyNot)
+                           : FailureOr<SmallVector<Operation *>>(failure());
+      FailureOr<int64_t> shared = estimateHandoffSharedMemory(func, plans);
+      if (succeeded(points) && succeeded(shared) && *shared <= kMaxSharedMemoryBytes) {
+        handoffPoints = std::move(*points);
+      } else {
+        std::string why = "the kernel's rings would need " + std::to_string(bytes) +
+                          " bytes of shared memory side by side, more than " +
+                          std::to_string(kMaxSharedMemoryBytes);
+        if (plans.size() > 1) {
+          if (!whyNot.empty())
+            why += ", and its loops cannot hand their rings on: " + whyNot;
+          else if (failed(shared))
+            why += ", and its loops cannot hand their rings on: a ring is "
+                   "filled by two loops";
+          else
+            why += ", and " + std::to_string(*shared) +
+                   " with each loop's rings handed on to the next";
+        }
+        for (LoopPlan &plan : plans)
+          refuse(plan.loop, why);
+        return success();
+      }
     }
 
     // Allocations first (they stay before the split, seen by both sides),
@@ -606,6 +712,20 @@ struct TileGPUWarpSpecializePass
     cloneSlice(pb, *consumer, slice, map);
     WarpYieldOp::create(pb, func.getLoc());
 
+    // Ring handoffs: the consumers' after the wait that retires loop k's
+    // dots, the producer's before the first copy of loop k + 1.
+    for (auto [k, point] : llvm::enumerate(handoffPoints)) {
+      Location loc = plans[k + 1].loop.getLoc();
+      b.setInsertionPointAfter(point);
+      RingHandoffOp::create(b, loc, b.getI32IntegerAttr(k));
+      Operation *first = map.lookupOrNull(plans[k + 1].roots.front());
+      if (!first)
+        return func.emitError("internal error: tilegpu-warp-specialize lost "
+                              "the producer's copy of a loop's first copy");
+      b.setInsertionPoint(producer->findAncestorOpInBlock(*first));
+      RingHandoffOp::create(b, loc, b.getI32IntegerAttr(k));
+    }
+
     // The consumers no longer copy.
     for (LoopPlan &plan : plans)
       for (Operation *root : llvm::reverse(plan.roots))
@@ -613,10 +733,16 @@ struct TileGPUWarpSpecializePass
     if (failed(ws.verify()))
       return failure();
     for (LoopPlan &plan : plans) {
-      emitRemark(plan.loop.getLoc())
-          << "loop warp-specialized: a producer warpgroup issues its TMA "
-             "copies; the CTA has "
-          << (*numWarps + kProducerWarps) * kThreadsPerWarp << " threads";
+      {
+        InFlightDiagnostic remark = emitRemark(plan.loop.getLoc())
+            << "loop warp-specialized: a producer warpgroup issues its TMA "
+               "copies; the CTA has "
+            << (*numWarps + kProducerWarps) * kThreadsPerWarp << " threads";
+        if (!handoffPoints.empty())
+          remark << "; its rings share shared memory with the kernel's other "
+                    "loops (the producer starts each loop's copies when the "
+                    "consumers have finished the loop before)";
+      }
       if (pingPong == "off")
         continue;
       std::string why = *numWarps == 2 * kWarpsPerWarpgroup

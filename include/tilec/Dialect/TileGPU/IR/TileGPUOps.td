@@ -589,6 +589,41 @@ def TileGPU_TurnPassOp : TileGPU_TurnOp<"turn_pass"> {
   }];
 }
 
+def TileGPU_RingHandoffOp : TileGPU_Op<"ring_handoff"> {
+  let summary = "hand the rings of the loops before to the copies after";
+  let description = [{
+    Lets the loops of a `tilegpu.warp_specialize` reuse each other's
+    shared memory for their rings. The producer runs ahead of the
+    consumers, so a copy of a later loop could overwrite a ring slot an
+    earlier loop still reads; handoff `index` orders them:
+
+    - in the consumer region (after the `tilegpu.warpgroup_wait` that
+      retires the last dot reading the earlier loops' rings) every
+      consumer thread makes its shared-memory accesses visible to the
+      async proxy (`fence.proxy.async.shared::cta`) and arrives, without
+      waiting, on named barrier 5 + `index` (`bar.arrive 5 + index,
+      32·num_warps + 32`, PTX ISA §9.7.13.1);
+    - in the producer region (before the first copy of the later loop)
+      the producer's warp waits there (`bar.sync 5 + index, 32·num_warps
+      + 32`).
+
+    Each index appears exactly once in each region, at its top level, in
+    increasing order (named barriers 5 to 15: at most 11 handoffs).
+    `tilegpu-allocate-shared` reads the pair: what the producer uses
+    between handoffs `index − 1` and `index` is live from the consumers'
+    handoff `index − 1` to their handoff `index` (every copy the producer
+    issues there is awaited by the consumers before their handoff
+    `index`), so rings of loops on either side of a handoff may share
+    memory. Made by `tilegpu-warp-specialize` when the kernel's rings do
+    not fit side by side.
+
+    Example: `tilegpu.ring_handoff 0`
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<10>]>:$index);
+  let assemblyFormat = "$index attr-dict";
+  let hasVerifier = 1;
+}
+
 def TileGPU_WarpYieldOp : TileGPU_Op<"warp_yield",
     [Pure, Terminator, HasParent<"::tilec::tilegpu::WarpSpecializeOp">]> {
   let summary = "end of a region of tilegpu.warp_specialize";

@@ -324,6 +324,19 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
       threads; the CTA grows by 128 threads (the metadata's `num_threads`
       and the kernel's `.maxntid` say so).
 
+    The producer runs ahead of the consumers, so its loops' rings cannot
+    simply share memory as they do unsplit. When they do not fit side by
+    side, consecutive loops hand them on: `tilegpu.ring_handoff k` goes
+    into the consumer region after the `warpgroup_wait {pendings = 0}` that
+    retires loop k's dots (nothing after it may use loop k's rings) and
+    into the producer region before loop k + 1's first copy, and
+    tilegpu-allocate-shared lets rings on either side share memory. The
+    kernel is then split when its largest loop's rings, its other
+    allocations and all mbarriers fit (causal attention at head dim 128:
+    its two loops' K and V rings, 431 KB side by side, 229 KB handed on);
+    the producer starts a loop's copies when the consumers have finished
+    the loop before, a pipeline's fill at each loop's start.
+
     A loop is taken when it is asked for and can be: `mode` `all` takes
     every loop that can be; `auto` those with a `tilegpu.warpgroup_dot`,
     none of 8-bit operands (fp8 attention at head dim 128 ran 23 % slower
@@ -460,8 +473,10 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "mlir::ModuleOp"> {
     (tilec/Dialect/TileGPU/IR/Scratch.h; 128-byte aligned). Each has a live
     range over the kernel's ops in order — from its first to its last use,
     widened to the whole of every loop it is used in, and to the whole of a
-    `tilegpu.warp_specialize` whose producer uses it; an op's scratch lives
-    while the op runs — and buffers whose ranges do not overlap share
+    `tilegpu.warp_specialize` whose producer uses it (narrowed by its
+    `tilegpu.ring_handoff`s: a producer use between handoffs k − 1 and k
+    lives from the consumers' handoff k − 1 to their handoff k); an op's
+    scratch lives while the op runs — and buffers whose ranges do not overlap share
     memory (first fit, largest first). Where a ring or an mbarrier array
     reuses memory, a `tilegpu.barrier` goes before its first use unless one
     (or an `mbarrier_inval`, which begins with one) is already between the
