@@ -35,3 +35,21 @@ func.func @handoff() attributes {tile.kernel, tilegpu.num_warps = 8 : i32, tileg
   } {consumerRegisters = 232 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
   return
 }
+
+// One consumer warpgroup: 128 consumer threads and the producer's 32.
+// CHECK-LABEL: llvm.func @handoff_one_warpgroup(
+// CHECK:         %[[ID:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 160 : i32
+// CHECK-NEXT:    nvvm.fence.proxy
+// CHECK-NEXT:    nvvm.barrier.arrive id = %[[ID]] number_of_threads = %[[N]]
+// CHECK:         %[[PID:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    %[[PN:.*]] = arith.constant 160 : i32
+// CHECK-NEXT:    nvvm.barrier id = %[[PID]] number_of_threads = %[[PN]]
+func.func @handoff_one_warpgroup() attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 0 : i64} {
+  tilegpu.warp_specialize consumer {
+    tilegpu.ring_handoff 0
+  } producer {
+    tilegpu.ring_handoff 0
+  } {consumerRegisters = 240 : i32, producerRegisters = 40 : i32, producerWarps = 4 : i32}
+  return
+}

@@ -153,6 +153,9 @@ void emitFenceAsyncShared(OpBuilder &b, Location loc) {
 /// ring_handoff: the consumers fence their shared-memory accesses against
 /// the async proxy (the producer's TMA copies) and arrive on the handoff's
 /// named barrier; the producer's warp waits there.
+static_assert(kFirstHandoffBarrierId + kMaxRingHandoffs == 16,
+              "ring handoffs take the named barriers left of the 16");
+
 struct RingHandoffLowering : OpConversionPattern<RingHandoffOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -162,7 +165,7 @@ struct RingHandoffLowering : OpConversionPattern<RingHandoffOp> {
     WarpSpecializeOp ws;
     bool producer = WarpSpecializeOp::isInProducer(op, &ws);
     if (!ws)
-      return op.emitOpError("is not in a tilegpu.warp_specialize");
+      return rewriter.notifyMatchFailure(op, "not in a tilegpu.warp_specialize");
     Value id = i32Val(rewriter, loc, kFirstHandoffBarrierId + static_cast<int32_t>(op.getIndex()));
     Value threads = i32Val(rewriter, loc,
                            static_cast<int32_t>((ws.getConsumerWarps() + 1) * kThreadsPerWarp));

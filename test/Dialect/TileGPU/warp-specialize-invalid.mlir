@@ -77,7 +77,7 @@ func.func @turn_third_warpgroup() attributes {tile.kernel, tilegpu.num_warps = 8
 
 // A ring handoff pairs the two regions of a warp_specialize.
 func.func @handoff_outside() attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
-  // expected-error @below {{'tilegpu.ring_handoff' op must be at the top of a region of a tilegpu.warp_specialize}}
+  // expected-error @below {{'tilegpu.ring_handoff' op expects parent op 'tilegpu.warp_specialize'}}
   tilegpu.ring_handoff 0
   return
 }

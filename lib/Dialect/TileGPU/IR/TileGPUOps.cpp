@@ -305,13 +305,5 @@ static LogicalResult verifyTurn(Operation *op) {
   return success();
 }
 
-LogicalResult RingHandoffOp::verify() {
-  auto ws = dyn_cast_or_null<WarpSpecializeOp>((*this)->getParentOp());
-  if (!ws)
-    return emitOpError("must be at the top of a region of a "
-                       "tilegpu.warp_specialize");
-  return success();
-}
-
 LogicalResult TurnWaitOp::verify() { return verifyTurn(*this); }
 LogicalResult TurnPassOp::verify() { return verifyTurn(*this); }

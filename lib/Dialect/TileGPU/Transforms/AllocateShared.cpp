@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
 
 #include "tilec/Dialect/TileGPU/IR/Scratch.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
@@ -47,7 +48,11 @@ struct Buffer {
 class Allocator {
 public:
   explicit Allocator(func::FuncOp func) : func(func) {}
-  LogicalResult run();
+  /// Lays out the kernel's shared memory; returns the total. With `apply`,
+  /// also writes the offsets and inserts the barriers reused memory needs,
+  /// and fails with a located error above the Hopper limit; without, only
+  /// computes the total and changes nothing.
+  FailureOr<int64_t> run(bool apply);
 
 private:
   /// The range of op numbers `op` covers (with its nested ops).
@@ -120,7 +125,7 @@ private:
   DenseMap<Operation *, int64_t> number, lastNested;
 };
 
-LogicalResult Allocator::run() {
+FailureOr<int64_t> Allocator::run(bool apply) {
   int64_t next = 0;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) { number[op] = next++; });
   func.walk<WalkOrder::PostOrder>([&](Operation *op) {
@@ -192,6 +197,8 @@ LogicalResult Allocator::run() {
     total = std::max(total, buffer->offset + buffer->size);
     placed.push_back(buffer);
   }
+  if (!apply)
+    return total;
   if (total > kMaxSharedMemoryBytes) {
     InFlightDiagnostic diag =
         func.emitError() << "the kernel needs " << total
@@ -213,7 +220,8 @@ LogicalResult Allocator::run() {
     else
       note << "the scratch of this '" << largest->owner->getName()
            << "', which exchanges its tile through shared memory";
-    return diag;
+    diag.report();
+    return failure();
   }
 
   // Memory reused by a ring or an mbarrier array: "after" in program order
@@ -250,16 +258,20 @@ LogicalResult Allocator::run() {
       buffer.owner->setAttr(kScratchOffsetAttrName, b.getI64IntegerAttr(buffer.offset));
   }
   func->setAttr(TileGPUDialect::getSharedMemoryAttrName(), b.getI64IntegerAttr(total));
-  return success();
+  return total;
 }
 
 struct TileGPUAllocateSharedPass
     : tilegpu::impl::TileGPUAllocateSharedBase<TileGPUAllocateSharedPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (failed(Allocator(func).run()))
+      if (failed(Allocator(func).run(/*apply=*/true)))
         return signalPassFailure();
   }
 };
 
 } // namespace
+
+int64_t tilec::tilegpu::planSharedMemoryBytes(func::FuncOp func) {
+  return *Allocator(func).run(/*apply=*/false);
+}

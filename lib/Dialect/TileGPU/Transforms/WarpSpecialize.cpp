@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/Scratch.h"
@@ -31,6 +32,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -103,10 +105,6 @@ int64_t estimateSharedMemory(func::FuncOp func) {
   return llvm::alignTo(most, 128) + scratch;
 }
 
-/// The most ring handoffs a kernel can have (tilegpu.ring_handoff: named
-/// barriers 5 to 15).
-constexpr unsigned kMaxRingHandoffs = 11;
-
 enum class Mode { Off, Requested, Auto, All };
 
 /// One loop to split: its copies (in the loop and its prologue) and the
@@ -154,35 +152,6 @@ SetVector<Operation *> getRings(const LoopPlan &plan) {
   return rings;
 }
 
-/// Shared memory the split kernel needs when consecutive loops hand their
-/// rings on (tilegpu.ring_handoff): the rings of the loop that needs the
-/// most, the other allocations and all mbarriers side by side, plus the
-/// largest scratch; or failure when a ring is filled by two loops.
-FailureOr<int64_t> estimateHandoffSharedMemory(func::FuncOp func,
-                                               ArrayRef<LoopPlan> plans) {
-  DenseMap<Operation *, unsigned> ringOf;
-  for (auto [k, plan] : llvm::enumerate(plans))
-    for (Operation *ring : getRings(plan))
-      if (!ringOf.try_emplace(ring, k).second && ringOf[ring] != k)
-        return failure();
-  SmallVector<int64_t> rings(plans.size(), 0);
-  int64_t others = 0, barriers = 0, scratch = 0;
-  func.walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-      int64_t bytes = alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes();
-      auto it = ringOf.find(op);
-      int64_t &total = it == ringOf.end() ? others : rings[it->second];
-      total = llvm::alignTo(total, 1024) + bytes;
-    } else if (auto bars = dyn_cast<MBarrierAllocOp>(op)) {
-      barriers += 8 * bars.getType().getCount();
-    } else {
-      scratch = std::max(scratch, getScratchBytes(op));
-    }
-  });
-  int64_t most = rings.empty() ? 0 : *llvm::max_element(rings);
-  return llvm::alignTo(llvm::alignTo(others, 1024) + most + barriers, 128) + scratch;
-}
-
 /// The ops of the kernel's entry block after which the consumers hand
 /// the rings of `plans[k]` on to `plans[k + 1]`: the first
 /// `warpgroup_wait {pendings = 0}` after loop k (it retires every dot that
@@ -207,7 +176,13 @@ FailureOr<SmallVector<Operation *>> planHandoffs(ArrayRef<LoopPlan> plans,
         wait = op;
         break;
       }
-    if (!wait) {
+    // The producer waits for the handoff before loop k + 1's first copy:
+    // every copy of loop k must come before it, every copy of loop k + 1
+    // after the consumers' handoff (or the consumers would wait for copies
+    // the producer holds back).
+    auto beforeWait = [&](Operation *op) { return topLevel(op)->isBeforeInBlock(wait); };
+    if (!wait || !llvm::all_of(plans[k].roots, beforeWait) ||
+        llvm::any_of(plans[k + 1].roots, beforeWait)) {
       whyNot = "no wait retires the dots of one loop before the next loop's copies";
       return failure();
     }
@@ -541,7 +516,30 @@ struct TileGPUWarpSpecializePass
     return false;
   }
 
-  LogicalResult runOnKernel(func::FuncOp func, Mode m) {
+  /// The shared memory `func` needs split with ring handoffs, as
+  /// tilegpu-allocate-shared lays it out: the split made on a copy of the
+  /// kernel (next to it in the module, its remarks silenced, then erased);
+  /// -1 when the copy could not be split.
+  int64_t getSplitSharedMemory(func::FuncOp func, Mode m) {
+    OpBuilder b(func);
+    b.setInsertionPointAfter(func);
+    auto copy = cast<func::FuncOp>(b.clone(*func));
+    int64_t bytes = -1;
+    {
+      ScopedDiagnosticHandler silence(func.getContext(),
+                                      [](Diagnostic &) { return success(); });
+      if (succeeded(runOnKernel(copy, m, /*trial=*/true)) &&
+          !copy.getBody().getOps<WarpSpecializeOp>().empty())
+        bytes = planSharedMemoryBytes(copy);
+    }
+    copy.erase();
+    return bytes;
+  }
+
+  /// Splits `func`'s loops that are asked for and can be. `trial`: a copy
+  /// made by getSplitSharedMemory (ring handoffs are taken without trying
+  /// them first).
+  LogicalResult runOnKernel(func::FuncOp func, Mode m, bool trial = false) {
     std::optional<unsigned> numWarps = lookupNumWarps(func);
     if (!numWarps)
       return success();
@@ -631,7 +629,9 @@ struct TileGPUWarpSpecializePass
     llvm::sort(plans, [](const LoopPlan &a, const LoopPlan &b) {
       return a.loop->isBeforeInBlock(b.loop);
     });
-    // The rings side by side, or else handed on from loop to loop.
+    // The rings side by side, or else handed on from loop to loop (laid
+    // out on a trial split of a copy of the kernel by
+    // tilegpu-allocate-shared's own rule).
     SmallVector<Operation *> handoffPoints;
     if (int64_t bytes = estimateSplitSharedMemory(func);
         bytes > kMaxSharedMemoryBytes) {
@@ -639,23 +639,20 @@ struct TileGPUWarpSpecializePass
       FailureOr<SmallVector<Operation *>> points =
           plans.size() > 1 ? planHandoffs(plans, entry, whyNot)
                            : FailureOr<SmallVector<Operation *>>(failure());
-      FailureOr<int64_t> shared = estimateHandoffSharedMemory(func, plans);
-      if (succeeded(points) && succeeded(shared) && *shared <= kMaxSharedMemoryBytes) {
+      std::optional<int64_t> handedOn;
+      if (succeeded(points))
+        handedOn = trial ? 0 : getSplitSharedMemory(func, m);
+      if (handedOn && *handedOn >= 0 && *handedOn <= kMaxSharedMemoryBytes) {
         handoffPoints = std::move(*points);
       } else {
         std::string why = "the kernel's rings would need " + std::to_string(bytes) +
                           " bytes of shared memory side by side, more than " +
                           std::to_string(kMaxSharedMemoryBytes);
-        if (plans.size() > 1) {
-          if (!whyNot.empty())
-            why += ", and its loops cannot hand their rings on: " + whyNot;
-          else if (failed(shared))
-            why += ", and its loops cannot hand their rings on: a ring is "
-                   "filled by two loops";
-          else
-            why += ", and " + std::to_string(*shared) +
-                   " with each loop's rings handed on to the next";
-        }
+        if (!whyNot.empty())
+          why += ", and its loops cannot hand their rings on: " + whyNot;
+        else if (handedOn && *handedOn >= 0)
+          why += ", and " + std::to_string(*handedOn) +
+                 " with each loop's rings handed on to the next";
         for (LoopPlan &plan : plans)
           refuse(plan.loop, why);
         return success();
@@ -715,15 +712,14 @@ struct TileGPUWarpSpecializePass
     // Ring handoffs: the consumers' after the wait that retires loop k's
     // dots, the producer's before the first copy of loop k + 1.
     for (auto [k, point] : llvm::enumerate(handoffPoints)) {
-      Location loc = plans[k + 1].loop.getLoc();
       b.setInsertionPointAfter(point);
-      RingHandoffOp::create(b, loc, b.getI32IntegerAttr(k));
+      RingHandoffOp::create(b, plans[k].loop.getLoc(), b.getI32IntegerAttr(k));
       Operation *first = map.lookupOrNull(plans[k + 1].roots.front());
       if (!first)
         return func.emitError("internal error: tilegpu-warp-specialize lost "
                               "the producer's copy of a loop's first copy");
       b.setInsertionPoint(producer->findAncestorOpInBlock(*first));
-      RingHandoffOp::create(b, loc, b.getI32IntegerAttr(k));
+      RingHandoffOp::create(b, plans[k + 1].loop.getLoc(), b.getI32IntegerAttr(k));
     }
 
     // The consumers no longer copy.

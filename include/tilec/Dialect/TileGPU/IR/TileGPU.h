@@ -39,6 +39,10 @@ inline constexpr unsigned kThreadsPerWarp = 32;
 /// Warps in a warpgroup (wgmma, setmaxnreg).
 inline constexpr unsigned kWarpsPerWarpgroup = 4;
 
+/// The most `tilegpu.ring_handoff`s a warp_specialize can have: they use
+/// named barriers 5 to 15 (the op's `index` stops at 10).
+inline constexpr unsigned kMaxRingHandoffs = 11;
+
 /// The most warps a CTA of a tile kernel has (1024 threads).
 inline constexpr unsigned kMaxNumWarps = 32;
 

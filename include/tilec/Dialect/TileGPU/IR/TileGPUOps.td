@@ -589,7 +589,8 @@ def TileGPU_TurnPassOp : TileGPU_TurnOp<"turn_pass"> {
   }];
 }
 
-def TileGPU_RingHandoffOp : TileGPU_Op<"ring_handoff"> {
+def TileGPU_RingHandoffOp : TileGPU_Op<"ring_handoff",
+    [HasParent<"::tilec::tilegpu::WarpSpecializeOp">]> {
   let summary = "hand the rings of the loops before to the copies after";
   let description = [{
     Lets the loops of a `tilegpu.warp_specialize` reuse each other's
@@ -621,7 +622,6 @@ def TileGPU_RingHandoffOp : TileGPU_Op<"ring_handoff"> {
   }];
   let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<10>]>:$index);
   let assemblyFormat = "$index attr-dict";
-  let hasVerifier = 1;
 }
 
 def TileGPU_WarpYieldOp : TileGPU_Op<"warp_yield",

@@ -333,7 +333,7 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     tilegpu-allocate-shared lets rings on either side share memory. The
     kernel is then split when its largest loop's rings, its other
     allocations and all mbarriers fit (causal attention at head dim 128:
-    its two loops' K and V rings, 431 KB side by side, 229 KB handed on);
+    its two loops' K and V rings, 431,104 bytes side by side, 229,528 (224 KiB, under the 232,448 limit) handed on);
     the producer starts a loop's copies when the consumers have finished
     the loop before, a pipeline's fill at each loop's start.
 
