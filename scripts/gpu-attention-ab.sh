@@ -5,8 +5,8 @@
 # Usage: bash scripts/gpu-attention-ab.sh [COMPILER[:TILEC-OPTION]]...   (default: tilec tilec-base)
 # Each COMPILER is .carry/COMPILER.xz from scripts/build-static.sh; an option after ':' is passed
 # to it (e.g. tilec:--warp-specialize=requested). Needs .carry/tilec-e2e.xz and .carry/commit
-# (what the compilers are). Set AB_E2E=0 to skip e2e, AB_IR=1 to also write Triton's TTGIR/PTX and
-# both compilers' SASS of the backward into $OUT/ir.tar.xz.
+# (what the compilers are). Set AB_E2E=0 to skip e2e (AB_E2E_FILTER: which cases), AB_IR=1 to also
+# write Triton's TTGIR/PTX and the first compiler's SASS of the backward into $OUT/ir.tar.xz.
 set -u
 [ $# -eq 0 ] && set -- tilec tilec-base
 echo "commit $(cat .carry/commit)"; nvidia-smi --query-gpu=name --format=csv,noheader
@@ -15,7 +15,7 @@ for spec in "$@"; do t=${spec%%:*}; [ -x $b/$t ] || { xz -dc .carry/$t.xz > $b/$
 first=${1%%:*}
 if [ "${AB_E2E:-1}" = 1 ]; then
   xz -dc .carry/tilec-e2e.xz > $b/tilec-e2e; chmod +x $b/tilec-e2e
-  timeout 150 $b/tilec-e2e --tilec $b/$first --artifacts $b/a --filter "attention|matmul_tma|puzzle|descriptor" --timeout 20 > $OUT/e2e.log 2>&1
+  timeout 150 $b/tilec-e2e --tilec $b/$first --artifacts $b/a --filter "${AB_E2E_FILTER:-attention|matmul_tma|puzzle|descriptor}" --timeout 20 > $OUT/e2e.log 2>&1
   echo "e2e rc=$?"; grep -E "^(FAIL|ERROR)|summary" $OUT/e2e.log | tail -8
 fi
 for spec in "$@"; do t=${spec%%:*}; opt=""; [ "$spec" != "$t" ] && opt="--tilec-option=${spec#*:}"
