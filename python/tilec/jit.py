@@ -195,8 +195,7 @@ def _compiler(num_warps, num_stages, device=0, switches=_DEFAULT_SWITCHES):
         handle = _compilers.get(key)
         if handle is None:
             lib = _capi.lib()
-            opts = _capi.Options()
-            lib.tilec_options_init(ctypes.byref(opts))
+            opts = _capi.default_options()
             opts.num_warps = num_warps
             opts.num_stages = num_stages
             opts.device = device
