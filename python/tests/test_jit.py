@@ -257,7 +257,7 @@ class PassSwitchTest(unittest.TestCase):
     DEFAULTS = dict(use_wgmma=True, use_mma=True, use_tma=True, use_cp_async=True,
                     warp_specialize="auto", ping_pong=None, intra_warpgroup_overlap=None,
                     num_ctas=1, longest_first=True, prefetch_loads=True,
-                    issue_dots_early=True, mbarrier_spin_limit=0)
+                    issue_dots_early=True, mbarrier_spin_limit=0, enable_fp_fusion=True)
 
     def test_compile_keywords_reach_the_compiler_and_the_key(self):
         default = prefix_rows_kernel.compile(self.SIGNATURE)
@@ -275,15 +275,28 @@ class PassSwitchTest(unittest.TestCase):
                        dict(ping_pong=True), dict(ping_pong=False),
                        dict(intra_warpgroup_overlap=True), dict(intra_warpgroup_overlap=False),
                        dict(num_ctas=2), dict(prefetch_loads=False),
-                       dict(issue_dots_early=False), dict(mbarrier_spin_limit=1000)):
+                       dict(issue_dots_early=False), dict(mbarrier_spin_limit=1000),
+                       dict(enable_fp_fusion=False)):
             key = prefix_rows_kernel.compile(self.SIGNATURE, **change).cache_key
             self.assertNotIn(key, keys, change)
             keys.add(key)
 
+    def test_enable_fp_fusion(self):
+        # Triton's enable_fp_fusion=False: every add rounds on its own
+        # (add.rn, which ptxas never fuses with a multiply); by default the
+        # loop's adds carry no rounding modifier.
+        fused = prefix_rows_kernel.compile(self.SIGNATURE).asm["ptx"]
+        self.assertIn("add.f32", fused)
+        self.assertNotIn("add.rn.f32", fused)
+        strict = prefix_rows_kernel.compile(self.SIGNATURE, enable_fp_fusion=False).asm["ptx"]
+        self.assertIn("add.rn.f32", strict)
+        self.assertNotIn("add.f32", strict)
+
     def test_bad_values_are_refused(self):
         for change, error in ((dict(ping_pong="on"), TypeError), (dict(longest_first=None), TypeError),
                               (dict(num_ctas=3), ValueError), (dict(warp_specialize="yes"), ValueError),
-                              (dict(mbarrier_spin_limit=-1), ValueError)):
+                              (dict(mbarrier_spin_limit=-1), ValueError),
+                              (dict(enable_fp_fusion=0), TypeError)):
             with self.assertRaises(error, msg=str(change)):
                 prefix_rows_kernel.compile(self.SIGNATURE, **change)
         with self.assertRaisesRegex(TypeError, "longest_frist"):
@@ -295,7 +308,8 @@ class PassSwitchTest(unittest.TestCase):
         expected = np.cumsum(x.reshape(rows, block).astype(np.float64), axis=0).ravel()
         specs = []
         for options in (dict(), dict(longest_first=False, ping_pong=False, num_ctas=2),
-                        dict(prefetch_loads=False, intra_warpgroup_overlap=True, use_tma=False)):
+                        dict(prefetch_loads=False, intra_warpgroup_overlap=True, use_tma=False),
+                        dict(enable_fp_fusion=False)):
             out = on_device(poison(rows * block))
             spec = prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, **options)
             np.testing.assert_allclose(host(out), expected, rtol=1e-5, atol=1e-5, err_msg=str(options))

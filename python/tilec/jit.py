@@ -16,7 +16,8 @@ rules as Triton's JIT and tilec's C++ JIT (docs/jit-api.md):
 Launch: `kernel[grid](*args, BLOCK=..., num_warps=4, num_stages=3)`; `grid`
 is a tuple or a function of the meta-parameters (a dict of every argument
 by name). The pass switches of the `tilec` command line are keywords too
-(`longest_first=False`, `ping_pong=None`, ...: SWITCHES below). On the GPU
+(`longest_first=False`, `ping_pong=None`, `enable_fp_fusion=False`, ...:
+SWITCHES below). On the GPU
 the launch goes to torch's current stream; without a GPU (or with
 TILEC_BACKEND=cpu) the same call runs on tilec's CPU backend
 (docs/cpu-backend.md) with numpy arrays or CPU torch tensors, synchronously.
@@ -123,14 +124,17 @@ def set_backend(name):
 #   it pays), True (wherever it can), False (never);
 # - num_ctas: CTAs per cluster along grid axis 0, 1, 2, 4 or 8;
 # - longest_first, prefetch_loads, issue_dots_early: bools;
-# - mbarrier_spin_limit: > 0 makes mbarrier waits trap after that many polls.
+# - mbarrier_spin_limit: > 0 makes mbarrier waits trap after that many polls;
+# - enable_fp_fusion: Triton's; False (--disable-fp-fusion) rounds every
+#   floating-point multiply and add on its own instead of fusing a multiply
+#   and an add into one fma.
 #
 # Each changes the code and is part of the kernel cache key.
 SWITCHES = types.MappingProxyType({
     "use_wgmma": True, "use_mma": True, "use_tma": True, "use_cp_async": True,
     "warp_specialize": "auto", "ping_pong": None, "intra_warpgroup_overlap": None,
     "num_ctas": 1, "longest_first": True, "prefetch_loads": True,
-    "issue_dots_early": True, "mbarrier_spin_limit": 0,
+    "issue_dots_early": True, "mbarrier_spin_limit": 0, "enable_fp_fusion": True,
 })
 _SWITCH_NAMES = tuple(SWITCHES)
 # The defaults as _switches returns them (a tuple in _SWITCH_NAMES order).
