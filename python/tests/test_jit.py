@@ -323,6 +323,60 @@ class PassSwitchTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, ping_pong="auto")
 
+    def test_cached_launch_with_switches_takes_the_fast_path(self):
+        # The generated launcher keys switches given as keywords itself: a
+        # cached launch with them never reaches the generic path (run, and
+        # _launch behind it), which is counted here, not timed.
+        rows, block = 3, 128
+        x = on_device(randn(rows * block))
+        out = on_device(poison(rows * block))
+        expected = np.cumsum(host(x).reshape(rows, block).astype(np.float64), axis=0).ravel()
+        kernel = prefix_rows_kernel
+        calls = []
+        for name in ("run", "_launch"):
+            generic = getattr(kernel, name)
+
+            def counted(*args, _name=name, _generic=generic, **kwargs):
+                calls.append(_name)
+                return _generic(*args, **kwargs)
+            setattr(kernel, name, counted)
+            self.addCleanup(delattr, kernel, name)
+        switches = dict(longest_first=False, enable_fp_fusion=False, num_ctas=2)
+        default = kernel[(rows,)](x, out, BLOCK=block)
+        first = kernel[(rows,)](x, out, BLOCK=block, **switches)
+        self.assertIsNot(first, default)
+        calls.clear()  # the first launch of each compiles: generic
+        for _ in range(3):
+            out = on_device(poison(rows * block))
+            self.assertIs(kernel[(rows,)](x, out, BLOCK=block, **switches), first)
+            np.testing.assert_allclose(host(out), expected, rtol=1e-5, atol=1e-5)
+        # Other orders and spellings of the same switches, and the defaults
+        # given explicitly, are the same specializations.
+        self.assertIs(kernel[(rows,)](x, out, BLOCK=block, num_ctas=2, enable_fp_fusion=False,
+                                      longest_first=False, ping_pong=None), first)
+        self.assertIs(kernel[(rows,)](x, out, BLOCK=block, **dict(tilec.SWITCHES)), default)
+        self.assertIs(kernel[lambda meta: (rows,)](x, out, BLOCK=block, **switches), first)
+        self.assertEqual(calls, [])
+        # A value that equals a valid one but has another type is refused
+        # on the fast path too, however often the valid one was seen.
+        with self.assertRaises(TypeError):
+            kernel[(rows,)](x, out, BLOCK=block, longest_first=0, enable_fp_fusion=False,
+                            num_ctas=2)
+        with self.assertRaises(ValueError):
+            kernel[(rows,)](x, out, BLOCK=block, num_ctas=3)
+        self.assertEqual(calls, [])
+        # New switches miss once; other keywords (stream=) and misspellings
+        # take the generic path.
+        kernel[(rows,)](x, out, BLOCK=block, prefetch_loads=False)
+        self.assertEqual(calls, ["_launch"])
+        calls.clear()
+        kernel[(rows,)](x, out, BLOCK=block, prefetch_loads=False)
+        self.assertEqual(calls, [])
+        kernel[(rows,)](x, out, BLOCK=block, longest_first=False, stream=None)
+        self.assertEqual(calls[0], "run")
+        with self.assertRaisesRegex(TypeError, "longest_frist"):
+            kernel[(rows,)](x, out, BLOCK=block, longest_frist=False)
+
 
 if __name__ == "__main__":
     unittest.main()
