@@ -1,6 +1,7 @@
 """Host time of cached calls without a GPU: µs per call of the four
-pointwise_dynamic ops of python_pointwise.py and the three launches of
-python_launch.py, on tiny arrays so that the kernel itself is negligible.
+pointwise_dynamic ops of python_pointwise.py, the three launches of
+python_launch.py and the first of them with two pass switches as keywords,
+on tiny arrays so that the kernel itself is negligible.
 
     TILEC_BACKEND=cpu TILEC_CPU_THREADS=1 python3 bench/python_host_overhead.py [--calls N] [--repeats R]
         the CPU backend, numpy arrays and (where torch imports) CPU tensors;
@@ -119,6 +120,9 @@ def launch_cases(x, y, out, n):
          lambda: add_kernel[lambda m: (tilec.cdiv(m["n"], m["BLOCK"]),)](x, y, out, n, BLOCK=1024)),
         ("12 args (6 tensors, 4 ints, 2 floats)",
          lambda: many_args_kernel[grid](x, y, x, y, x, out, n, 3, 5, 7, 0.5, 2.0, BLOCK=1024)),
+        ("add, two pass switches (longest_first=False, ...)",
+         lambda: add_kernel[grid](x, y, out, n, BLOCK=1024, longest_first=False,
+                                  enable_fp_fusion=False)),
     ]
 
 

@@ -9,7 +9,7 @@
  * same core as the C++ API (include/tilec/JIT/JIT.h), in libtilec.so:
  *
  *   tilec_options opts;
- *   tilec_options_init(&opts);
+ *   tilec_options_init(&opts);             (defaults, and opts.struct_size)
  *   tilec_compiler *c;
  *   if (tilec_compiler_create(&opts, &c) != TILEC_SUCCESS)
  *     fprintf(stderr, "%s\n", tilec_last_error());
@@ -43,9 +43,14 @@ extern "C" {
 #endif
 
 /** Bumped when a struct below changes layout (2: tilec_options gained the
- * pass switches, after `device`). A program or binding must be built for
- * the version the library reports (tilec_api_version). */
-#define TILEC_C_API_VERSION 2
+ * pass switches, after `device`; 3: tilec_options starts with struct_size
+ * and gained debug and enable_fp_fusion at its end). Since version 3,
+ * tilec_options only grows at its end and the library takes one of any
+ * earlier layout from version 3 on by its struct_size (the fields past it
+ * take their defaults), so a program built for an older version keeps
+ * working with a newer library. A program or binding built for version 1
+ * or 2 (no struct_size) must be rebuilt. */
+#define TILEC_C_API_VERSION 3
 
 /* ===--- Status ---------------------------------------------------------=== */
 
@@ -85,9 +90,21 @@ typedef enum tilec_switch {
 
 /** Compiler options; set with tilec_options_init, then change fields. NULL
  * strings take the defaults. Meaning as in include/tilec/JIT/Options.h.
- * Every field from arch to line_info and the pass switches are part of the
- * kernel cache key (docs/cache.md). */
+ * Every field from arch to line_info, the pass switches, debug and
+ * enable_fp_fusion are part of the kernel cache key (docs/cache.md). */
 typedef struct tilec_options {
+  /** Since TILEC_C_API_VERSION 3: the bytes of the fields the caller knows,
+   * from the start of the struct to the end of its last field (not sizeof:
+   * tail padding is no field), TILEC_OPTIONS_STRUCT_SIZE as the caller was
+   * compiled; tilec_options_init sets it. The library reads only the fields
+   * that lie wholly within it; the others take their defaults. At least
+   * TILEC_OPTIONS_STRUCT_SIZE_V1 (else tilec_compiler_create refuses the
+   * options, TILEC_ERROR_INVALID_ARGUMENT), at most this library's
+   * TILEC_OPTIONS_STRUCT_SIZE (a larger one, from a program built for a
+   * newer tilec, is refused the same way). */
+  size_t struct_size;
+
+  /* The fields of TILEC_C_API_VERSION 1. */
   const char *arch;     /**< GPU architecture: "sm_90a". */
   uint32_t ptx_version; /**< PTX ISA version * 10: 80. */
   uint32_t num_warps;   /**< Warps per program: 4. */
@@ -129,14 +146,59 @@ typedef struct tilec_options {
   /** > 0: every mbarrier wait traps after this many polls instead of
    * hanging (--mbarrier-spin-limit, for debugging): 0. */
   int64_t mbarrier_spin_limit;
+
+  /* Since TILEC_C_API_VERSION 3. */
+  /** Debug mode, Triton's debug=True (`tilec --debug`): tl.device_assert
+   * and assert on run-time values check their condition on the device. A
+   * kernel's @jit(debug=...) overrides it; TRITON_DEBUG=1 in the
+   * environment turns it on too: 0. */
+  int32_t debug;
+  /** A floating-point multiply and the add of its product may fuse into
+   * one fma.rn (one rounding instead of two), Triton's enable_fp_fusion: 1
+   * (0: every multiply and add rounds on its own, --disable-fp-fusion). */
+  int32_t enable_fp_fusion;
 } tilec_options;
 
-/** Fills `options` with the defaults. */
-void tilec_options_init(tilec_options *options);
+/** The struct_size of a tilec_options whose last field is `last_field`:
+ * the end of that field. */
+#define TILEC_OPTIONS_SIZE_THROUGH(last_field)                                 \
+  (offsetof(tilec_options, last_field) +                                       \
+   sizeof(((tilec_options *)0)->last_field))
+/** The struct_size of the fields tilec_options had in version 1 (arch to
+ * device; 72 bytes on LP64): the smallest the library takes. */
+#define TILEC_OPTIONS_STRUCT_SIZE_V1 TILEC_OPTIONS_SIZE_THROUGH(device)
+/** ... with the pass switches of version 2 (to mbarrier_spin_limit). */
+#define TILEC_OPTIONS_STRUCT_SIZE_V2                                           \
+  TILEC_OPTIONS_SIZE_THROUGH(mbarrier_spin_limit)
+/** ... with debug and enable_fp_fusion, version 3: all of them. */
+#define TILEC_OPTIONS_STRUCT_SIZE_V3 TILEC_OPTIONS_SIZE_THROUGH(enable_fp_fusion)
+/** The struct_size of this header's tilec_options (tilec_options_init's). */
+#define TILEC_OPTIONS_STRUCT_SIZE TILEC_OPTIONS_STRUCT_SIZE_V3
+
+/** Fills the first `struct_size` bytes of `options` with the defaults of
+ * the fields that lie wholly within them, zeroes the rest of those bytes
+ * and sets options->struct_size = struct_size. For bindings that mirror
+ * tilec_options (ctypes, Rust): they pass the end of the last field they
+ * mirror. TILEC_ERROR_INVALID_ARGUMENT, writing nothing, for a NULL
+ * `options` or a `struct_size` below TILEC_OPTIONS_STRUCT_SIZE_V1; also
+ * for one above this library's TILEC_OPTIONS_STRUCT_SIZE (a binding made
+ * for a newer tilec), after filling the struct all the same, so that
+ * tilec_compiler_create then refuses it with the same message. */
+tilec_status tilec_options_init_sized(tilec_options *options,
+                                      size_t struct_size);
+
+/** Fills `options` with the defaults, struct_size included (this header's
+ * TILEC_OPTIONS_STRUCT_SIZE). Cannot fail for a non-NULL `options`. */
+static inline void tilec_options_init(tilec_options *options) {
+  (void)tilec_options_init_sized(options, TILEC_OPTIONS_STRUCT_SIZE);
+}
 
 typedef struct tilec_compiler tilec_compiler;
 
-/** Creates a compiler (cheap: MLIR is set up by the first compilation). */
+/** Creates a compiler (cheap: MLIR is set up by the first compilation)
+ * with `options` (NULL: the defaults). TILEC_ERROR_INVALID_ARGUMENT, with
+ * the message, for a `struct_size` out of range (see tilec_options) and for
+ * a value `tilec` would refuse (num_ctas = 3, ping_pong = 2, ...). */
 tilec_status tilec_compiler_create(const tilec_options *options,
                                    tilec_compiler **compiler);
 /** Releases the caller's reference (kernels made from it stay usable). */

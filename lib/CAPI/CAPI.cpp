@@ -27,6 +27,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -282,39 +284,125 @@ static std::optional<llvm::StringRef> fromSwitch(int32_t value) {
   }
 }
 
-void tilec_options_init(tilec_options *options) {
-  if (!options)
-    return;
+/// Every field of tilec_options after struct_size, in order: the fields a
+/// caller's struct_size may or may not cover. A field missing here would
+/// never be read (CAPIOptionsTest.EveryPassSwitchMeansWhatTheCppOptionMeans
+/// sets each one and would find the default's key).
+#define TILEC_OPTIONS_FIELDS(X)                                                \
+  X(arch) X(ptx_version) X(num_warps) X(num_stages) X(line_info)               \
+  X(disk_cache) X(cache_dir) X(dump_dir) X(ptxas) X(ptx_only) X(device)        \
+  X(use_wgmma) X(use_mma) X(use_tma) X(use_cp_async) X(warp_specialize)        \
+  X(ping_pong) X(intra_warpgroup_overlap) X(num_ctas) X(longest_first)         \
+  X(prefetch_loads) X(issue_dots_early) X(mbarrier_spin_limit) X(debug)        \
+  X(enable_fp_fusion)
+
+static_assert(TILEC_OPTIONS_STRUCT_SIZE <= sizeof(tilec_options),
+              "TILEC_OPTIONS_STRUCT_SIZE ends past the struct");
+static_assert(offsetof(tilec_options, struct_size) == 0,
+              "struct_size must be the first field");
+static_assert(TILEC_OPTIONS_SIZE_THROUGH(enable_fp_fusion) ==
+                  TILEC_OPTIONS_STRUCT_SIZE,
+              "TILEC_OPTIONS_STRUCT_SIZE must end at the last field (and "
+              "TILEC_OPTIONS_FIELDS list it)");
+
+/// Copies the fields that lie wholly within the first `size` bytes from
+/// `from` to `to` (struct_size excepted).
+static void copyFieldsWithin(const tilec_options &from, tilec_options &to,
+                             size_t size) {
+#define TILEC_COPY_IF_WITHIN(field)                                            \
+  if (TILEC_OPTIONS_SIZE_THROUGH(field) <= size)                               \
+    to.field = from.field;
+  TILEC_OPTIONS_FIELDS(TILEC_COPY_IF_WITHIN)
+#undef TILEC_COPY_IF_WITHIN
+}
+
+/// Every field's default (jit::CompilerOptions'), struct_size this
+/// library's TILEC_OPTIONS_STRUCT_SIZE.
+static tilec_options getDefaultOptions() {
   jit::CompilerOptions defaults;
-  std::memset(options, 0, sizeof(*options));
-  options->ptx_version = defaults.ptxVersion;
-  options->num_warps = defaults.numWarps;
-  options->num_stages = defaults.numStages;
-  options->line_info = defaults.lineInfo;
-  options->disk_cache = defaults.diskCache;
-  options->ptx_only = defaults.ptxOnly;
-  options->device = defaults.device;
-  options->use_wgmma = defaults.useWgmma;
-  options->use_mma = defaults.useMMA;
-  options->use_tma = defaults.useTMA;
-  options->use_cp_async = defaults.useCpAsync;
-  // warp_specialize stays NULL: the default mode.
-  options->ping_pong = toSwitch(defaults.pingPong);
-  options->intra_warpgroup_overlap = toSwitch(defaults.intraWarpgroupOverlap);
-  options->num_ctas = defaults.numCTAs;
-  options->longest_first = defaults.longestFirst;
-  options->prefetch_loads = defaults.prefetchLoads;
-  options->issue_dots_early = defaults.issueDotsEarly;
-  options->mbarrier_spin_limit = defaults.mbarrierSpinLimit;
+  tilec_options options;
+  std::memset(&options, 0, sizeof(options));
+  options.struct_size = TILEC_OPTIONS_STRUCT_SIZE;
+  // arch, cache_dir, dump_dir, ptxas and warp_specialize stay NULL: their
+  // defaults (tilec_compiler_create leaves the C++ option as it is).
+  options.ptx_version = defaults.ptxVersion;
+  options.num_warps = defaults.numWarps;
+  options.num_stages = defaults.numStages;
+  options.line_info = defaults.lineInfo;
+  options.disk_cache = defaults.diskCache;
+  options.ptx_only = defaults.ptxOnly;
+  options.device = defaults.device;
+  options.use_wgmma = defaults.useWgmma;
+  options.use_mma = defaults.useMMA;
+  options.use_tma = defaults.useTMA;
+  options.use_cp_async = defaults.useCpAsync;
+  options.ping_pong = toSwitch(defaults.pingPong);
+  options.intra_warpgroup_overlap = toSwitch(defaults.intraWarpgroupOverlap);
+  options.num_ctas = defaults.numCTAs;
+  options.longest_first = defaults.longestFirst;
+  options.prefetch_loads = defaults.prefetchLoads;
+  options.issue_dots_early = defaults.issueDotsEarly;
+  options.mbarrier_spin_limit = defaults.mbarrierSpinLimit;
+  options.debug = defaults.debug;
+  options.enable_fp_fusion = defaults.enableFPFusion;
+  return options;
+}
+
+/// Whether this library takes a tilec_options of `size` bytes (its
+/// struct_size); if not, sets the message and returns false.
+static bool checkStructSize(size_t size) {
+  if (size < TILEC_OPTIONS_STRUCT_SIZE_V1) {
+    fail(TILEC_ERROR_INVALID_ARGUMENT,
+         "tilec_options.struct_size is " + std::to_string(size) +
+             " bytes, less than the " +
+             std::to_string(TILEC_OPTIONS_STRUCT_SIZE_V1) +
+             " of the fields of C API version 1 (arch to device): fill the "
+             "options with tilec_options_init (a binding: "
+             "tilec_options_init_sized with the size of the fields it "
+             "mirrors)");
+    return false;
+  }
+  if (size > TILEC_OPTIONS_STRUCT_SIZE) {
+    fail(TILEC_ERROR_INVALID_ARGUMENT,
+         "tilec_options.struct_size is " + std::to_string(size) +
+             " bytes, more than the " +
+             std::to_string(TILEC_OPTIONS_STRUCT_SIZE) +
+             " this libtilec knows (C API version " +
+             std::to_string(TILEC_C_API_VERSION) +
+             "): the program was built for a newer tilec; rebuild it for "
+             "this one, or use a newer libtilec");
+    return false;
+  }
+  return true;
+}
+
+tilec_status tilec_options_init_sized(tilec_options *options,
+                                      size_t struct_size) {
+  TILEC_CHECK_NOT_NULL(options);
+  if (struct_size < TILEC_OPTIONS_STRUCT_SIZE_V1) {
+    checkStructSize(struct_size);
+    return TILEC_ERROR_INVALID_ARGUMENT;
+  }
+  // The caller owns struct_size bytes; of a larger struct than this
+  // library knows, only the part it knows is written.
+  std::memset(options, 0, std::min<size_t>(struct_size, TILEC_OPTIONS_STRUCT_SIZE));
+  copyFieldsWithin(getDefaultOptions(), *options, struct_size);
+  options->struct_size = struct_size;
+  return checkStructSize(struct_size) ? TILEC_SUCCESS
+                                      : TILEC_ERROR_INVALID_ARGUMENT;
 }
 
 tilec_status tilec_compiler_create(const tilec_options *options,
                                    tilec_compiler **compiler) {
   TILEC_CHECK_NOT_NULL(compiler);
   *compiler = nullptr;
-  tilec_options defaults;
-  tilec_options_init(&defaults);
-  const tilec_options &o = options ? *options : defaults;
+  tilec_options o = getDefaultOptions();
+  if (options) {
+    if (!checkStructSize(options->struct_size))
+      return TILEC_ERROR_INVALID_ARGUMENT;
+    // The fields past the caller's struct_size keep their defaults.
+    copyFieldsWithin(*options, o, options->struct_size);
+  }
   jit::CompilerOptions cpp;
   if (o.arch)
     cpp.arch = o.arch;
@@ -356,6 +444,8 @@ tilec_status tilec_compiler_create(const tilec_options *options,
   cpp.prefetchLoads = o.prefetch_loads != 0;
   cpp.issueDotsEarly = o.issue_dots_early != 0;
   cpp.mbarrierSpinLimit = o.mbarrier_spin_limit;
+  cpp.debug = o.debug != 0;
+  cpp.enableFPFusion = o.enable_fp_fusion != 0;
   llvm::Expected<jit::Compiler> created = jit::Compiler::create(cpp);
   if (!created)
     return fail(TILEC_ERROR_INVALID_ARGUMENT, created.takeError());

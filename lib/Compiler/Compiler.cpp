@@ -409,7 +409,8 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
     dumps.writeArtifact("llvm-ir.ll", printLLVM());
   if (auto err = linkLibdevice(**llvmModule))
     return std::move(err);
-  if (auto err = optimizeLLVMIR(**llvmModule, options.target))
+  if (auto err = optimizeLLVMIR(**llvmModule, options.target,
+                                  options.pipeline.enableFPFusion))
     return std::move(err);
   result.times.llvm = secondsSince(llvmStart);
   // Printing a large kernel's IR costs tens of milliseconds: only when asked.
@@ -423,7 +424,8 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
     return llvm::Error::success();
 
   auto ptxStart = std::chrono::steady_clock::now();
-  auto ptx = emitPTX(**llvmModule, options.target);
+  auto ptx = emitPTX(**llvmModule, options.target,
+                     options.pipeline.enableFPFusion);
   if (!ptx)
     return ptx.takeError();
   result.ptx = std::move(*ptx);

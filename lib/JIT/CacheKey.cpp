@@ -32,7 +32,7 @@ using namespace tilec::jit;
 std::string tilec::jit::getCacheKeyText(const CacheKeyInputs &in) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "tilec-cache-key 2\n"
+  os << "tilec-cache-key 3\n"
      << "compiler " << in.compiler << "\n"
      << "kernel " << in.kernelName << "\n"
      << "source " << in.sourceHash << "\n"
@@ -55,6 +55,7 @@ std::string tilec::jit::getCacheKeyText(const CacheKeyInputs &in) {
      << "prefetch-loads " << (in.prefetchLoads ? 1 : 0) << "\n"
      << "issue-dots-early " << (in.issueDotsEarly ? 1 : 0) << "\n"
      << "mbarrier-spin-limit " << in.mbarrierSpinLimit << "\n"
+     << "fp-fusion " << (in.enableFPFusion ? 1 : 0) << "\n"
      << "ptxas " << in.ptxas << "\n"
      << "libdevice " << in.libdevice << "\n";
   return text;

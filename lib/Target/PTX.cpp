@@ -47,8 +47,9 @@ static void initializeNVPTX() {
   });
 }
 
+/// A target machine for `target`; `fpFusion` as emitPTX's.
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine(const PTXTarget &target) {
+createTargetMachine(const PTXTarget &target, bool fpFusion) {
   initializeNVPTX();
   llvm::Triple triple(kTriple);
   std::string error;
@@ -61,7 +62,7 @@ createTargetMachine(const PTXTarget &target) {
                                                        : llvm::CodeGenOptLevel::None;
   llvm::TargetOptions options;
   options.AllowFPOpFusion =
-      target.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
+      fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   std::unique_ptr<llvm::TargetMachine> machine(nvptx->createTargetMachine(
       triple, target.chip, target.features, options,
       /*RM=*/std::nullopt, /*CM=*/std::nullopt, level));
@@ -79,7 +80,8 @@ tilec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
   if (!llvmModule)
     return llvm::createStringError(
         "translation to LLVM IR failed (see the errors above)");
-  auto machine = createTargetMachine(target);
+  // Only the data layout is read: it does not depend on fp fusion.
+  auto machine = createTargetMachine(target, /*fpFusion=*/true);
   if (!machine)
     return machine.takeError();
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
@@ -137,8 +139,9 @@ llvm::Error tilec::linkLibdevice(llvm::Module &module) {
   return llvm::Error::success();
 }
 
-llvm::Error tilec::optimizeLLVMIR(llvm::Module &module, const PTXTarget &target) {
-  auto machine = createTargetMachine(target);
+llvm::Error tilec::optimizeLLVMIR(llvm::Module &module, const PTXTarget &target,
+                                  bool fpFusion) {
+  auto machine = createTargetMachine(target, fpFusion);
   if (!machine)
     return machine.takeError();
   if (target.optLevel == 0)
@@ -164,8 +167,9 @@ llvm::Error tilec::optimizeLLVMIR(llvm::Module &module, const PTXTarget &target)
 }
 
 llvm::Expected<std::string> tilec::emitPTX(llvm::Module &module,
-                                           const PTXTarget &target) {
-  auto machine = createTargetMachine(target);
+                                           const PTXTarget &target,
+                                           bool fpFusion) {
+  auto machine = createTargetMachine(target, fpFusion);
   if (!machine)
     return machine.takeError();
   std::string ptx;

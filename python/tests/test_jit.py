@@ -257,7 +257,7 @@ class PassSwitchTest(unittest.TestCase):
     DEFAULTS = dict(use_wgmma=True, use_mma=True, use_tma=True, use_cp_async=True,
                     warp_specialize="auto", ping_pong=None, intra_warpgroup_overlap=None,
                     num_ctas=1, longest_first=True, prefetch_loads=True,
-                    issue_dots_early=True, mbarrier_spin_limit=0)
+                    issue_dots_early=True, mbarrier_spin_limit=0, enable_fp_fusion=True)
 
     def test_compile_keywords_reach_the_compiler_and_the_key(self):
         default = prefix_rows_kernel.compile(self.SIGNATURE)
@@ -275,15 +275,28 @@ class PassSwitchTest(unittest.TestCase):
                        dict(ping_pong=True), dict(ping_pong=False),
                        dict(intra_warpgroup_overlap=True), dict(intra_warpgroup_overlap=False),
                        dict(num_ctas=2), dict(prefetch_loads=False),
-                       dict(issue_dots_early=False), dict(mbarrier_spin_limit=1000)):
+                       dict(issue_dots_early=False), dict(mbarrier_spin_limit=1000),
+                       dict(enable_fp_fusion=False)):
             key = prefix_rows_kernel.compile(self.SIGNATURE, **change).cache_key
             self.assertNotIn(key, keys, change)
             keys.add(key)
 
+    def test_enable_fp_fusion(self):
+        # Triton's enable_fp_fusion=False: every add rounds on its own
+        # (add.rn, which ptxas never fuses with a multiply); by default the
+        # loop's adds carry no rounding modifier.
+        fused = prefix_rows_kernel.compile(self.SIGNATURE).asm["ptx"]
+        self.assertIn("add.f32", fused)
+        self.assertNotIn("add.rn.f32", fused)
+        strict = prefix_rows_kernel.compile(self.SIGNATURE, enable_fp_fusion=False).asm["ptx"]
+        self.assertIn("add.rn.f32", strict)
+        self.assertNotIn("add.f32", strict)
+
     def test_bad_values_are_refused(self):
         for change, error in ((dict(ping_pong="on"), TypeError), (dict(longest_first=None), TypeError),
                               (dict(num_ctas=3), ValueError), (dict(warp_specialize="yes"), ValueError),
-                              (dict(mbarrier_spin_limit=-1), ValueError)):
+                              (dict(mbarrier_spin_limit=-1), ValueError),
+                              (dict(enable_fp_fusion=0), TypeError)):
             with self.assertRaises(error, msg=str(change)):
                 prefix_rows_kernel.compile(self.SIGNATURE, **change)
         with self.assertRaisesRegex(TypeError, "longest_frist"):
@@ -295,7 +308,8 @@ class PassSwitchTest(unittest.TestCase):
         expected = np.cumsum(x.reshape(rows, block).astype(np.float64), axis=0).ravel()
         specs = []
         for options in (dict(), dict(longest_first=False, ping_pong=False, num_ctas=2),
-                        dict(prefetch_loads=False, intra_warpgroup_overlap=True, use_tma=False)):
+                        dict(prefetch_loads=False, intra_warpgroup_overlap=True, use_tma=False),
+                        dict(enable_fp_fusion=False)):
             out = on_device(poison(rows * block))
             spec = prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, **options)
             np.testing.assert_allclose(host(out), expected, rtol=1e-5, atol=1e-5, err_msg=str(options))
@@ -308,6 +322,60 @@ class PassSwitchTest(unittest.TestCase):
             prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, num_ctas=3)
         with self.assertRaises(TypeError):
             prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, ping_pong="auto")
+
+    def test_cached_launch_with_switches_takes_the_fast_path(self):
+        # The generated launcher keys switches given as keywords itself: a
+        # cached launch with them never reaches the generic path (run, and
+        # _launch behind it), which is counted here, not timed.
+        rows, block = 3, 128
+        x = on_device(randn(rows * block))
+        out = on_device(poison(rows * block))
+        expected = np.cumsum(host(x).reshape(rows, block).astype(np.float64), axis=0).ravel()
+        kernel = prefix_rows_kernel
+        calls = []
+        for name in ("run", "_launch"):
+            generic = getattr(kernel, name)
+
+            def counted(*args, _name=name, _generic=generic, **kwargs):
+                calls.append(_name)
+                return _generic(*args, **kwargs)
+            setattr(kernel, name, counted)
+            self.addCleanup(delattr, kernel, name)
+        switches = dict(longest_first=False, enable_fp_fusion=False, num_ctas=2)
+        default = kernel[(rows,)](x, out, BLOCK=block)
+        first = kernel[(rows,)](x, out, BLOCK=block, **switches)
+        self.assertIsNot(first, default)
+        calls.clear()  # the first launch of each compiles: generic
+        for _ in range(3):
+            out = on_device(poison(rows * block))
+            self.assertIs(kernel[(rows,)](x, out, BLOCK=block, **switches), first)
+            np.testing.assert_allclose(host(out), expected, rtol=1e-5, atol=1e-5)
+        # Other orders and spellings of the same switches, and the defaults
+        # given explicitly, are the same specializations.
+        self.assertIs(kernel[(rows,)](x, out, BLOCK=block, num_ctas=2, enable_fp_fusion=False,
+                                      longest_first=False, ping_pong=None), first)
+        self.assertIs(kernel[(rows,)](x, out, BLOCK=block, **dict(tilec.SWITCHES)), default)
+        self.assertIs(kernel[lambda meta: (rows,)](x, out, BLOCK=block, **switches), first)
+        self.assertEqual(calls, [])
+        # A value that equals a valid one but has another type is refused
+        # on the fast path too, however often the valid one was seen.
+        with self.assertRaises(TypeError):
+            kernel[(rows,)](x, out, BLOCK=block, longest_first=0, enable_fp_fusion=False,
+                            num_ctas=2)
+        with self.assertRaises(ValueError):
+            kernel[(rows,)](x, out, BLOCK=block, num_ctas=3)
+        self.assertEqual(calls, [])
+        # New switches miss once; other keywords (stream=) and misspellings
+        # take the generic path.
+        kernel[(rows,)](x, out, BLOCK=block, prefetch_loads=False)
+        self.assertEqual(calls, ["_launch"])
+        calls.clear()
+        kernel[(rows,)](x, out, BLOCK=block, prefetch_loads=False)
+        self.assertEqual(calls, [])
+        kernel[(rows,)](x, out, BLOCK=block, longest_first=False, stream=None)
+        self.assertEqual(calls[0], "run")
+        with self.assertRaisesRegex(TypeError, "longest_frist"):
+            kernel[(rows,)](x, out, BLOCK=block, longest_frist=False)
 
 
 if __name__ == "__main__":

@@ -69,14 +69,15 @@ def __getattr__(name):
 
 # The TILEC_C_API_VERSION whose struct layouts this module mirrors; a
 # libtilec of another version is not loaded (lib()).
-API_VERSION = 2
+API_VERSION = 3
 
 # tilec_switch (tilec_options.ping_pong, .intra_warpgroup_overlap).
 SWITCH_AUTO, SWITCH_OFF, SWITCH_ON = -1, 0, 1
 
 
 class Options(ctypes.Structure):
-    _fields_ = [("arch", ctypes.c_char_p), ("ptx_version", ctypes.c_uint32),
+    _fields_ = [("struct_size", ctypes.c_size_t),  # Since API version 3.
+                ("arch", ctypes.c_char_p), ("ptx_version", ctypes.c_uint32),
                 ("num_warps", ctypes.c_uint32), ("num_stages", ctypes.c_uint32),
                 ("line_info", ctypes.c_int32), ("disk_cache", ctypes.c_int32),
                 ("cache_dir", ctypes.c_char_p), ("dump_dir", ctypes.c_char_p),
@@ -92,7 +93,14 @@ class Options(ctypes.Structure):
                 ("longest_first", ctypes.c_int32),
                 ("prefetch_loads", ctypes.c_int32),
                 ("issue_dots_early", ctypes.c_int32),
-                ("mbarrier_spin_limit", ctypes.c_int64)]
+                ("mbarrier_spin_limit", ctypes.c_int64),
+                # Since API version 3.
+                ("debug", ctypes.c_int32), ("enable_fp_fusion", ctypes.c_int32)]
+
+
+# tilec_options.struct_size of the mirror above (TILEC_OPTIONS_STRUCT_SIZE):
+# the end of its last field.
+OPTIONS_STRUCT_SIZE = Options.enable_fp_fusion.offset + Options.enable_fp_fusion.size
 
 
 class CacheStats(ctypes.Structure):
@@ -137,7 +145,7 @@ def _declare(lib):
         "tilec_type_kind_of": (ctypes.c_int32, [ctypes.c_int32]),
         "tilec_type_mantissa_bits": (ctypes.c_uint32, [ctypes.c_int32]),
         "tilec_type_from_name": (ctypes.c_int32, [ctypes.c_char_p]),
-        "tilec_options_init": (None, [ctypes.POINTER(Options)]),
+        "tilec_options_init_sized": (_S, [ctypes.POINTER(Options), ctypes.c_size_t]),
         "tilec_compiler_create": (_S, [ctypes.POINTER(Options), ctypes.POINTER(_P)]),
         "tilec_compiler_destroy": (None, [_P]),
         "tilec_compiler_stats": (_S, [_P, ctypes.POINTER(CacheStats)]),
@@ -219,3 +227,13 @@ def raw_function(name, restype=ctypes.c_int):
 
 def last_error():
     return lib().tilec_last_error().decode("utf-8", "replace")
+
+
+def default_options():
+    """A tilec_options (Options) with every field at its default and
+    struct_size set (tilec_options_init_sized)."""
+    opts = Options()
+    status = lib().tilec_options_init_sized(ctypes.byref(opts), OPTIONS_STRUCT_SIZE)
+    if status:
+        raise RuntimeError("tilec_options_init_sized: " + last_error())
+    return opts

@@ -16,7 +16,8 @@ rules as Triton's JIT and tilec's C++ JIT (docs/jit-api.md):
 Launch: `kernel[grid](*args, BLOCK=..., num_warps=4, num_stages=3)`; `grid`
 is a tuple or a function of the meta-parameters (a dict of every argument
 by name). The pass switches of the `tilec` command line are keywords too
-(`longest_first=False`, `ping_pong=None`, ...: SWITCHES below). On the GPU
+(`longest_first=False`, `ping_pong=None`, `enable_fp_fusion=False`, ...:
+SWITCHES below). On the GPU
 the launch goes to torch's current stream; without a GPU (or with
 TILEC_BACKEND=cpu) the same call runs on tilec's CPU backend
 (docs/cpu-backend.md) with numpy arrays or CPU torch tensors, synchronously.
@@ -123,14 +124,17 @@ def set_backend(name):
 #   it pays), True (wherever it can), False (never);
 # - num_ctas: CTAs per cluster along grid axis 0, 1, 2, 4 or 8;
 # - longest_first, prefetch_loads, issue_dots_early: bools;
-# - mbarrier_spin_limit: > 0 makes mbarrier waits trap after that many polls.
+# - mbarrier_spin_limit: > 0 makes mbarrier waits trap after that many polls;
+# - enable_fp_fusion: Triton's; False (--disable-fp-fusion) rounds every
+#   floating-point multiply and add on its own instead of fusing a multiply
+#   and an add into one fma.
 #
 # Each changes the code and is part of the kernel cache key.
 SWITCHES = types.MappingProxyType({
     "use_wgmma": True, "use_mma": True, "use_tma": True, "use_cp_async": True,
     "warp_specialize": "auto", "ping_pong": None, "intra_warpgroup_overlap": None,
     "num_ctas": 1, "longest_first": True, "prefetch_loads": True,
-    "issue_dots_early": True, "mbarrier_spin_limit": 0,
+    "issue_dots_early": True, "mbarrier_spin_limit": 0, "enable_fp_fusion": True,
 })
 _SWITCH_NAMES = tuple(SWITCHES)
 # The defaults as _switches returns them (a tuple in _SWITCH_NAMES order).
@@ -166,6 +170,39 @@ def _switches(options):
     return tuple(values)
 
 
+# _switch_key's answers, by the keywords' names, values and the values'
+# types (True == 1, but longest_first=1 is an error): a few entries, one per
+# way a program spells its switches.
+_switch_keys = {}
+_SWITCH_KEYS_MAX = 1024
+
+
+def _switch_key(extra):
+    """What the generated launcher appends to its cache key for the keyword
+    options `extra` (a non-empty dict) when all of them are pass switches:
+    () when they are the defaults, else (_switches(extra),), the suffix
+    _launch's key has. None when there is another option (stream=,
+    device=, a misspelling) or an unhashable value: the generic path takes
+    those (and raises for the bad ones). Bad switch values raise here, as
+    _switches does."""
+    memo = (*extra.items(), *map(type, extra.values()))
+    try:
+        return _switch_keys[memo]
+    except KeyError:
+        pass
+    except TypeError:
+        return None
+    for name in extra:
+        if name not in SWITCHES:
+            return None
+    switches = _switches(extra)
+    key = () if switches == _DEFAULT_SWITCHES else (switches,)
+    if len(_switch_keys) >= _SWITCH_KEYS_MAX:
+        _switch_keys.clear()
+    _switch_keys[memo] = key
+    return key
+
+
 def _set_switches(opts, switches):
     """Writes `switches` (_switches' tuple) into a tilec_options."""
     tri = {None: _capi.SWITCH_AUTO, False: _capi.SWITCH_OFF, True: _capi.SWITCH_ON}
@@ -195,8 +232,7 @@ def _compiler(num_warps, num_stages, device=0, switches=_DEFAULT_SWITCHES):
         handle = _compilers.get(key)
         if handle is None:
             lib = _capi.lib()
-            opts = _capi.Options()
-            lib.tilec_options_init(ctypes.byref(opts))
+            opts = _capi.default_options()
             opts.num_warps = num_warps
             opts.num_stages = num_stages
             opts.device = device
@@ -557,7 +593,7 @@ class KernelBase:
         else:
             device, stream = _cuda_device_stream(values, options or _NO_OPTIONS)
         # The generated launcher's key (_make_launcher); other switches than
-        # the defaults (which it never sees) add themselves at the end.
+        # the defaults add themselves at the end (its _switch_key suffix).
         key = (*items, num_warps, num_stages, device)
         if switches != _DEFAULT_SWITCHES:
             key += (switches,)
@@ -632,9 +668,11 @@ class KernelBase:
         generates its binder): binds the arguments by Python's own call
         mechanism, computes the cache key inline (torch tensors, numpy
         arrays on the CPU backend, ints and floats without a function call),
-        and on a hit packs the words and calls libtilec. Anything unusual (a
-        miss, keyword options other than num_warps/num_stages, such as the
-        pass switches) goes to _launch."""
+        and on a hit packs the words and calls libtilec. Pass switches given
+        as keywords add _switch_key's suffix to the key (a memoized lookup),
+        so a cached launch with them is as short. Anything unusual (a miss,
+        other keyword options such as stream= and device=) goes to _launch,
+        through run for the keywords."""
         which = _backend or backend()
         cpu = which == "cpu"
         torch = sys.modules.get("torch")
@@ -678,12 +716,16 @@ class KernelBase:
         else:
             device, dev, tail, call = "    _dev = _cur_dev()\n", "_dev", "_stream(_dev)", "_gpu_launch"
         packed = ", ".join([tail] + words)
-        miss = f"return _self._launch(_grid, {values}, num_warps, num_stages, None)"
+        miss = f"return _self._launch(_grid, {values}, num_warps, num_stages, extra or None)"
         src = (f"def {self.name}(_grid, {', '.join(params)}{', ' if params else ''}num_warps=4, num_stages=3, **extra):\n"
                f"    if extra:\n"
-               f"        return _self.run(*{values}, grid=_grid, num_warps=num_warps, num_stages=num_stages, **extra)\n"
+               f"        _sk = _swk(extra)\n"
+               f"        if _sk is None:\n"
+               f"            return _self.run(*{values}, grid=_grid, num_warps=num_warps, num_stages=num_stages, **extra)\n"
+               f"    else:\n"
+               f"        _sk = ()\n"
                + "\n".join(body) + "\n" + device +
-               f"    _spec = _get(({', '.join(key)}{', ' if key else ''}num_warps, num_stages, {dev}))\n"
+               f"    _spec = _get(({', '.join(key)}{', ' if key else ''}num_warps, num_stages, {dev}) + _sk)\n"
                f"    if _spec is None:\n"
                f"        {miss}\n"
                f"    if type(_grid) is not tuple:\n"
@@ -705,7 +747,7 @@ class KernelBase:
                f"    return _spec\n")
         scope = {
             "_D": self.defaults, "_T": torch.Tensor if torch is not None else _NoTensor,
-            "_ak": _arg_key, "_get": self._cache.get, "_self": self,
+            "_ak": _arg_key, "_get": self._cache.get, "_self": self, "_swk": _switch_key,
             "_cpu_launch": _capi.raw_function("tilec_cpu_kernel_launch_packet"),
             "_THREADS": _cpu_threads(),
             "_gpu_launch": _capi.raw_function("tilec_module_launch_packet"),

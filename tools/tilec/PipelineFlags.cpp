@@ -106,7 +106,13 @@ PipelineFlags::PipelineFlags(cl::SubCommand &sub, cl::OptionCategory &category)
           cl::desc("Make every mbarrier wait give up after N polls, print its "
                    "source location and trap, instead of hanging on a "
                    "pipeline bug (0: wait forever)"),
-          cl::value_desc("N"), cl::sub(sub), cl::cat(category)) {}
+          cl::value_desc("N"), cl::sub(sub), cl::cat(category)),
+      disableFPFusion(
+          "disable-fp-fusion",
+          cl::desc("Round every floating-point multiply and add on its own (no "
+                   "fma contraction by LLVM or ptxas; Triton's "
+                   "enable_fp_fusion=False)"),
+          cl::sub(sub), cl::cat(category)) {}
 
 llvm::Error PipelineFlags::apply(PipelineOptions &pipeline) const {
   pipeline.useWgmma = !disableWgmma;
@@ -121,6 +127,7 @@ llvm::Error PipelineFlags::apply(PipelineOptions &pipeline) const {
   pipeline.prefetchLoads = prefetchLoads;
   pipeline.issueDotsEarly = issueDotsEarly;
   pipeline.mbarrierSpinLimit = mbarrierSpinLimit;
+  pipeline.enableFPFusion = !disableFPFusion;
   // --warp-specialize is checked even when --disable-warp-specialize
   // overrides it.
   if (llvm::Error err = verifyPipelineOptions(pipeline, OptionSpelling::Flag))

@@ -11,6 +11,7 @@
 //   --warp-specialize=MODE --disable-warp-specialize --ping-pong[=BOOL]
 //   --intra-warpgroup-overlap[=BOOL] --num-ctas N --longest-first=BOOL
 //   --prefetch-loads=BOOL --issue-dots-early=BOOL --mbarrier-spin-limit N
+//   --disable-fp-fusion
 //
 // One definition of their names, defaults and help, registered in each
 // subcommand, so that a run or an explanation compiles what `tilec` would.
@@ -60,6 +61,7 @@ private:
   llvm::cl::opt<bool> prefetchLoads;
   llvm::cl::opt<bool> issueDotsEarly;
   llvm::cl::opt<int64_t> mbarrierSpinLimit;
+  llvm::cl::opt<bool> disableFPFusion;
 };
 
 } // namespace tilec::tool

@@ -154,14 +154,10 @@ static cl::opt<unsigned> errorLimit(
     cl::desc("Stop after this many errors in the source (0: no limit)"),
     cl::value_desc("N"), cl::cat(tilecCategory));
 
-// --disable-wgmma, --ping-pong, --longest-first, ... (PipelineFlags.h).
+// --disable-wgmma, --ping-pong, --longest-first, --disable-fp-fusion, ...
+// (PipelineFlags.h).
 static tool::PipelineFlags pipelineFlags(cl::SubCommand::getTopLevel(),
                                          tilecCategory);
-static cl::opt<bool> disableFPFusion(
-    "disable-fp-fusion",
-    cl::desc("Round every floating-point multiply and add on its own (no "
-             "fma contraction; Triton's enable_fp_fusion=False)"),
-    cl::cat(tilecCategory));
 
 static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
   llvm::StringRef dir = llvm::sys::path::parent_path(path);
@@ -239,7 +235,6 @@ int main(int argc, char **argv) {
   options.pipeline = pipeline;
   options.target.chip = arch;
   options.target.features = "+ptx" + std::to_string(*ptx);
-  options.target.fpFusion = !disableFPFusion;
   options.emit = *emit;
   options.dumpDir = dumpIR;
   if (options.dumpDir.empty())

@@ -20,7 +20,9 @@
 
 namespace tilec {
 
-/// Which optional lowerings and schedules the GPU pipeline uses.
+/// Which optional lowerings and schedules the GPU pipeline uses, from the
+/// passes to the NVPTX backend. The CPU backend (docs/cpu-backend.md) takes
+/// them and ignores them.
 struct PassSwitches {
   /// Run eligible tl.dot on the Hopper tensor cores (wgmma); false leaves
   /// them to mma.sync or the FMA path (`--disable-wgmma`).
@@ -82,6 +84,15 @@ struct PassSwitches {
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests). 0 waits
   /// forever; negative is invalid.
   int64_t mbarrierSpinLimit = 0;
+  /// Let the NVPTX backend contract a floating-point multiply and the add
+  /// of its product into one fused multiply-add (`fma.rn`; one rounding
+  /// instead of two) and leave the other multiplies and adds free for
+  /// ptxas to fuse (Triton's `enable_fp_fusion`, on by default). False
+  /// (`--disable-fp-fusion`): every multiply and add rounds on its own
+  /// (`mul.rn`, `add.rn`, which ptxas never fuses), for results that match
+  /// a reference computed without fma. Explicit fmas (`tl.fma`) and the
+  /// tensor cores' dots are fused either way.
+  bool enableFPFusion = true;
 };
 
 } // namespace tilec

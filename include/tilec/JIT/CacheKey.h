@@ -7,7 +7,7 @@
 // The key of the kernel cache (docs/cache.md): the SHA-256 of a text with
 // one `field value` line per input that can change the compiled kernel:
 //
-//   tilec-cache-key 2
+//   tilec-cache-key 3
 //   compiler   0.1.0 source 5be0... llvm 22.1.8   (tilec's sources, its LLVM)
 //   kernel     add_kernel
 //   source     <KernelSource::hash: kernel, callees, constants, imports>
@@ -30,6 +30,7 @@
 //   prefetch-loads 1
 //   issue-dots-early 1
 //   mbarrier-spin-limit 0
+//   fp-fusion  1
 //   ptxas      /usr/local/cuda/bin/ptxas 33718112 1745339221 Cuda ... V13.0.88
 //   libdevice  /usr/local/cuda/nvvm/libdevice/libdevice.10.bc 474532 1745339221
 //

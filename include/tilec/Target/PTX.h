@@ -40,13 +40,6 @@ struct PTXTarget {
   std::string features = "+ptx80";
   /// LLVM optimization level, 0–3.
   unsigned optLevel = 3;
-  /// Let the NVPTX backend contract `a * b + c` into `fma.rn.f32` and
-  /// leave the unfused multiplies and adds without a rounding modifier,
-  /// so ptxas may fuse them too (llvm::FPOpFusion::Fast; Triton's
-  /// `enable_fp_fusion`, on by default). False (`--disable-fp-fusion`):
-  /// every multiply and add rounds on its own (`mul.rn`, `add.rn`, which
-  /// ptxas never fuses; PTX ISA §9.7.3).
-  bool fpFusion = true;
 
   /// "8.0" for "+ptx80".
   std::string getPTXVersion() const;
@@ -67,12 +60,21 @@ std::optional<std::string> findLibdevice();
 /// are none. Fails when libdevice is needed but not found.
 llvm::Error linkLibdevice(llvm::Module &module);
 
-/// Runs LLVM's -O`target.optLevel` pipeline for NVPTX on `module`.
-llvm::Error optimizeLLVMIR(llvm::Module &module, const PTXTarget &target);
+/// Runs LLVM's -O`target.optLevel` pipeline for NVPTX on `module`, for a
+/// target machine that contracts floating-point operations when `fpFusion`
+/// (as emitPTX's).
+llvm::Error optimizeLLVMIR(llvm::Module &module, const PTXTarget &target,
+                          bool fpFusion);
 
-/// Emits PTX assembly for `module`.
+/// Emits PTX assembly for `module`. `fpFusion` (PassSwitches::enableFPFusion,
+/// Triton's `enable_fp_fusion`): the NVPTX backend contracts `a * b + c`
+/// into `fma.rn.f32` and leaves the unfused multiplies and adds without a
+/// rounding modifier, so that ptxas may fuse them too
+/// (llvm::FPOpFusion::Fast). Without it (`--disable-fp-fusion`) every
+/// multiply and add rounds on its own (`mul.rn`, `add.rn`, which ptxas
+/// never fuses; PTX ISA §9.7.3) (llvm::FPOpFusion::Strict).
 llvm::Expected<std::string> emitPTX(llvm::Module &module,
-                                    const PTXTarget &target);
+                                    const PTXTarget &target, bool fpFusion);
 
 } // namespace tilec
 

@@ -5,7 +5,10 @@
 
 Loads libtilec.so, compiles a kernel to PTX in a fresh cache directory,
 and checks its metadata and the disk cache hit from a second compiler. This
-is the shape a Python package binds tilec with.
+is the shape a Python package binds tilec with. Then a binding of an older
+layout (tilec_options up to its version-2 fields) still creates a compiler,
+whose missing fields take their defaults, and a struct_size too small for
+the version-1 fields is refused with a message.
 """
 import ctypes
 import json
@@ -13,25 +16,45 @@ import sys
 import tempfile
 
 
+V1_FIELDS = [("struct_size", ctypes.c_size_t),  # TILEC_C_API_VERSION 3
+             ("arch", ctypes.c_char_p), ("ptx_version", ctypes.c_uint32),
+             ("num_warps", ctypes.c_uint32), ("num_stages", ctypes.c_uint32),
+             ("line_info", ctypes.c_int32), ("disk_cache", ctypes.c_int32),
+             ("cache_dir", ctypes.c_char_p), ("dump_dir", ctypes.c_char_p),
+             ("ptxas", ctypes.c_char_p), ("ptx_only", ctypes.c_int32),
+             ("device", ctypes.c_int32)]
+# TILEC_C_API_VERSION 2: the pass switches.
+V2_FIELDS = V1_FIELDS + [
+    ("use_wgmma", ctypes.c_int32), ("use_mma", ctypes.c_int32),
+    ("use_tma", ctypes.c_int32), ("use_cp_async", ctypes.c_int32),
+    ("warp_specialize", ctypes.c_char_p),
+    ("ping_pong", ctypes.c_int32),
+    ("intra_warpgroup_overlap", ctypes.c_int32),
+    ("num_ctas", ctypes.c_uint32),
+    ("longest_first", ctypes.c_int32),
+    ("prefetch_loads", ctypes.c_int32),
+    ("issue_dots_early", ctypes.c_int32),
+    ("mbarrier_spin_limit", ctypes.c_int64)]
+
+
 class Options(ctypes.Structure):
-    _fields_ = [("arch", ctypes.c_char_p), ("ptx_version", ctypes.c_uint32),
-                ("num_warps", ctypes.c_uint32), ("num_stages", ctypes.c_uint32),
-                ("line_info", ctypes.c_int32), ("disk_cache", ctypes.c_int32),
-                ("cache_dir", ctypes.c_char_p), ("dump_dir", ctypes.c_char_p),
-                ("ptxas", ctypes.c_char_p), ("ptx_only", ctypes.c_int32),
-                ("device", ctypes.c_int32),
-                # TILEC_C_API_VERSION 2: the pass switches.
-                ("use_wgmma", ctypes.c_int32), ("use_mma", ctypes.c_int32),
-                ("use_tma", ctypes.c_int32), ("use_cp_async", ctypes.c_int32),
-                ("warp_specialize", ctypes.c_char_p),
-                ("ping_pong", ctypes.c_int32),
-                ("intra_warpgroup_overlap", ctypes.c_int32),
-                ("num_ctas", ctypes.c_uint32),
-                ("longest_first", ctypes.c_int32),
-                ("prefetch_loads", ctypes.c_int32),
-                ("issue_dots_early", ctypes.c_int32),
-                ("mbarrier_spin_limit", ctypes.c_int64)]
-API_VERSION = 2
+    # TILEC_C_API_VERSION 3: debug and enable_fp_fusion.
+    _fields_ = V2_FIELDS + [("debug", ctypes.c_int32),
+                            ("enable_fp_fusion", ctypes.c_int32)]
+
+
+class OptionsV2(ctypes.Structure):
+    """What a binding written for the version-2 fields mirrors."""
+    _fields_ = V2_FIELDS
+
+
+def struct_size(cls):
+    """tilec_options.struct_size of a mirror: the end of its last field."""
+    last = getattr(cls, cls._fields_[-1][0])
+    return last.offset + last.size
+
+
+API_VERSION = 3
 
 
 SOURCE = b"""
@@ -53,9 +76,9 @@ def main():
     p = ctypes.c_void_p
     lib.tilec_last_error.restype = ctypes.c_char_p
     lib.tilec_version.restype = ctypes.c_char_p
-    lib.tilec_options_init.argtypes = [ctypes.POINTER(Options)]
-    lib.tilec_compiler_create.argtypes = [ctypes.POINTER(Options),
-                                          ctypes.POINTER(p)]
+    # Any mirror of tilec_options: ctypes.byref of it.
+    lib.tilec_options_init_sized.argtypes = [p, ctypes.c_size_t]
+    lib.tilec_compiler_create.argtypes = [p, ctypes.POINTER(p)]
     lib.tilec_compiler_destroy.argtypes = [p]
     lib.tilec_kernel_from_source.argtypes = [p, ctypes.c_char_p,
                                              ctypes.c_size_t, ctypes.c_char_p,
@@ -78,9 +101,12 @@ def main():
         results = []
         for _ in range(2):
             opts = Options()
-            lib.tilec_options_init(ctypes.byref(opts))
+            check(lib.tilec_options_init_sized(ctypes.byref(opts),
+                                               struct_size(Options)))
+            assert opts.struct_size == struct_size(Options) == 136
             assert (opts.ping_pong, opts.longest_first, opts.num_ctas,
-                    opts.mbarrier_spin_limit) == (-1, 1, 1, 0)
+                    opts.mbarrier_spin_limit, opts.debug,
+                    opts.enable_fp_fusion) == (-1, 1, 1, 0, 0, 1)
             opts.cache_dir = cache.encode()
             opts.ptx_only = 1
             compiler, kernel, binary = p(), p(), p()
@@ -108,6 +134,29 @@ def main():
     status = lib.tilec_kernel_from_source(None, b"x", 1, None, None,
                                           ctypes.byref(p()))
     assert status == 1 and b"'compiler' is null" in lib.tilec_last_error()
+
+    # A binding of the version-2 fields: the library fills and reads only
+    # those (debug and enable_fp_fusion take their defaults).
+    old = OptionsV2()
+    check(lib.tilec_options_init_sized(ctypes.byref(old), struct_size(OptionsV2)))
+    assert old.struct_size == struct_size(OptionsV2) == 128, old.struct_size
+    assert (old.num_warps, old.longest_first, old.mbarrier_spin_limit) == (4, 1, 0)
+    old.ptx_only = 1
+    old.disk_cache = 0
+    compiler = p()
+    check(lib.tilec_compiler_create(ctypes.byref(old), ctypes.byref(compiler)))
+    lib.tilec_compiler_destroy(compiler)
+    # Too small for even the version-1 fields: refused, with the sizes.
+    for size in (0, struct_size(OptionsV2) - 80):
+        old.struct_size = size
+        status = lib.tilec_compiler_create(ctypes.byref(old), ctypes.byref(compiler))
+        message = lib.tilec_last_error().decode()
+        assert status == 1 and compiler.value is None, (status, compiler)
+        assert ("tilec_options.struct_size is %d bytes, less than the 72 of the "
+                "fields of C API version 1" % size) in message, message
+        old.num_warps = 7
+        assert lib.tilec_options_init_sized(ctypes.byref(old), size) == 1
+        assert (old.struct_size, old.num_warps) == (size, 7)  # nothing written
     print("ok: tilec %s through ctypes" % lib.tilec_version().decode())
 
 

@@ -80,6 +80,26 @@ int main(int argc, char **argv) {
   CHECK(options.num_ctas == 1 && options.longest_first == 1 &&
         options.prefetch_loads == 1 && options.issue_dots_early == 1 &&
         options.mbarrier_spin_limit == 0);
+  /* Version 3: the struct's size, debug mode, fp fusion. */
+  CHECK(options.struct_size == TILEC_OPTIONS_STRUCT_SIZE);
+  CHECK(options.debug == 0 && options.enable_fp_fusion == 1);
+  {
+    /* A struct_size too small for the version-1 fields is an error, not a
+     * read past the caller's struct (CAPIOptionsTest checks the rest). */
+    tilec_options tiny = options;
+    tilec_compiler *none = NULL;
+    tiny.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V1 - 8;
+    CHECK(tilec_compiler_create(&tiny, &none) == TILEC_ERROR_INVALID_ARGUMENT);
+    CHECK(none == NULL);
+    CHECK(strstr(tilec_last_error(), "struct_size") != NULL);
+    /* The version-2 fields only: accepted, the rest at their defaults. */
+    tiny.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V2;
+    tiny.ptx_only = 1;
+    tiny.cache_dir = argv[1];
+    tiny.enable_fp_fusion = 7; /* not read */
+    CHECK(tilec_compiler_create(&tiny, &none) == TILEC_SUCCESS);
+    tilec_compiler_destroy(none);
+  }
   options.cache_dir = argv[1];
   options.ptx_only = 1;
   tilec_compiler *compiler = NULL;

@@ -8,7 +8,10 @@
 // tilec_options_init gives jit::CompilerOptions' defaults, and a compiler
 // created from tilec_options compiles what the C++ compiler with the same
 // options compiles: the same cache key, setting by setting, for every pass
-// switch (no GPU: PTX only).
+// switch, debug and enable_fp_fusion (no GPU: PTX only). A tilec_options of
+// an older, smaller layout (its struct_size) is read up to its size, the
+// other fields taking their defaults; one too small for the version-1
+// fields, or larger than the library knows, is a clear error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +20,11 @@
 
 #include "TestUtils.h"
 
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <set>
+#include <string>
 
 using namespace tilec;
 using namespace tilec::jit;
@@ -75,6 +80,21 @@ TEST(CAPIOptionsTest, InitGivesTheDefaultsOfTheCppOptions) {
   EXPECT_EQ(c.prefetch_loads != 0, cpp.prefetchLoads);
   EXPECT_EQ(c.issue_dots_early != 0, cpp.issueDotsEarly);
   EXPECT_EQ(c.mbarrier_spin_limit, cpp.mbarrierSpinLimit);
+  EXPECT_EQ(c.debug, 0);
+  EXPECT_EQ(c.debug != 0, cpp.debug);
+  EXPECT_EQ(c.enable_fp_fusion, 1);
+  EXPECT_EQ(c.enable_fp_fusion != 0, cpp.enableFPFusion);
+  EXPECT_EQ(c.struct_size, TILEC_OPTIONS_STRUCT_SIZE);
+  EXPECT_EQ(c.struct_size, sizeof(tilec_options)); // No tail padding.
+}
+
+TEST(CAPIOptionsTest, StructSizesOfTheVersions) {
+  // The layout of LP64 (what the ctypes mirrors assert too).
+  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V1, 72u);
+  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V2, 128u);
+  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V3, 136u);
+  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE, TILEC_OPTIONS_STRUCT_SIZE_V3);
+  EXPECT_EQ(tilec_api_version(), 3);
 }
 
 /// The cache key of kSource compiled by a C API compiler with `options`.
@@ -170,6 +190,10 @@ TEST(CAPIOptionsTest, EveryPassSwitchMeansWhatTheCppOptionMeans) {
       {"mbarrier_spin_limit",
        [](tilec_options &o) { o.mbarrier_spin_limit = 1 << 20; },
        [](CompilerOptions &o) { o.mbarrierSpinLimit = 1 << 20; }},
+      {"debug", [](tilec_options &o) { o.debug = 1; },
+       [](CompilerOptions &o) { o.debug = true; }},
+      {"enable_fp_fusion", [](tilec_options &o) { o.enable_fp_fusion = 0; },
+       [](CompilerOptions &o) { o.enableFPFusion = false; }},
   };
   std::set<std::string> keys;
   for (const Setting &setting : settings) {
@@ -183,6 +207,135 @@ TEST(CAPIOptionsTest, EveryPassSwitchMeansWhatTheCppOptionMeans) {
     EXPECT_EQ(key, keyThroughCpp(cppOptions));
     EXPECT_TRUE(keys.insert(key).second) << "the key of another setting";
   }
+}
+
+TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
+  TempDir dir;
+  std::string cacheDir = dir.str();
+  CompilerOptions cpp;
+  cpp.cacheDir = cacheDir;
+  cpp.ptxOnly = true;
+  const std::string defaultKey = keyThroughCpp(cpp);
+
+  // Every field set away from its default (num_ctas to a value the
+  // library refuses): read, they would change the key or fail.
+  tilec_options c;
+  tilec_options_init(&c);
+  c.cache_dir = cacheDir.c_str();
+  c.ptx_only = 1;
+  c.use_wgmma = 0;
+  c.num_ctas = 3;
+  c.longest_first = 0;
+  c.mbarrier_spin_limit = 1000;
+  c.debug = 1;
+  c.enable_fp_fusion = 0;
+
+  // A caller of the version-1 fields: none of the switches is read.
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V1;
+  EXPECT_EQ(keyThroughC(c), defaultKey);
+  // Of the version-2 fields: the switches are read, debug and
+  // enable_fp_fusion keep their defaults.
+  c.num_ctas = 1;
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V2;
+  CompilerOptions v2 = cpp;
+  v2.useWgmma = false;
+  v2.longestFirst = false;
+  v2.mbarrierSpinLimit = 1000;
+  std::string v2Key = keyThroughC(c);
+  EXPECT_EQ(v2Key, keyThroughCpp(v2));
+  EXPECT_NE(v2Key, defaultKey);
+  // A size that ends inside debug: debug is not read either.
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V2 + 2;
+  EXPECT_EQ(keyThroughC(c), v2Key);
+  // All of it.
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE;
+  CompilerOptions v3 = v2;
+  v3.debug = true;
+  v3.enableFPFusion = false;
+  EXPECT_EQ(keyThroughC(c), keyThroughCpp(v3));
+
+  // tilec_options_init_sized writes the caller's bytes only: the version-2
+  // fields' defaults, and nothing past them.
+  tilec_options buffer;
+  std::memset(&buffer, 0x5a, sizeof(buffer));
+  ASSERT_EQ(tilec_options_init_sized(&buffer, TILEC_OPTIONS_STRUCT_SIZE_V2),
+            TILEC_SUCCESS);
+  EXPECT_EQ(buffer.struct_size, TILEC_OPTIONS_STRUCT_SIZE_V2);
+  EXPECT_EQ(buffer.num_warps, 4u);
+  EXPECT_EQ(buffer.arch, nullptr);
+  EXPECT_EQ(buffer.mbarrier_spin_limit, 0);
+  EXPECT_EQ(buffer.debug, 0x5a5a5a5a);
+  EXPECT_EQ(buffer.enable_fp_fusion, 0x5a5a5a5a);
+}
+
+TEST(CAPIOptionsTest, StructSizesOutOfRangeAreClearErrors) {
+  tilec_options options;
+  tilec_options_init(&options);
+  tilec_compiler *compiler = reinterpret_cast<tilec_compiler *>(1);
+  // Too small for the version-1 fields: 0 (a struct zeroed by hand instead
+  // of tilec_options_init), a size_t only, one byte short.
+  for (size_t size : {size_t(0), sizeof(size_t),
+                      size_t(TILEC_OPTIONS_STRUCT_SIZE_V1 - 1)}) {
+    SCOPED_TRACE(size);
+    options.struct_size = size;
+    EXPECT_EQ(tilec_compiler_create(&options, &compiler),
+              TILEC_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(compiler, nullptr);
+    EXPECT_EQ(std::string(tilec_last_error()),
+              "tilec_options.struct_size is " + std::to_string(size) +
+                  " bytes, less than the 72 of the fields of C API version 1 "
+                  "(arch to device): fill the options with tilec_options_init "
+                  "(a binding: tilec_options_init_sized with the size of the "
+                  "fields it mirrors)");
+  }
+  // Larger than this library knows: a program built for a newer tilec, or
+  // garbage.
+  for (size_t size : {size_t(TILEC_OPTIONS_STRUCT_SIZE + 1),
+                      size_t(TILEC_OPTIONS_STRUCT_SIZE + 64), SIZE_MAX}) {
+    SCOPED_TRACE(size);
+    options.struct_size = size;
+    EXPECT_EQ(tilec_compiler_create(&options, &compiler),
+              TILEC_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(compiler, nullptr);
+    EXPECT_EQ(std::string(tilec_last_error()),
+              "tilec_options.struct_size is " + std::to_string(size) +
+                  " bytes, more than the 136 this libtilec knows (C API "
+                  "version 3): the program was built for a newer tilec; "
+                  "rebuild it for this one, or use a newer libtilec");
+  }
+
+  // tilec_options_init_sized: too small writes nothing; NULL is refused.
+  tilec_options untouched;
+  std::memset(&untouched, 0x5a, sizeof(untouched));
+  EXPECT_EQ(tilec_options_init_sized(&untouched,
+                                     TILEC_OPTIONS_STRUCT_SIZE_V1 - 1),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::strstr(tilec_last_error(), "less than the 72"), nullptr);
+  tilec_options pattern;
+  std::memset(&pattern, 0x5a, sizeof(pattern));
+  EXPECT_EQ(std::memcmp(&untouched, &pattern, sizeof(pattern)), 0);
+  EXPECT_EQ(tilec_options_init_sized(nullptr, TILEC_OPTIONS_STRUCT_SIZE),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::strstr(tilec_last_error(), "'options' is null"), nullptr);
+  // A newer caller's larger struct: filled as far as this library knows
+  // (the caller owns those bytes), then refused by tilec_compiler_create.
+  struct Newer {
+    tilec_options known;
+    int32_t future;
+  } newer;
+  std::memset(&newer, 0x5a, sizeof(newer));
+  EXPECT_EQ(tilec_options_init_sized(&newer.known, sizeof(Newer)),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(newer.known.struct_size, sizeof(Newer));
+  EXPECT_EQ(newer.known.num_warps, 4u);
+  EXPECT_EQ(newer.known.enable_fp_fusion, 1);
+  EXPECT_EQ(tilec_compiler_create(&newer.known, &compiler),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::strstr(tilec_last_error(), "built for a newer tilec"),
+            nullptr);
+  // NULL options are the defaults.
+  ASSERT_EQ(tilec_compiler_create(nullptr, &compiler), TILEC_SUCCESS);
+  tilec_compiler_destroy(compiler);
 }
 
 TEST(CAPIOptionsTest, BadSwitchesAreInvalidArguments) {

@@ -213,6 +213,8 @@ TEST(CompilerTest, DefaultsAreThoseOfThePipelineAndTheCommandLine) {
   EXPECT_EQ(jit.prefetchLoads, pipeline.prefetchLoads);
   EXPECT_EQ(jit.issueDotsEarly, pipeline.issueDotsEarly);
   EXPECT_EQ(jit.mbarrierSpinLimit, pipeline.mbarrierSpinLimit);
+  EXPECT_EQ(jit.enableFPFusion, pipeline.enableFPFusion);
+  EXPECT_TRUE(jit.enableFPFusion); // Triton's enable_fp_fusion default.
   // The cache key's inputs start from the same values.
   CacheKeyInputs key;
   EXPECT_EQ(key.useWgmma, jit.useWgmma);
@@ -227,6 +229,7 @@ TEST(CompilerTest, DefaultsAreThoseOfThePipelineAndTheCommandLine) {
   EXPECT_EQ(key.prefetchLoads, jit.prefetchLoads);
   EXPECT_EQ(key.issueDotsEarly, jit.issueDotsEarly);
   EXPECT_EQ(key.mbarrierSpinLimit, jit.mbarrierSpinLimit);
+  EXPECT_EQ(key.enableFPFusion, jit.enableFPFusion);
 }
 
 TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
@@ -259,6 +262,7 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
       [](CompilerOptions &o) { o.issueDotsEarly = false; });
   add("mbarrier-spin-limit 1000",
       [](CompilerOptions &o) { o.mbarrierSpinLimit = 1000; });
+  add("fp-fusion 0", [](CompilerOptions &o) { o.enableFPFusion = false; });
 
   Compiler defaults = makeCompiler(dir.str(), base);
   auto reference = compile(defaults, kGrowingLoopSource,
@@ -269,11 +273,15 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
         "warp-specialize auto\n", "ping-pong auto\n",
         "intra-warpgroup-overlap auto\n", "num-ctas 1\n",
         "longest-first 1\n", "prefetch-loads 1\n", "issue-dots-early 1\n",
-        "mbarrier-spin-limit 0\n"})
+        "mbarrier-spin-limit 0\n", "fp-fusion 1\n"})
     EXPECT_NE(reference->keyText.find(line.str()), std::string::npos)
         << line.str() << reference->keyText;
   // The default programs are handed out longest first.
   EXPECT_NE(reference->ptx.find("%nctaid.x"), std::string::npos);
+  // With fp fusion, the loop's adds carry no rounding modifier (ptxas may
+  // fuse them); without, they are add.rn (checked below).
+  EXPECT_NE(reference->ptx.find("add.f32"), std::string::npos);
+  EXPECT_EQ(reference->ptx.find("add.rn.f32"), std::string::npos);
 
   std::set<std::string> keys = {reference->key};
   for (auto &[line, options] : settings) {
@@ -288,6 +296,10 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
     EXPECT_TRUE(keys.insert(compiled->key).second) << "a key seen before";
     if (!options.longestFirst)
       EXPECT_EQ(compiled->ptx.find("%nctaid"), std::string::npos);
+    if (!options.enableFPFusion) {
+      EXPECT_NE(compiled->ptx.find("add.rn.f32"), std::string::npos);
+      EXPECT_EQ(compiled->ptx.find("add.f32"), std::string::npos);
+    }
   }
 }
 
