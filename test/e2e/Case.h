@@ -119,6 +119,8 @@ struct CaseSpec {
   std::string signature;
   int numWarps = 4;
   int numStages = 0; ///< 0: the compiler's default (not passed).
+  /// Further tilec options this case is compiled with (before --tilec-option's).
+  std::vector<std::string> tilecOptions;
   std::string dtype; ///< For the table: "fp32", "fp16->fp32".
   /// Problem sizes, in order, for the table and the baseline script.
   std::vector<std::pair<std::string, std::int64_t>> sizes;

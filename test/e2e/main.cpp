@@ -330,7 +330,10 @@ compileCase(const Options &options, const CaseSpec &spec, CaseResult &result) {
     request.signature = spec.signature;
     request.numWarps = spec.numWarps;
     request.numStages = spec.numStages;
-    request.extraOptions = options.tilecOptions;
+    request.extraOptions = spec.tilecOptions;
+    request.extraOptions.insert(request.extraOptions.end(),
+                                options.tilecOptions.begin(),
+                                options.tilecOptions.end());
     request.outputCubin = cubin;
     request.logPath = base + ".compile.log";
     request.timeoutSeconds = options.compileTimeoutSeconds;

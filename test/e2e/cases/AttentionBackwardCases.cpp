@@ -233,10 +233,13 @@ void addAttentionBackwardCases(std::vector<CaseSpec> &cases) {
                                128, 32, 2, 4, 5, false));
   cases.push_back(attentionBwd("attention_bwd_1024", 4, 8, 1024, 64, 32, 128,
                                128, 32, 2, 4, 5, true));
-  // Head dim 128 on two warpgroups: four warp-specialized loops that hand
-  // their rings on from one to the next (tilegpu.ring_handoff).
-  cases.push_back(attentionBwd("attention_bwd_d128_8w", 1, 2, 512, 128, 32, 128,
-                               128, 32, 2, 8, 5, false));
+  // Head dim 128 on two warpgroups, warp-specialized: four loops that hand
+  // their rings on from one to the next (tilegpu.ring_handoff; asked for
+  // with --warp-specialize=all).
+  CaseSpec d128 = attentionBwd("attention_bwd_d128_8w", 1, 2, 512, 128, 32, 128,
+                               128, 32, 2, 8, 5, false);
+  d128.tilecOptions = {"--warp-specialize=all"};
+  cases.push_back(d128);
 }
 
 } // namespace tilec::e2e

@@ -635,10 +635,16 @@ struct TileGPUWarpSpecializePass
     SmallVector<Operation *> handoffPoints;
     if (int64_t bytes = estimateSplitSharedMemory(func);
         bytes > kMaxSharedMemoryBytes) {
+      // `auto` does not hand rings on (no GPU run has yet measured it):
+      // only `all` and loops written warp_specialize=True do.
+      bool asked = m != Mode::Auto || llvm::any_of(plans, [](const LoopPlan &plan) {
+                     auto attr = plan.loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName);
+                     return attr && attr.getValue();
+                   });
       std::string whyNot;
       FailureOr<SmallVector<Operation *>> points =
-          plans.size() > 1 ? planHandoffs(plans, entry, whyNot)
-                           : FailureOr<SmallVector<Operation *>>(failure());
+          plans.size() > 1 && asked ? planHandoffs(plans, entry, whyNot)
+                                    : FailureOr<SmallVector<Operation *>>(failure());
       std::optional<int64_t> handedOn;
       if (succeeded(points))
         handedOn = trial ? 0 : getSplitSharedMemory(func, m);
@@ -648,7 +654,10 @@ struct TileGPUWarpSpecializePass
         std::string why = "the kernel's rings would need " + std::to_string(bytes) +
                           " bytes of shared memory side by side, more than " +
                           std::to_string(kMaxSharedMemoryBytes);
-        if (!whyNot.empty())
+        if (plans.size() > 1 && !asked)
+          why += " (warp_specialize=True on a loop, or --warp-specialize=all, "
+                 "hands them on from loop to loop)";
+        else if (!whyNot.empty())
           why += ", and its loops cannot hand their rings on: " + whyNot;
         else if (handedOn && *handedOn >= 0)
           why += ", and " + std::to_string(*handedOn) +

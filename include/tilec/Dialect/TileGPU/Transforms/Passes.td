@@ -326,16 +326,19 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
 
     The producer runs ahead of the consumers, so its loops' rings cannot
     simply share memory as they do unsplit. When they do not fit side by
-    side, consecutive loops hand them on: `tilegpu.ring_handoff k` goes
+    side, `mode` `all`, `requested` and loops written
+    `warp_specialize=True` (not `auto`, until a GPU run has measured it)
+    let consecutive loops hand them on: `tilegpu.ring_handoff k` goes
     into the consumer region after the `warpgroup_wait {pendings = 0}` that
     retires loop k's dots (nothing after it may use loop k's rings) and
     into the producer region before loop k + 1's first copy, and
     tilegpu-allocate-shared lets rings on either side share memory. The
-    kernel is then split when its largest loop's rings, its other
-    allocations and all mbarriers fit (causal attention at head dim 128:
-    its two loops' K and V rings, 431,104 bytes side by side, 229,528 (224 KiB, under the 232,448 limit) handed on);
-    the producer starts a loop's copies when the consumers have finished
-    the loop before, a pipeline's fill at each loop's start.
+    kernel is then split when the split, tried first on a copy of the
+    kernel and laid out by tilegpu-allocate-shared's own rule, fits
+    (causal attention at head dim 128: its two loops' K and V rings,
+    431,104 bytes side by side, 229,528 handed on, under the 232,448
+    limit); the producer starts a loop's copies when the consumers have
+    finished the loop before, a pipeline's fill at each loop's start.
 
     A loop is taken when it is asked for and can be: `mode` `all` takes
     every loop that can be; `auto` those with a `tilegpu.warpgroup_dot`,
