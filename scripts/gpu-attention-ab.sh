@@ -5,7 +5,7 @@
 # Usage: bash scripts/gpu-attention-ab.sh [COMPILER[:TILEC-OPTION]]...   (default: tilec tilec-base)
 # Each COMPILER is .carry/COMPILER.xz from scripts/build-static.sh; an option after ':' is passed
 # to it (e.g. tilec:--warp-specialize=requested). Needs .carry/tilec-e2e.xz and .carry/commit
-# (what the compilers are). Set AB_E2E=0 to skip e2e (AB_E2E_FILTER: which cases), AB_IR=1 to also
+# (what the compilers are). AB_FILTER: which benchmark rows. Set AB_E2E=0 to skip e2e (AB_E2E_FILTER: which cases), AB_IR=1 to also
 # write Triton's TTGIR/PTX and the first compiler's SASS of the backward into $OUT/ir.tar.xz.
 set -u
 [ $# -eq 0 ] && set -- tilec tilec-base
@@ -20,7 +20,7 @@ if [ "${AB_E2E:-1}" = 1 ]; then
 fi
 for spec in "$@"; do t=${spec%%:*}; opt=""; [ "$spec" != "$t" ] && opt="--tilec-option=${spec#*:}"
   tag=$(echo "$spec" | tr -c 'A-Za-z0-9_-' _)
-  timeout 110 python3 bench/hopper_async.py --tilec $b/$t $opt --quick --sections attention_bwd,attention --attention-filter "(backward fp16 D(64|128) causal N4096|block bf16 D128 (non-)?causal N4096)" > $OUT/ab-$tag.log 2>&1
+  timeout 110 python3 bench/hopper_async.py --tilec $b/$t $opt --quick --sections attention_bwd,attention --attention-filter "${AB_FILTER:-(backward fp16 D(64|128) causal N4096|block bf16 D128 (non-)?causal N4096)}" > $OUT/ab-$tag.log 2>&1
   echo "bench $spec rc=$?"; grep -E "^\|" $OUT/ab-$tag.log | grep -v "^| *-"; grep -iE "error|traceback" $OUT/ab-$tag.log | head -3
 done
 if [ "${AB_IR:-0}" = 1 ]; then
