@@ -235,7 +235,7 @@ void addAttentionBackwardCases(std::vector<CaseSpec> &cases) {
                                128, 32, 2, 4, 5, true));
   // Head dim 128 on two warpgroups, warp-specialized: four loops that hand
   // their rings on from one to the next (tilegpu.ring_handoff; asked for
-  // with --warp-specialize=all).
+  // with --warp-specialize=all: the default leaves three handoffs alone).
   CaseSpec d128 = attentionBwd("attention_bwd_d128_8w", 1, 2, 512, 128, 32, 128,
                                128, 32, 2, 8, 5, false);
   d128.tilecOptions = {"--warp-specialize=all"};

@@ -301,12 +301,9 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
                             false, 8, true));
   // Causal at head dim 128 (the benchmark's shape), warp-specialized: the
   // two loops' rings do not fit side by side, so the kernel hands them on
-  // from the first loop to the second (tilegpu.ring_handoff; asked for:
-  // --warp-specialize=auto does not take it before a GPU run has).
-  CaseSpec causalD128 = attention("attention_causal_d128_1024", 2, 4, 1024, 128,
-                                  128, 128, true, 8, true);
-  causalD128.tilecOptions = {"--warp-specialize=all"};
-  cases.push_back(causalD128);
+  // from the first loop to the second (tilegpu.ring_handoff).
+  cases.push_back(attention("attention_causal_d128_1024", 2, 4, 1024, 128, 128,
+                            128, true, 8, true));
   // fp8 e5m2 with V transposed (the tutorial's Hopper fp8 path).
   cases.push_back(attention("attention_fp8_small", 2, 3, 128, 64, 64, 32,
                             false, 4, false, /*fp8=*/true));

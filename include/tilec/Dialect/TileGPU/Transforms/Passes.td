@@ -326,9 +326,10 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
 
     The producer runs ahead of the consumers, so its loops' rings cannot
     simply share memory as they do unsplit. When they do not fit side by
-    side, `mode` `all`, `requested` and loops written
-    `warp_specialize=True` (not `auto`, until a GPU run has measured it)
-    let consecutive loops hand them on: `tilegpu.ring_handoff k` goes
+    side, consecutive loops hand them on (`auto` between two loops only:
+    causal attention at head dim 128 ran 7–14 % faster split so on an
+    H100, the backward's four loops 3 % slower; `all`, `requested` and
+    loops written `warp_specialize=True` take any number): `tilegpu.ring_handoff k` goes
     into the consumer region after the `warpgroup_wait {pendings = 0}` that
     retires loop k's dots (nothing after it may use loop k's rings) and
     into the producer region before loop k + 1's first copy, and
