@@ -379,17 +379,17 @@ static bool checkStructSize(size_t size) {
 tilec_status tilec_options_init_sized(tilec_options *options,
                                       size_t struct_size) {
   TILEC_CHECK_NOT_NULL(options);
-  if (struct_size < TILEC_OPTIONS_STRUCT_SIZE_V1) {
-    checkStructSize(struct_size);
+  bool supported = checkStructSize(struct_size);
+  // Too small to hold even struct_size and the version-1 fields: nothing
+  // is written.
+  if (struct_size < TILEC_OPTIONS_STRUCT_SIZE_V1)
     return TILEC_ERROR_INVALID_ARGUMENT;
-  }
   // The caller owns struct_size bytes; of a larger struct than this
   // library knows, only the part it knows is written.
   std::memset(options, 0, std::min<size_t>(struct_size, TILEC_OPTIONS_STRUCT_SIZE));
   copyFieldsWithin(getDefaultOptions(), *options, struct_size);
   options->struct_size = struct_size;
-  return checkStructSize(struct_size) ? TILEC_SUCCESS
-                                      : TILEC_ERROR_INVALID_ARGUMENT;
+  return supported ? TILEC_SUCCESS : TILEC_ERROR_INVALID_ARGUMENT;
 }
 
 tilec_status tilec_compiler_create(const tilec_options *options,

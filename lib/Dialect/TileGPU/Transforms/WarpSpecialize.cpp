@@ -519,12 +519,12 @@ struct TileGPUWarpSpecializePass
   /// The shared memory `func` needs split with ring handoffs, as
   /// tilegpu-allocate-shared lays it out: the split made on a copy of the
   /// kernel (next to it in the module, its remarks silenced, then erased);
-  /// -1 when the copy could not be split.
-  int64_t getSplitSharedMemory(func::FuncOp func, Mode m) {
+  /// none when the copy could not be split.
+  std::optional<int64_t> getSplitSharedMemory(func::FuncOp func, Mode m) {
     OpBuilder b(func);
     b.setInsertionPointAfter(func);
     auto copy = cast<func::FuncOp>(b.clone(*func));
-    int64_t bytes = -1;
+    std::optional<int64_t> bytes;
     {
       ScopedDiagnosticHandler silence(func.getContext(),
                                       [](Diagnostic &) { return success(); });
@@ -652,7 +652,7 @@ struct TileGPUWarpSpecializePass
       std::optional<int64_t> handedOn;
       if (succeeded(points))
         handedOn = trial ? 0 : getSplitSharedMemory(func, m);
-      if (handedOn && *handedOn >= 0 && *handedOn <= kMaxSharedMemoryBytes) {
+      if (handedOn && *handedOn <= kMaxSharedMemoryBytes) {
         handoffPoints = std::move(*points);
       } else {
         std::string why = "the kernel's rings would need " + std::to_string(bytes) +
@@ -664,7 +664,7 @@ struct TileGPUWarpSpecializePass
                  "--warp-specialize=all, hands them on from loop to loop)";
         else if (!whyNot.empty())
           why += ", and its loops cannot hand their rings on: " + whyNot;
-        else if (handedOn && *handedOn >= 0)
+        else if (handedOn)
           why += ", and " + std::to_string(*handedOn) +
                  " with each loop's rings handed on to the next";
         for (LoopPlan &plan : plans)
