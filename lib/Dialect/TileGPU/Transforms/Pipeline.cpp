@@ -219,28 +219,121 @@ void separateSharedArithmetic(scf::ForOp forOp, SetVector<Operation *> &slice) {
   }
 }
 
-/// `iteration` (the loop's t, i32) at `b`'s point.
-Value emitIteration(OpBuilder &b, Location loc, scf::ForOp forOp) {
+/// `iteration` (the loop's t, i32) at `b`'s point, counted from `base`
+/// (the iterations of earlier loops whose rings this loop continues; null
+/// for none).
+Value emitIteration(OpBuilder &b, Location loc, scf::ForOp forOp, Value base) {
   Value t = arith::SubIOp::create(b, loc, forOp.getInductionVar(),
                                   forOp.getLowerBound());
   t = arith::DivSIOp::create(b, loc, t, forOp.getStep());
   Type i32 = b.getI32Type();
   if (t.getType().isIndex())
-    return arith::IndexCastOp::create(b, loc, i32, t);
-  if (!t.getType().isInteger(32))
-    return arith::TruncIOp::create(b, loc, i32, t);
-  return t;
+    t = arith::IndexCastOp::create(b, loc, i32, t);
+  else if (!t.getType().isInteger(32))
+    t = arith::TruncIOp::create(b, loc, i32, t);
+  return base ? arith::AddIOp::create(b, loc, base, t).getResult() : t;
 }
 
-Value emitSlot(OpBuilder &b, Location loc, scf::ForOp forOp, int64_t stages) {
-  return arith::RemUIOp::create(b, loc, emitIteration(b, loc, forOp),
+Value emitSlot(OpBuilder &b, Location loc, scf::ForOp forOp, int64_t stages,
+               Value base) {
+  return arith::RemUIOp::create(b, loc, emitIteration(b, loc, forOp, base),
                                 constI32(b, loc, stages));
 }
 
-Value emitPhase(OpBuilder &b, Location loc, scf::ForOp forOp, int64_t stages) {
-  Value round = arith::DivUIOp::create(b, loc, emitIteration(b, loc, forOp),
+Value emitPhase(OpBuilder &b, Location loc, scf::ForOp forOp, int64_t stages,
+                Value base) {
+  Value round = arith::DivUIOp::create(b, loc, emitIteration(b, loc, forOp, base),
                                        constI32(b, loc, stages));
   return arith::AndIOp::create(b, loc, round, constI32(b, loc, 1));
+}
+
+/// The number of iterations of a loop over [lb, ub) by `step` (> 0), as
+/// i32, at `b`'s point: 0 when ub <= lb.
+Value emitTripCount(OpBuilder &b, Location loc, Value lb, Value ub, Value step) {
+  Type type = lb.getType();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+  };
+  Value diff = arith::SubIOp::create(b, loc, ub, lb);
+  Value up = arith::AddIOp::create(
+      b, loc, diff, arith::SubIOp::create(b, loc, step, cst(1)));
+  Value trips = arith::DivSIOp::create(b, loc, up, step);
+  Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, diff, cst(0));
+  trips = arith::SelectOp::create(b, loc, some, trips, cst(0));
+  Type i32 = b.getI32Type();
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, i32, trips);
+  if (!type.isInteger(32))
+    return arith::TruncIOp::create(b, loc, i32, trips);
+  return trips;
+}
+
+/// What a loop pipelined with the release protocol (TMA copies only)
+/// leaves for a later loop of its block to continue: a later loop whose
+/// copies fill rings of the same tiles, with the same barriers' layout and
+/// bytes, and as many stages, fills these rings instead of its own, from
+/// the global iteration where this one stops (see Passes.td).
+struct PipelinedRings {
+  scf::ForOp loop;            // the pipelined loop
+  int64_t stages = 0;
+  SmallVector<Value> rings;   // per TMA copy, in the body's order
+  SmallVector<Value> full;    // the mbarrier array each copy completes on
+  SmallVector<int64_t> bytes; // each copy's expect-tx bytes
+  Value empty;                // the release mbarriers
+  Operation *emptyInval = nullptr;
+  Value base;                 // global iteration of its first one (null: 0)
+  Value lb, ub, step;         // its bounds before pipelining
+  bool continued = false;     // a later loop continues its rings
+};
+
+/// The TMA copies of `copies` as (ring, barrier array, bytes), in order.
+void describeCopies(ArrayRef<Operation *> copies, SmallVectorImpl<Value> &rings,
+                    SmallVectorImpl<Value> &full, SmallVectorImpl<int64_t> &bytes) {
+  // collectCopies lists each TMA copy right after its expect.
+  MBarrierExpectOp expect;
+  for (Operation *op : copies) {
+    if (auto e = dyn_cast<MBarrierExpectOp>(op))
+      expect = e;
+    if (auto load = dyn_cast<TMALoadOp>(op)) {
+      rings.push_back(load.getDst());
+      full.push_back(load.getBarriers());
+      bytes.push_back(expect.getBytes());
+    }
+  }
+}
+
+/// The ring and barrier replacements that make `forOp`'s copies continue
+/// `prev`'s rings, or failure when they do not match one to one.
+LogicalResult matchRings(const PipelinedRings &prev, scf::ForOp forOp,
+                         ArrayRef<Operation *> copies, int64_t stages,
+                         IRMapping &map) {
+  if (prev.continued || prev.stages != stages || !prev.empty ||
+      prev.loop->getBlock() != forOp->getBlock() ||
+      !prev.loop->isBeforeInBlock(forOp))
+    return failure();
+  SmallVector<Value> rings, full;
+  SmallVector<int64_t> bytes;
+  describeCopies(copies, rings, full, bytes);
+  if (rings.size() != prev.rings.size() || bytes != prev.bytes)
+    return failure();
+  DenseMap<Value, Value> back; // prev's value -> this loop's
+  auto pair = [&](Value mine, Value theirs) {
+    Value mapped = map.lookupOrNull(mine);
+    auto it = back.find(theirs);
+    if ((mapped && mapped != theirs) || (it != back.end() && it->second != mine))
+      return false;
+    map.map(mine, theirs);
+    back[theirs] = mine;
+    return true;
+  };
+  for (size_t i = 0; i < rings.size(); ++i)
+    if (!pair(rings[i], prev.rings[i]) || !pair(full[i], prev.full[i]))
+      return failure();
+  for (auto [mine, theirs] : llvm::zip(rings, prev.rings))
+    if (cast<SharedMemoryType>(mine.getType()).getTileType() !=
+        cast<SharedMemoryType>(theirs.getType()).getTileType())
+      return failure();
+  return success();
 }
 
 /// Makes every warpgroup_dot of the body asynchronous and inserts the
@@ -424,7 +517,9 @@ Operation *scheduleDots(scf::ForOp forOp) {
 /// Returns false (and why) when the loop is not taken, failure when it was
 /// taken and could not be finished (an error was reported).
 FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
-                             int64_t stages, std::string &whyNot) {
+                             int64_t stages, std::string &whyNot,
+                             MutableArrayRef<PipelinedRings> earlier,
+                             PipelinedRings &done) {
   FailureOr<LoopCopies> copies = collectCopies(forOp, whyNot);
   if (failed(copies))
     return false;
@@ -436,6 +531,63 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   MLIRContext *ctx = forOp.getContext();
   Block *body = forOp.getBody();
   Location loc = forOp.getLoc();
+  done.loop = forOp;
+  done.stages = stages;
+  done.lb = forOp.getLowerBound();
+  done.ub = forOp.getUpperBound();
+  done.step = forOp.getStep();
+
+  // Rings continued from the loop pipelined just before this one in the
+  // same block, when it fills rings of the same tiles: this loop's copies
+  // go into its rings, with its mbarriers (initialized once, before it;
+  // invalidated once, after this loop) and its release barriers, from the
+  // global iteration where it stopped. A producer warpgroup then runs from
+  // one loop's copies into the next one's as it does from one iteration to
+  // the next. (Only consecutive loops: rings continued across a loop in
+  // between would live through it, beside its own.)
+  PipelinedRings *prev = nullptr;
+  IRMapping continued;
+  if (!copies->hasCpAsync && !earlier.empty() &&
+      succeeded(matchRings(earlier.back(), forOp, copies->copies, stages, continued)))
+    prev = &earlier.back();
+  Value base;
+  if (prev) {
+    OpBuilder b(forOp);
+    base = emitTripCount(b, loc, prev->lb, prev->ub, prev->step);
+    if (prev->base)
+      base = arith::AddIOp::create(b, loc, prev->base, base);
+    SetVector<Value> mine(copies->rings.begin(), copies->rings.end());
+    mine.insert(copies->barriers.begin(), copies->barriers.end());
+    for (Value v : mine) {
+      Value theirs = continued.lookup(v);
+      // Their invalidation after the earlier loop goes (this loop's, after
+      // it, stays); this loop's initialization goes.
+      for (Operation *user : llvm::to_vector(theirs.getUsers()))
+        if (isa<MBarrierInvalOp>(user) && user->isBeforeInBlock(forOp))
+          rewriter.eraseOp(user);
+      for (Operation *user : llvm::to_vector(v.getUsers()))
+        if (isa<MBarrierInitOp>(user))
+          rewriter.eraseOp(user);
+      Operation *alloc = v.getDefiningOp();
+      rewriter.replaceAllUsesWith(v, theirs);
+      rewriter.eraseOp(alloc);
+    }
+    SetVector<Value> rings, barriers;
+    for (Value v : copies->rings)
+      rings.insert(continued.lookup(v));
+    for (Value v : copies->barriers)
+      barriers.insert(continued.lookup(v));
+    copies->rings = std::move(rings);
+    copies->barriers = std::move(barriers);
+    prev->continued = true;
+    InFlightDiagnostic remark = emitRemark(loc);
+    remark << "loop's copies continue the rings of the loop before it";
+    if (auto at = dyn_cast<FileLineColLoc>(prev->loop.getLoc()))
+      remark << " (line " << at.getLine() << ")";
+    remark << ": same tiles, one set of buffers and mbarriers for both, its "
+              "slots and phases counted on";
+  }
+  done.base = base;
 
   for (Value ring : copies->rings)
     ring.setType(SharedMemoryType::get(
@@ -449,7 +601,7 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   // computes its own).
   auto indexBefore = [&](Operation *op, OpOperand &operand) {
     OpBuilder b(op);
-    operand.set(emitSlot(b, op->getLoc(), forOp, stages));
+    operand.set(emitSlot(b, op->getLoc(), forOp, stages, base));
   };
   for (Operation *copy : copies->copies) {
     if (auto load = dyn_cast<TMALoadOp>(copy)) {
@@ -464,7 +616,7 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   for (MBarrierWaitOp wait : copies->tmaWaits) {
     indexBefore(wait, wait.getIndexMutable());
     OpBuilder b(wait);
-    wait.getPhaseMutable().assign(emitPhase(b, wait.getLoc(), forOp, stages));
+    wait.getPhaseMutable().assign(emitPhase(b, wait.getLoc(), forOp, stages, base));
   }
   for (WarpgroupDotOp dot : llvm::to_vector(body->getOps<WarpgroupDotOp>())) {
     if (dot.getAIndex() && copies->rings.contains(dot.getA()))
@@ -489,17 +641,24 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
       forOp.emitError("internal error: tilegpu-pipeline found no warp count");
       return failure();
     }
-    OpBuilder entry(ctx);
-    entry.setInsertionPointToStart(
-        &forOp->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
-    empty = MBarrierAllocOp::create(entry, loc, MBarriersType::get(ctx, stages),
-                                    /*offset=*/IntegerAttr());
     OpBuilder outside(forOp);
-    MBarrierInitOp::create(outside, loc, empty, outside.getI32IntegerAttr(*numWarps));
+    if (prev) {
+      empty = prev->empty;
+      rewriter.eraseOp(prev->emptyInval);
+    } else {
+      OpBuilder entry(ctx);
+      entry.setInsertionPointToStart(
+          &forOp->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
+      empty = MBarrierAllocOp::create(entry, loc, MBarriersType::get(ctx, stages),
+                                      /*offset=*/IntegerAttr());
+      MBarrierInitOp::create(outside, loc, empty, outside.getI32IntegerAttr(*numWarps));
+    }
     outside.setInsertionPointAfter(forOp);
-    MBarrierInvalOp::create(outside, loc, empty);
+    done.emptyInval = MBarrierInvalOp::create(outside, loc, empty);
+    done.empty = empty;
+    describeCopies(copies->copies, done.rings, done.full, done.bytes);
     OpBuilder w(copies->copies.front());
-    Value i = emitIteration(w, loc, forOp);
+    Value i = emitIteration(w, loc, forOp, base);
     Value slot = arith::RemUIOp::create(w, loc, i, constI32(w, loc, stages));
     Value round = arith::DivUIOp::create(w, loc, i, constI32(w, loc, stages));
     Value parity = arith::XOrIOp::create(
@@ -530,7 +689,7 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   Operation *releaseBarrier;
   if (empty) {
     // Iteration t releases the slot iteration t - 1 read.
-    Value t = emitIteration(b, loc, forOp);
+    Value t = emitIteration(b, loc, forOp, base);
     Value prev = arith::RemUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, t, constI32(b, loc, stages - 1)),
         constI32(b, loc, stages));
@@ -657,6 +816,7 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   // After the loop: the copies (cp.async of iterations that did not exist
   // write zeros) and the dots whose results leave the loop are done.
   scf::ForOp newLoop = *pipelined;
+  done.loop = newLoop;
   if (warpSpecialize)
     newLoop->setAttr("tile.warp_specialize", warpSpecialize);
   OpBuilder after(ctx);
@@ -737,6 +897,7 @@ struct TileGPUPipelinePass
         loops.push_back(forOp);
     });
     IRRewriter rewriter(&getContext());
+    SmallVector<PipelinedRings, 2> pipelined;
     for (scf::ForOp forOp : loops) {
       int64_t stages = numStages;
       if (auto attr = forOp->getAttrOfType<IntegerAttr>("tile.num_stages"))
@@ -751,11 +912,15 @@ struct TileGPUPipelinePass
                         << stages << " would not fit in shared memory";
         stages = fit;
       }
-      FailureOr<bool> done = pipelineLoop(rewriter, forOp, stages, whyNot);
+      PipelinedRings rings;
+      FailureOr<bool> done =
+          pipelineLoop(rewriter, forOp, stages, whyNot, pipelined, rings);
       if (failed(done))
         return signalPassFailure();
       if (!*done)
         emitRemark(loc) << "loop not software-pipelined: " << whyNot;
+      else
+        pipelined.push_back(std::move(rings));
     }
   }
 };

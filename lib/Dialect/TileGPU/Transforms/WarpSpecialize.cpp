@@ -242,12 +242,21 @@ FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
     whyNot = "a copy is inside nested control flow of the loop";
     return failure();
   }
-  // The prologue: the same barriers' copies before the loop.
+  // The prologue: the same barriers' copies before the loop, back to an
+  // earlier loop whose rings this one continues (tilegpu-pipeline).
   SmallVector<Operation *> prologue;
+  auto usesPlanBarriers = [&](Value bars) {
+    return plan.full.contains(bars) || plan.empty.contains(bars);
+  };
   for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode()) {
-    auto usesPlanBarriers = [&](Value bars) {
-      return plan.full.contains(bars) || plan.empty.contains(bars);
-    };
+    if (auto earlier = dyn_cast<scf::ForOp>(op)) {
+      bool continues = false;
+      earlier->walk([&](Operation *inner) {
+        continues |= llvm::any_of(inner->getOperands(), usesPlanBarriers);
+      });
+      if (continues)
+        break;
+    }
     if (auto load = dyn_cast<TMALoadOp>(op); load && usesPlanBarriers(load.getBarriers()))
       prologue.push_back(op);
     else if (auto expect = dyn_cast<MBarrierExpectOp>(op);
@@ -594,16 +603,29 @@ struct TileGPUWarpSpecializePass
         continue;
       }
       // Each barrier is initialized once, before the loop, and used by
-      // nothing but the loop, its prologue, its init and its inval.
+      // nothing but the loop, its prologue, its init and its inval, or by
+      // other candidate loops that continue its rings and their prologues
+      // (split with it or not at all: checked below).
       DenseSet<Operation *> rootSet(plan->roots.begin(), plan->roots.end());
+      auto otherLoop = [&](Operation *user) -> scf::ForOp {
+        Operation *top = entry.findAncestorOpInBlock(*user);
+        auto other = dyn_cast_or_null<scf::ForOp>(top);
+        return other != loop ? other : scf::ForOp();
+      };
       for (Value bars : llvm::concat<const Value>(plan->full, plan->empty)) {
         int inits = 0;
         for (Operation *user : bars.getUsers()) {
           if (isa<MBarrierInitOp>(user) && user->getBlock() == &entry &&
               user->isBeforeInBlock(loop))
             ++inits;
-          else if (!loop->isAncestor(user) && !rootSet.contains(user) &&
-                   !isa<MBarrierInvalOp>(user))
+          else if (loop->isAncestor(user) || rootSet.contains(user) ||
+                   isa<MBarrierInvalOp>(user) ||
+                   (user->getBlock() == &entry && isRoot(user)))
+            continue;
+          else if (scf::ForOp other = otherLoop(user)) {
+            if (!llvm::is_contained(candidates, other))
+              whyNot = "it shares its rings with a loop that is not split";
+          } else
             whyNot = "one of its mbarriers is used outside the loop";
         }
         if (inits != 1 && whyNot.empty())
@@ -623,6 +645,37 @@ struct TileGPUWarpSpecializePass
       }
       slice = std::move(trial);
       plans.push_back(std::move(*plan));
+    }
+    // Loops that continue each other's rings are split together or not at
+    // all: the producer fills a shared ring for every loop that reads it.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < plans.size(); ++i) {
+        scf::ForOp missing;
+        for (Value bars : llvm::concat<const Value>(plans[i].full, plans[i].empty))
+          for (Operation *user : bars.getUsers())
+            for (scf::ForOp other : candidates)
+              if (other->isAncestor(user) &&
+                  llvm::none_of(plans, [&](const LoopPlan &p) { return p.loop == other; }))
+                missing = other;
+        if (!missing)
+          continue;
+        refuse(plans[i].loop, "it shares its rings with a loop that is not split");
+        plans.erase(plans.begin() + i);
+        changed = true;
+        break;
+      }
+      if (!changed)
+        break;
+      // The producer's slice without the dropped loop's copies (each
+      // remaining plan's slice was collected once already).
+      slice = ProducerSlice();
+      for (LoopPlan &plan : plans) {
+        std::string whyNot;
+        if (failed(collectSlice(plan.roots, func.getBody(), slice, whyNot)))
+          return func.emitError("internal error: tilegpu-warp-specialize lost "
+                                "a producer slice: ") << whyNot;
+      }
     }
     if (plans.empty())
       return success();

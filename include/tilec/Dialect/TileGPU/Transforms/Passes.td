@@ -101,6 +101,18 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
       the op of the body that holds it;
     - after the loop, the results' dots and the copies are waited for.
 
+    A loop whose TMA copies fill rings of the same tiles (same barrier
+    layout, bytes and stage count) as the loop pipelined just before it in
+    the same block continues that loop's rings: its copies go into the
+    same buffers and mbarriers (initialized once before the first loop,
+    invalidated once after this one, the release mbarriers too) and its
+    iteration t counts as B + t, B = max(0, ceil((ub - lb) / step)) of the
+    earlier loop (plus that loop's own B), for slots, phases and releases;
+    its first iteration releases the earlier loop's last slot. A remark
+    says so. Causal attention's two loops over K and V blocks thus share
+    one set of rings, and a producer warpgroup (tilegpu-warp-specialize)
+    runs from one loop's copies into the next one's without a handoff.
+
     Any trip count, 0 and those below S included, runs every iteration's
     copies once and waits for them once. When S buffers of the loop's rings,
     beside the other rings it reads and its ops' scratch, would not fit the
@@ -336,10 +348,14 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     tilegpu-allocate-shared lets rings on either side share memory. The
     kernel is then split when the split, tried first on a copy of the
     kernel and laid out by tilegpu-allocate-shared's own rule, fits
-    (causal attention at head dim 128: its two loops' K and V rings,
-    431,104 bytes side by side, 229,528 handed on, under the 232,448
-    limit); the producer starts a loop's copies when the consumers have
-    finished the loop before, a pipeline's fill at each loop's start.
+    (a kernel of loops over different tiles); the producer starts a loop's
+    copies when the consumers have finished the loop before, a pipeline's
+    fill at each loop's start. Loops whose rings tilegpu-pipeline
+    continued (causal attention's two loops over K and V: one set of
+    rings) need no handoff: the producer runs on from one loop's copies
+    into the next one's. Such loops are split together or not at all (a
+    loop that shares its rings with a loop not split is refused, with a
+    remark).
 
     A loop is taken when it is asked for and can be: `mode` `all` takes
     every loop that can be; `auto` those with a `tilegpu.warpgroup_dot`,
