@@ -30,6 +30,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -311,6 +312,13 @@ LogicalResult matchRings(const PipelinedRings &prev, scf::ForOp forOp,
       prev.loop->getBlock() != forOp->getBlock() ||
       !prev.loop->isBeforeInBlock(forOp))
     return failure();
+  // Consecutive loops only: no loop in between (its rings would live beside
+  // the continued ones).
+  for (Operation *op = prev.loop->getNextNode(); op != forOp; op = op->getNextNode()) {
+    WalkResult loop = op->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); });
+    if (loop.wasInterrupted())
+      return failure();
+  }
   SmallVector<Value> rings, full;
   SmallVector<int64_t> bytes;
   describeCopies(copies, rings, full, bytes);
@@ -581,9 +589,9 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
     copies->barriers = std::move(barriers);
     prev->continued = true;
     InFlightDiagnostic remark = emitRemark(loc);
-    remark << "loop's copies continue the rings of the loop before it";
+    remark << "loop's copies continue the rings of the kernel's previous loop";
     if (auto at = dyn_cast<FileLineColLoc>(prev->loop.getLoc()))
-      remark << " (line " << at.getLine() << ")";
+      remark << " (written at line " << at.getLine() << ")";
     remark << ": same tiles, one set of buffers and mbarriers for both, its "
               "slots and phases counted on";
   }
@@ -902,8 +910,10 @@ struct TileGPUPipelinePass
       int64_t stages = numStages;
       if (auto attr = forOp->getAttrOfType<IntegerAttr>("tile.num_stages"))
         stages = attr.getInt();
-      if (stages <= 1)
+      if (stages <= 1) {
+        pipelined.clear(); // no loop continues rings across this one
         continue;
+      }
       std::string whyNot;
       Location loc = forOp.getLoc();
       if (int64_t fit = fitStages(forOp, stages); fit < stages) {
@@ -917,10 +927,12 @@ struct TileGPUPipelinePass
           pipelineLoop(rewriter, forOp, stages, whyNot, pipelined, rings);
       if (failed(done))
         return signalPassFailure();
-      if (!*done)
+      if (!*done) {
         emitRemark(loc) << "loop not software-pipelined: " << whyNot;
-      else
+        pipelined.clear();
+      } else {
         pipelined.push_back(std::move(rings));
+      }
     }
   }
 };

@@ -36,9 +36,15 @@
 // CHECK:         scf.for %[[I:.*]] = %[[LO]] to %[[HI2:.*]] step
 // CHECK:           %[[T:.*]] = arith.subi %[[I]], %[[LO]]
 // CHECK:           %[[G:.*]] = arith.addi %[[B]], %[[T]]
-// CHECK:           arith.remui %[[G]], %c3_i32
+// CHECK:           %[[GS:.*]] = arith.remui %[[G]], %c3_i32
+// CHECK:           %[[GR:.*]] = arith.divui %[[G]], %c3_i32
+// CHECK:           %[[GP:.*]] = arith.andi %[[GR]], %c1_i32
+// CHECK:           tilegpu.mbarrier_wait %[[F]][%[[GS]]], %[[GP]] :
+// CHECK:           tilegpu.warpgroup_dot %[[A]][%[[GS]]]
+// CHECK:           %[[G2:.*]] = arith.addi %[[G]], %c2_i32
+// CHECK:           %[[PREV:.*]] = arith.remui %[[G2]], %c3_i32
 // CHECK:           %[[HASPREV:.*]] = arith.cmpi sge, %[[G]], %c1_i32
-// CHECK:           tilegpu.mbarrier_arrive %[[E]][%{{.*}}] if %[[HASPREV]]
+// CHECK:           tilegpu.mbarrier_arrive %[[E]][%[[PREV]]] if %[[HASPREV]]
 // CHECK:         }
 // CHECK-COUNT-2: tilegpu.mbarrier_inval
 // CHECK-NOT:     tilegpu.mbarrier_inval
@@ -96,7 +102,7 @@ func.func @two_loops(%lo: i32, %hi: i32, %hi2: i32, %da: !tilegpu.tma_desc<tenso
   }
   tilegpu.mbarrier_inval %bars1 : !tilegpu.mbarriers<1>
   tilegpu.mbarrier_init %bars2 : !tilegpu.mbarriers<1>
-  // expected-remark @+1 {{loop's copies continue the rings of the loop before it (line 88): same tiles, one set of buffers and mbarriers for both, its slots and phases counted on}}
+  // expected-remark @+1 {{loop's copies continue the rings of the kernel's previous loop (written at line 94): same tiles, one set of buffers and mbarriers for both, its slots and phases counted on}}
   %r2 = scf.for %i = %lo to %hi2 step %c1 iter_args(%acc = %r1) -> (tensor<128x128xf32, #wgmma>) : i32 {
     tilegpu.barrier
     tilegpu.mbarrier_expect %bars2[%c0], 16384 : !tilegpu.mbarriers<1>
@@ -123,6 +129,11 @@ func.func @two_loops(%lo: i32, %hi: i32, %hi2: i32, %da: !tilegpu.tma_desc<tenso
 // CHECK:         tilegpu.local_alloc : <3 x
 // CHECK:         tilegpu.local_alloc : <2 x
 // CHECK-COUNT-4: tilegpu.mbarrier_init
+// A single-stage loop (num_stages = 1) between two loops of the same
+// tiles: the third does not continue the first one's rings (they would
+// live through the second loop, beside its own).
+// CHECK-LABEL: func.func @loop_between
+// CHECK-COUNT-2: tilegpu.local_alloc : <3 x tensor<128x64xf16>>
 
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
 
@@ -194,5 +205,53 @@ func.func @other_stages(%lo: i32, %hi: i32, %da: !tilegpu.tma_desc<tensor<128x64
     scf.yield %d : tensor<128x128xf32, #wgmma>
   } {tile.num_stages = 2 : i32}
   tilegpu.mbarrier_inval %bars2 : !tilegpu.mbarriers<1>
+  return
+}
+
+func.func @loop_between(%lo: i32, %hi: i32, %hi2: i32, %hi3: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
+                     %b: !tilegpu.smem<1 x tensor<64x128xf16>>)
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #wgmma>
+  %bars1 = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %a1 = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  tilegpu.mbarrier_init %bars1 : !tilegpu.mbarriers<1>
+  %r1 = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<128x128xf32, #wgmma>) : i32 {
+    tilegpu.barrier
+    tilegpu.mbarrier_expect %bars1[%c0], 16384 : !tilegpu.mbarriers<1>
+    tilegpu.tma_load %da[%c0, %i], %a1[%c0], %bars1[%c0] : !tilegpu.tma_desc<tensor<128x64xf16>, 2>, !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.mbarriers<1>
+    %p = arith.andi %i, %c1 : i32
+    tilegpu.mbarrier_wait %bars1[%c0], %p : !tilegpu.mbarriers<1>
+    %d = tilegpu.warpgroup_dot %a1[%c0], %b[%c0], %acc : !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
+    scf.yield %d : tensor<128x128xf32, #wgmma>
+  } 
+  tilegpu.mbarrier_inval %bars1 : !tilegpu.mbarriers<1>
+  %bars2 = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %a2 = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  tilegpu.mbarrier_init %bars2 : !tilegpu.mbarriers<1>
+  %r2 = scf.for %i = %lo to %hi2 step %c1 iter_args(%acc = %r1) -> (tensor<128x128xf32, #wgmma>) : i32 {
+    tilegpu.barrier
+    tilegpu.mbarrier_expect %bars2[%c0], 16384 : !tilegpu.mbarriers<1>
+    tilegpu.tma_load %da[%c0, %i], %a2[%c0], %bars2[%c0] : !tilegpu.tma_desc<tensor<128x64xf16>, 2>, !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.mbarriers<1>
+    %p = arith.andi %i, %c1 : i32
+    tilegpu.mbarrier_wait %bars2[%c0], %p : !tilegpu.mbarriers<1>
+    %d = tilegpu.warpgroup_dot %a2[%c0], %b[%c0], %acc : !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
+    scf.yield %d : tensor<128x128xf32, #wgmma>
+  } {tile.num_stages = 1 : i32}
+  tilegpu.mbarrier_inval %bars2 : !tilegpu.mbarriers<1>
+  %bars3 = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %a3 = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  tilegpu.mbarrier_init %bars3 : !tilegpu.mbarriers<1>
+  %r3 = scf.for %i = %lo to %hi3 step %c1 iter_args(%acc = %r2) -> (tensor<128x128xf32, #wgmma>) : i32 {
+    tilegpu.barrier
+    tilegpu.mbarrier_expect %bars3[%c0], 16384 : !tilegpu.mbarriers<1>
+    tilegpu.tma_load %da[%c0, %i], %a3[%c0], %bars3[%c0] : !tilegpu.tma_desc<tensor<128x64xf16>, 2>, !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.mbarriers<1>
+    %p = arith.andi %i, %c1 : i32
+    tilegpu.mbarrier_wait %bars3[%c0], %p : !tilegpu.mbarriers<1>
+    %d = tilegpu.warpgroup_dot %a3[%c0], %b[%c0], %acc : !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
+    scf.yield %d : tensor<128x128xf32, #wgmma>
+  } 
+  tilegpu.mbarrier_inval %bars3 : !tilegpu.mbarriers<1>
   return
 }
