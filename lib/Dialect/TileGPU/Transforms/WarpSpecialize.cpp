@@ -690,9 +690,10 @@ struct TileGPUWarpSpecializePass
         bytes > kMaxSharedMemoryBytes) {
       // `auto` hands rings on between two loops, one handoff: causal
       // attention at head dim 128 ran 7-14 % faster split so (H100,
-      // bench/RESULTS.md, seventh session), while the backward's four
-      // loops at head dim 128, three handoffs, ran 3 % slower. `all` and
-      // loops written warp_specialize=True take any number.
+      // bench/RESULTS.md, seventh session; its loops now continue one set
+      // of rings and need no handoff), while the backward's four loops at
+      // head dim 128, three handoffs, ran 3 % slower. `all` and loops
+      // written warp_specialize=True take any number.
       bool asked = m != Mode::Auto || plans.size() == 2 ||
                    llvm::any_of(plans, [](const LoopPlan &plan) {
                      auto attr = plan.loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName);

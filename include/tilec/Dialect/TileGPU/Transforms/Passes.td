@@ -340,7 +340,8 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     simply share memory as they do unsplit. When they do not fit side by
     side, consecutive loops hand them on (`auto` between two loops only:
     causal attention at head dim 128 ran 7–14 % faster split so on an
-    H100, the backward's four loops 3 % slower; `all`, `requested` and
+    H100 before its loops continued one set of rings, the backward's four
+    loops 3 % slower; `all`, `requested` and
     loops written `warp_specialize=True` take any number): `tilegpu.ring_handoff k` goes
     into the consumer region after the `warpgroup_wait {pendings = 0}` that
     retires loop k's dots (nothing after it may use loop k's rings) and
