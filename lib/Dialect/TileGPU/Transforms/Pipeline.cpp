@@ -453,7 +453,15 @@ Operation *scheduleDots(scf::ForOp forOp) {
   // Another dot that accumulates into the carried value would read it
   // unretired (ptxas then injects a wait, C7517). Any other dot with a
   // register A is retired within its iteration, its A kept until then by
-  // the wait.
+  // the wait. A dot that only accumulates (dK, dQ) stays in flight in
+  // kernels of more than one warpgroup only: with one, two CTAs share an
+  // SM and hide each other's latency, and the A fragments kept live cost
+  // spills (the backward at head dim 64, N_CTX 4096, H200, same run: 4
+  // warps 224.6 TFLOP/s retired against 205.0 in flight; 8 warps 195.8
+  // against 213.7, and 251.0 against 263.9 at head dim 128;
+  // bench/RESULTS.md, eighth session).
+  std::optional<unsigned> numWarps = lookupNumWarps(forOp);
+  bool oneWarpgroup = !numWarps || *numWarps <= 4;
   auto staysInFlight = [&](WarpgroupDotOp dot) {
     if (dot != dots.back())
       return false;
@@ -465,6 +473,10 @@ Operation *scheduleDots(scf::ForOp forOp) {
     for (OpOperand &use : arg.getUses())
       if (isChain(use) && use.getOwner() != dot.getOperation())
         return false;
+    bool onlyAccumulates = llvm::all_of(
+        arg.getUsers(), [&](Operation *user) { return user == dot.getOperation(); });
+    if (onlyAccumulates && oneWarpgroup)
+      return false;
     auto def = dot.getA().getDefiningOp<arith::TruncFOp>();
     if (!def || def->getBlock() != body)
       return false;

@@ -118,7 +118,9 @@ func.func @matmul(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, %d
 // registers that only accumulates; an i64 induction variable from lo to
 // hi. Both cp.async copies of an iteration are one group. P is computed
 // from QK^T's wait, which also retires the previous iteration's P.V, so
-// P.V stays in flight across the back edge: the copies for t + 2 are
+// P.V stays in flight across the back edge (in a kernel of two
+// warpgroups: with one, a dot that only accumulates is retired in its
+// iteration, @two_accumulators_one_warpgroup): the copies for t + 2 are
 // issued after that wait (the first point where every dot of the previous
 // iteration is retired), and the wait for iteration t, before them, leaves
 // 1 newer group in flight. After the loop, every group and the last P.V
@@ -162,7 +164,7 @@ func.func @matmul(%steps: i32, %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>, %d
 
 func.func @two_dots(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
                     %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>)
-    -> tensor<64x128xf32, #wgmma1> attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+    -> tensor<64x128xf32, #wgmma1> attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
   %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
   %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
   %c0 = arith.constant 0 : i32
@@ -320,8 +322,8 @@ func.func @read_after_dot(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64
 
 // The attention backward's loop shape: two dots with A in registers that
 // only accumulate (dV += P^T dO, then dK += dS^T Q), both A computed from
-// the first dot's wait. Only the last dot of the body stays in flight
-// across the back edge; dV is retired at the end of its iteration behind
+// the first dot's wait. In a kernel of two warpgroups only the last dot
+// of the body stays in flight across the back edge; dV is retired at the end of its iteration behind
 // one wait that leaves dK running (depth 1), its A kept until then. After
 // the loop, dK (still in flight) is waited for.
 
@@ -342,6 +344,55 @@ func.func @read_after_dot(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64
 // CHECK:         tilegpu.async_wait {pending = 0 : i32}
 // CHECK-NEXT:    tilegpu.warpgroup_wait %[[LOOP]]#1 {pendings = 0 : i32}
 func.func @two_accumulators(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
+                    %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>)
+    -> (tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>) attributes {tile.kernel, tilegpu.num_warps = 8 : i32} {
+  %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %vring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x128xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #wgmma1>
+  %r:2 = scf.for %i = %lo to %hi step %c1 iter_args(%dv = %acc0, %dk = %acc0) -> (tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>) : i64 {
+    %off = arith.trunci %i : i64 to i32
+    %offs = tile.splat %off : tensor<64x64xi32, #blocked>
+    %kp = tile.addptr %kptrs, %offs : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tilegpu.barrier
+    tilegpu.async_copy %kp, %kring[%c0] {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x64xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %s = tilegpu.warpgroup_dot %q[%c0], %kring[%c0], %zero : !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<64x64xf32, #wgmma>
+    %e = math.exp2 %s : tensor<64x64xf32, #wgmma>
+    %p = arith.truncf %e : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    tilegpu.barrier
+    tilegpu.async_copy %vptrs, %vring[%c0] {vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #blocked>, !tilegpu.smem<1 x tensor<64x128xf16>>
+    tilegpu.async_commit_group
+    tilegpu.async_wait {pending = 0 : i32}
+    tilegpu.fence_async_shared
+    tilegpu.barrier
+    %dv1 = tilegpu.warpgroup_dot %p, %vring[%c0], %dv : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    %e2 = arith.mulf %e, %s : tensor<64x64xf32, #wgmma>
+    %ds = arith.truncf %e2 : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    %dk1 = tilegpu.warpgroup_dot %ds, %vring[%c0], %dk : tensor<64x64xf16, #wgmma>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<64x128xf32, #wgmma1>
+    scf.yield %dv1, %dk1 : tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>
+  }
+  return %r#0, %r#1 : tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>
+}
+
+// The same loop in a kernel of one warpgroup (4 warps): two CTAs share an
+// SM, and both dots, which only accumulate, are retired in their own
+// iteration (dV behind dK, then dK), their A kept until then.
+// CHECK-LABEL: func.func @two_accumulators_one_warpgroup
+// CHECK:         scf.for
+// CHECK:           %[[P:.*]] = arith.truncf
+// CHECK-NEXT:      %[[D1:.*]] = tilegpu.warpgroup_dot %[[P]], {{.*}} {isAsync}
+// CHECK:           %[[DS:.*]] = arith.truncf
+// CHECK-NEXT:      %[[D2:.*]] = tilegpu.warpgroup_dot %[[DS]], {{.*}} {isAsync}
+// CHECK-NEXT:      %[[W1:.*]]:2 = tilegpu.warpgroup_wait %[[D1]], %[[P]] {pendings = 1 : i32}
+// CHECK-NEXT:      %[[W2:.*]]:2 = tilegpu.warpgroup_wait %[[D2]], %[[DS]] {pendings = 0 : i32}
+// CHECK-NEXT:      scf.yield %[[W1]]#0, %[[W2]]#0
+func.func @two_accumulators_one_warpgroup(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,
                     %kptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %vptrs: tensor<64x128x!tile.ptr<f16>, #blocked>)
     -> (tensor<64x128xf32, #wgmma1>, tensor<64x128xf32, #wgmma1>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
   %kring = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>

@@ -95,7 +95,9 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
       iteration (where no other dot accumulates into it), and its A is a
       narrowing conversion of a value computed from a wait that, in the
       next iteration, retires it: then it stays in flight behind the next
-      iteration's first dots (attention's P * V, the backward's dK and dQ),
+      iteration's first dots (attention's P * V; the backward's dK and dQ,
+      which only accumulate, in kernels of more than one warpgroup: with
+      one, two CTAs share an SM and the kept A fragments cost spills),
       as in Triton;
     - a read of a result nested in the body's control flow waits before
       the op of the body that holds it;
