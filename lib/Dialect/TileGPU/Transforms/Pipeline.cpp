@@ -341,6 +341,16 @@ LogicalResult matchRings(const PipelinedRings &prev, scf::ForOp forOp,
     if (cast<SharedMemoryType>(mine.getType()).getTileType() !=
         cast<SharedMemoryType>(theirs.getType()).getTileType())
       return failure();
+  // The earlier loop's invalidations, which go, and this loop's
+  // initializations, which go too, sit in the loops' block.
+  for (Value v : llvm::concat<const Value>(prev.full, ArrayRef<Value>(prev.empty)))
+    for (Operation *user : v.getUsers())
+      if (isa<MBarrierInvalOp>(user) && user->getBlock() != forOp->getBlock())
+        return failure();
+  for (Value v : full)
+    for (Operation *user : v.getUsers())
+      if (isa<MBarrierInitOp>(user) && user->getBlock() != forOp->getBlock())
+        return failure();
   return success();
 }
 
@@ -583,7 +593,8 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
       // Their invalidation after the earlier loop goes (this loop's, after
       // it, stays); this loop's initialization goes.
       for (Operation *user : llvm::to_vector(theirs.getUsers()))
-        if (isa<MBarrierInvalOp>(user) && user->isBeforeInBlock(forOp))
+        if (isa<MBarrierInvalOp>(user) && user->getBlock() == forOp->getBlock() &&
+            user->isBeforeInBlock(forOp))
           rewriter.eraseOp(user);
       for (Operation *user : llvm::to_vector(v.getUsers()))
         if (isa<MBarrierInitOp>(user))
