@@ -300,8 +300,8 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
   cases.push_back(attention("attention_d128_1024", 2, 4, 1024, 128, 128, 128,
                             false, 8, true));
   // Causal at head dim 128 (the benchmark's shape), warp-specialized: the
-  // two loops' rings do not fit side by side, so the kernel hands them on
-  // from the first loop to the second (tilegpu.ring_handoff).
+  // second loop continues the first one's rings (tilegpu-pipeline), so the
+  // producer runs from one loop's copies into the next's.
   cases.push_back(attention("attention_causal_d128_1024", 2, 4, 1024, 128, 128,
                             128, true, 8, true));
   // fp8 e5m2 with V transposed (the tutorial's Hopper fp8 path).

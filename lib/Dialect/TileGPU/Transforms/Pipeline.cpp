@@ -220,18 +220,23 @@ void separateSharedArithmetic(scf::ForOp forOp, SetVector<Operation *> &slice) {
   }
 }
 
+/// `v` (an integer or index) as i32.
+Value castToI32(OpBuilder &b, Location loc, Value v) {
+  Type i32 = b.getI32Type();
+  if (v.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i32, v);
+  if (!v.getType().isInteger(32))
+    return arith::TruncIOp::create(b, loc, i32, v);
+  return v;
+}
+
 /// `iteration` (the loop's t, i32) at `b`'s point, counted from `base`
 /// (the iterations of earlier loops whose rings this loop continues; null
 /// for none).
 Value emitIteration(OpBuilder &b, Location loc, scf::ForOp forOp, Value base) {
   Value t = arith::SubIOp::create(b, loc, forOp.getInductionVar(),
                                   forOp.getLowerBound());
-  t = arith::DivSIOp::create(b, loc, t, forOp.getStep());
-  Type i32 = b.getI32Type();
-  if (t.getType().isIndex())
-    t = arith::IndexCastOp::create(b, loc, i32, t);
-  else if (!t.getType().isInteger(32))
-    t = arith::TruncIOp::create(b, loc, i32, t);
+  t = castToI32(b, loc, arith::DivSIOp::create(b, loc, t, forOp.getStep()));
   return base ? arith::AddIOp::create(b, loc, base, t).getResult() : t;
 }
 
@@ -260,13 +265,7 @@ Value emitTripCount(OpBuilder &b, Location loc, Value lb, Value ub, Value step) 
       b, loc, diff, arith::SubIOp::create(b, loc, step, cst(1)));
   Value trips = arith::DivSIOp::create(b, loc, up, step);
   Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, diff, cst(0));
-  trips = arith::SelectOp::create(b, loc, some, trips, cst(0));
-  Type i32 = b.getI32Type();
-  if (type.isIndex())
-    return arith::IndexCastOp::create(b, loc, i32, trips);
-  if (!type.isInteger(32))
-    return arith::TruncIOp::create(b, loc, i32, trips);
-  return trips;
+  return castToI32(b, loc, arith::SelectOp::create(b, loc, some, trips, cst(0)));
 }
 
 /// What a loop pipelined with the release protocol (TMA copies only)
@@ -284,7 +283,6 @@ struct PipelinedRings {
   Operation *emptyInval = nullptr;
   Value base;                 // global iteration of its first one (null: 0)
   Value lb, ub, step;         // its bounds before pipelining
-  bool continued = false;     // a later loop continues its rings
 };
 
 /// The TMA copies of `copies` as (ring, barrier array, bytes), in order.
@@ -308,7 +306,7 @@ void describeCopies(ArrayRef<Operation *> copies, SmallVectorImpl<Value> &rings,
 LogicalResult matchRings(const PipelinedRings &prev, scf::ForOp forOp,
                          ArrayRef<Operation *> copies, int64_t stages,
                          IRMapping &map) {
-  if (prev.continued || prev.stages != stages || !prev.empty ||
+  if (prev.stages != stages || !prev.empty ||
       prev.loop->getBlock() != forOp->getBlock() ||
       !prev.loop->isBeforeInBlock(forOp))
     return failure();
@@ -548,7 +546,7 @@ Operation *scheduleDots(scf::ForOp forOp) {
 /// taken and could not be finished (an error was reported).
 FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
                              int64_t stages, std::string &whyNot,
-                             MutableArrayRef<PipelinedRings> earlier,
+                             const PipelinedRings *previous,
                              PipelinedRings &done) {
   FailureOr<LoopCopies> copies = collectCopies(forOp, whyNot);
   if (failed(copies))
@@ -575,11 +573,11 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   // one loop's copies into the next one's as it does from one iteration to
   // the next. (Only consecutive loops: rings continued across a loop in
   // between would live through it, beside its own.)
-  PipelinedRings *prev = nullptr;
+  const PipelinedRings *prev = nullptr;
   IRMapping continued;
-  if (!copies->hasCpAsync && !earlier.empty() &&
-      succeeded(matchRings(earlier.back(), forOp, copies->copies, stages, continued)))
-    prev = &earlier.back();
+  if (!copies->hasCpAsync && previous &&
+      succeeded(matchRings(*previous, forOp, copies->copies, stages, continued)))
+    prev = previous;
   Value base;
   if (prev) {
     OpBuilder b(forOp);
@@ -610,10 +608,9 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
       barriers.insert(continued.lookup(v));
     copies->rings = std::move(rings);
     copies->barriers = std::move(barriers);
-    prev->continued = true;
     InFlightDiagnostic remark = emitRemark(loc);
     remark << "loop's copies continue the rings of the kernel's previous loop";
-    if (auto at = dyn_cast<FileLineColLoc>(prev->loop.getLoc()))
+    if (auto at = dyn_cast<FileLineColLoc>(prev->loop->getLoc()))
       remark << " (written at line " << at.getLine() << ")";
     remark << ": same tiles, one set of buffers and mbarriers for both, its "
               "slots and phases counted on";
@@ -928,13 +925,14 @@ struct TileGPUPipelinePass
         loops.push_back(forOp);
     });
     IRRewriter rewriter(&getContext());
-    SmallVector<PipelinedRings, 2> pipelined;
+    // The loop pipelined last, for the next one to continue its rings.
+    std::optional<PipelinedRings> previous;
     for (scf::ForOp forOp : loops) {
       int64_t stages = numStages;
       if (auto attr = forOp->getAttrOfType<IntegerAttr>("tile.num_stages"))
         stages = attr.getInt();
       if (stages <= 1) {
-        pipelined.clear(); // no loop continues rings across this one
+        previous.reset(); // no loop continues rings across this one
         continue;
       }
       std::string whyNot;
@@ -947,14 +945,15 @@ struct TileGPUPipelinePass
       }
       PipelinedRings rings;
       FailureOr<bool> done =
-          pipelineLoop(rewriter, forOp, stages, whyNot, pipelined, rings);
+          pipelineLoop(rewriter, forOp, stages, whyNot,
+                       previous ? &*previous : nullptr, rings);
       if (failed(done))
         return signalPassFailure();
       if (!*done) {
         emitRemark(loc) << "loop not software-pipelined: " << whyNot;
-        pipelined.clear();
+        previous.reset();
       } else {
-        pipelined.push_back(std::move(rings));
+        previous = std::move(rings);
       }
     }
   }

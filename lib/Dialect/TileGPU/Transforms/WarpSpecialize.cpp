@@ -604,28 +604,19 @@ struct TileGPUWarpSpecializePass
       }
       // Each barrier is initialized once, before the loop, and used by
       // nothing but the loop, its prologue, its init and its inval, or by
-      // other candidate loops that continue its rings and their prologues
-      // (split with it or not at all: checked below).
+      // other loops that continue its rings and their prologues (split
+      // with it or not at all: checked below).
       DenseSet<Operation *> rootSet(plan->roots.begin(), plan->roots.end());
-      auto otherLoop = [&](Operation *user) -> scf::ForOp {
-        Operation *top = entry.findAncestorOpInBlock(*user);
-        auto other = dyn_cast_or_null<scf::ForOp>(top);
-        return other != loop ? other : scf::ForOp();
-      };
       for (Value bars : llvm::concat<const Value>(plan->full, plan->empty)) {
         int inits = 0;
         for (Operation *user : bars.getUsers()) {
           if (isa<MBarrierInitOp>(user) && user->getBlock() == &entry &&
               user->isBeforeInBlock(loop))
             ++inits;
-          else if (loop->isAncestor(user) || rootSet.contains(user) ||
-                   isa<MBarrierInvalOp>(user) ||
-                   (user->getBlock() == &entry && isRoot(user)))
-            continue;
-          else if (scf::ForOp other = otherLoop(user)) {
-            if (!llvm::is_contained(candidates, other))
-              whyNot = "it shares its rings with a loop that is not split";
-          } else
+          else if (!loop->isAncestor(user) && !rootSet.contains(user) &&
+                   !isa<MBarrierInvalOp>(user) &&
+                   !(user->getBlock() == &entry && isRoot(user)) &&
+                   !isa_and_nonnull<scf::ForOp>(entry.findAncestorOpInBlock(*user)))
             whyNot = "one of its mbarriers is used outside the loop";
         }
         if (inits != 1 && whyNot.empty())
@@ -648,27 +639,31 @@ struct TileGPUWarpSpecializePass
     }
     // Loops that continue each other's rings are split together or not at
     // all: the producer fills a shared ring for every loop that reads it.
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t i = 0; i < plans.size(); ++i) {
-        scf::ForOp missing;
-        for (Value bars : llvm::concat<const Value>(plans[i].full, plans[i].empty))
-          for (Operation *user : bars.getUsers())
-            for (scf::ForOp other : candidates)
-              if (other->isAncestor(user) &&
-                  llvm::none_of(plans, [&](const LoopPlan &p) { return p.loop == other; }))
-                missing = other;
-        if (!missing)
-          continue;
-        refuse(plans[i].loop, "it shares its rings with a loop that is not split");
-        plans.erase(plans.begin() + i);
-        changed = true;
-        break;
+    // A plan sharing barriers with a loop of the kernel that is not split
+    // is dropped (which may drop another: start again), then the
+    // producer's slice is collected anew without its copies.
+    auto sharesWithUnsplit = [&](const LoopPlan &plan) {
+      for (Value bars : llvm::concat<const Value>(plan.full, plan.empty))
+        for (Operation *user : bars.getUsers()) {
+          auto other = dyn_cast_or_null<scf::ForOp>(entry.findAncestorOpInBlock(*user));
+          if (other && other != plan.loop &&
+              llvm::none_of(plans, [&](const LoopPlan &p) { return p.loop == other; }))
+            return true;
+        }
+      return false;
+    };
+    bool dropped = false;
+    for (size_t i = 0; i < plans.size();) {
+      if (!sharesWithUnsplit(plans[i])) {
+        ++i;
+        continue;
       }
-      if (!changed)
-        break;
-      // The producer's slice without the dropped loop's copies (each
-      // remaining plan's slice was collected once already).
+      refuse(plans[i].loop, "it shares its rings with a loop that is not split");
+      plans.erase(plans.begin() + i);
+      dropped = true;
+      i = 0;
+    }
+    if (dropped) {
       slice = ProducerSlice();
       for (LoopPlan &plan : plans) {
         std::string whyNot;

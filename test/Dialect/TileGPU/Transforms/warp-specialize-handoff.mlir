@@ -4,8 +4,8 @@
 // RUN: tilec-opt %s -split-input-file -tilegpu-warp-specialize=mode=auto 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO-REMARK
 
 // mode=auto (the compiler's default) hands rings on between two loops
-// only (one handoff: causal attention ran faster so, the backward's three
-// handoffs slower).
+// only (one handoff: causal attention ran faster so before its loops
+// continued one set of rings, the backward's three handoffs slower).
 // AUTO-LABEL: func.func @two_loops
 // AUTO:         tilegpu.ring_handoff 0
 // AUTO-LABEL: func.func @no_wait
