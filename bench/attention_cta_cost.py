@@ -36,16 +36,24 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--tilec", required=True)
     p.add_argument("--ctas", type=int, default=128, help="CTAs per grid (one round: at most the SMs)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=FLAGS",
+                   help="another tilec build of the kernel, with these space-separated flags")
+    p.add_argument("--no-baselines", action="store_true", help="tilec only (no Triton, cuDNN)")
     args = p.parse_args()
+    variants = {"tilec": []}
+    for v in args.variant:
+        name, _, flags = v.partition("=")
+        variants[name] = flags.split()
     ha.triton_compile.install_tilec_alias()
     path = ha.variant(os.path.join(ha.ROOT, "examples", "attention.tile"),
                       [("p = p.to(tl.float16)", "p = p.to(v.dtype)")], "cta_")
     tri = ha.triton_kernel(path, "_attn_fwd")
     d, bm, bn, sm_scale, e = 128, 128, 128, 0.5, ha.entry
-    times = {"tilec": [], "triton": [], "cudnn": []}
+    others = [] if args.no_baselines else ["triton", "cudnn"]
+    times = {key: [] for key in [*variants, *others]}
     iters = []
-    print("| N_CTX | Z*H | CTAs | iterations | tilec µs | Triton µs | cuDNN µs |")
-    print("|---|---|---|---|---|---|---|")
+    print("| N_CTX | Z*H | CTAs | iterations | " + " | ".join(f"{key} µs" for key in times) + " |")
+    print("|---|---|---|---|" + "---|" * len(times))
     for n_ctx in (2048, 4096, 8192, 16384):
         Z, H = 1, max(1, args.ctas // (n_ctx // bm))
         q, k, v = (torch.empty(Z, H, n_ctx, d, device="cuda", dtype=torch.bfloat16).normal_()
@@ -57,23 +65,33 @@ def main():
         st = ", ".join([e(H * n_ctx * d), e(n_ctx * d), e(d), "1"])
         sig = ("*bf16:16, *bf16:16, *bf16:16, fp32, *fp32:16, *bf16:16, " + ", ".join([st] * 4) +
                f", {e(Z)}, {e(H)}, {e(n_ctx)}, {d}, {bm}, {bn}, 1")
-        kern, _ = ha.tilec_kernel(args.tilec, path, "_attn_fwd", sig, 8, 3, f"cta_{n_ctx}")
         s4 = [H * n_ctx * d, n_ctx * d, d]
-        ok, _, _, ms = ha.timed(lambda: kern(grid, q, k, v, sm_scale, lse, o, *(s4 * 4), Z, H, n_ctx),
-                                o, ref, 0, 8e-2, 2e-2)
-        strides = [x for t in (q, k, v, o) for x in t.stride()]
-        tok, _, _, tms = ha.timed(lambda: tri[grid](q, k, v, sm_scale, lse, o, *strides, Z, H, n_ctx,
-                                                    HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=1,
-                                                    num_warps=8, num_stages=3), o, ref, 0, 8e-2, 2e-2)
-        cms = ha.bench(lambda: ha.sdpa("cudnn", q, k, v, False, sm_scale))
-        if not (ok and tok):
-            print(f"check failed at N_CTX {n_ctx}: tilec {ok}, Triton {tok}")
-            return 1
+        dims = [x for x in (Z, H, n_ctx) if e(x) != "1"]  # a 1 is a constexpr
+        row = {}
+        for name, flags in variants.items():
+            kern, _ = ha.tilec_kernel(args.tilec, path, "_attn_fwd", sig, 8, 3,
+                                      f"cta_{name}_{n_ctx}", flags)
+            ok, _, _, ms = ha.timed(lambda: kern(grid, q, k, v, sm_scale, lse, o, *(s4 * 4), *dims),
+                                    o, ref, 0, 8e-2, 2e-2)
+            if not ok:
+                print(f"check failed at N_CTX {n_ctx}: {name}")
+                return 1
+            row[name] = ms
+        if others:
+            strides = [x for t in (q, k, v, o) for x in t.stride()]
+            tok, _, _, row["triton"] = ha.timed(
+                lambda: tri[grid](q, k, v, sm_scale, lse, o, *strides, Z, H, n_ctx,
+                                  HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=1,
+                                  num_warps=8, num_stages=3), o, ref, 0, 8e-2, 2e-2)
+            row["cudnn"] = ha.bench(lambda: ha.sdpa("cudnn", q, k, v, False, sm_scale))
+            if not tok:
+                print(f"check failed at N_CTX {n_ctx}: Triton")
+                return 1
         iters.append(n_ctx // bn)
-        for key, t in (("tilec", ms), ("triton", tms), ("cudnn", cms)):
+        for key, t in row.items():
             times[key].append(t * 1e3)
-        print(f"| {n_ctx} | {Z * H} | {grid[0] * grid[1]} | {n_ctx // bn} | {ms * 1e3:.1f} | "
-              f"{tms * 1e3:.1f} | {cms * 1e3:.1f} |")
+        print(f"| {n_ctx} | {Z * H} | {grid[0] * grid[1]} | {n_ctx // bn} | " +
+              " | ".join(f"{row[key] * 1e3:.1f}" for key in times) + " |")
     print()
     for key, ys in times.items():
         t0, t1 = fit(iters, ys)
