@@ -43,6 +43,9 @@ namespace tilec::runtime {
   X(funcGetAttribute, cuFuncGetAttribute, "cuFuncGetAttribute", nullptr)       \
   X(funcSetAttribute, cuFuncSetAttribute, "cuFuncSetAttribute", nullptr)       \
   X(launchKernel, cuLaunchKernel, "cuLaunchKernel", nullptr)                   \
+  X(occupancyMaxActiveBlocksPerMultiprocessor,                                 \
+    cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor", nullptr)                    \
   X(memGetInfo, cuMemGetInfo_v2, "cuMemGetInfo_v2", nullptr)                   \
   X(memAlloc, cuMemAlloc_v2, "cuMemAlloc_v2", nullptr)                         \
   X(memFree, cuMemFree_v2, "cuMemFree_v2", nullptr)                            \

@@ -9,6 +9,8 @@
 
 #include "DriverApi.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -39,6 +41,11 @@ std::string trimLog(const char *log) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\0'))
     text.pop_back();
   return text;
+}
+
+std::string gridText(LaunchGrid grid) {
+  return "(" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
+         std::to_string(grid.z) + ")";
 }
 
 } // namespace
@@ -148,6 +155,8 @@ Expected<std::unique_ptr<Kernel>> Kernel::load(const Device &device,
       PackedArguments::layout(kernel->metadata_));
   TILEC_RETURN_IF_ERROR(kernel->checkParameterLayout());
   TILEC_RETURN_IF_ERROR(kernel->checkTensorMapSupport());
+  if (metadata.persistent)
+    TILEC_RETURN_IF_ERROR(kernel->computeOccupancy());
   kernel->tensorMaps_.resize(metadata.hiddenParameters.size());
   return kernel;
 }
@@ -203,6 +212,29 @@ Status Kernel::configureSharedMemory() {
             .withContext("opting '" + metadata_.name + "' into " +
                          std::to_string(dynamicBytes) +
                          " bytes of dynamic shared memory"));
+  return Status::success();
+}
+
+Status Kernel::computeOccupancy() {
+  const std::array<unsigned, 3> &cluster = metadata_.clusterDims;
+  if (cluster[0] * cluster[1] * cluster[2] != 1)
+    return Status::error(ErrorCode::InvalidMetadata,
+                         "kernel '" + metadata_.name +
+                             "' is persistent and has cluster dims; a "
+                             "persistent kernel cannot use clusters");
+  const Driver &driver = device_->driver();
+  int blocks = 0;
+  // After configureSharedMemory: above 48 KiB the driver counts the
+  // dynamic shared memory only once the function has opted in.
+  TILEC_RETURN_IF_ERROR(
+      driver
+          .check(driver.api().occupancyMaxActiveBlocksPerMultiprocessor(
+                     &blocks, function_, metadata_.numThreads,
+                     static_cast<std::size_t>(metadata_.dynamicSharedBytes)),
+                 "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+          .withContext("sizing the persistent grid of '" + metadata_.name +
+                       "'"));
+  ctasPerSM_ = std::max(blocks, 1);
   return Status::success();
 }
 
@@ -302,6 +334,8 @@ Status Kernel::buildHiddenArguments(LaunchGrid grid, KernelArgs args,
           packed.setHidden(i, (*map)->bytes, sizeof((*map)->bytes)));
       continue;
     }
+    if (hidden.recipe.kind == "program_grid")
+      continue; // All of them at once below.
     if (hidden.recipe.kind != "global_scratch")
       return Status::error(ErrorCode::Unsupported,
                            "hidden parameter '" + hidden.name +
@@ -325,7 +359,7 @@ Status Kernel::buildHiddenArguments(LaunchGrid grid, KernelArgs args,
     }
     TILEC_RETURN_IF_ERROR(packed.setHidden(i, &address, sizeof(address)));
   }
-  return Status::success();
+  return packed.setProgramGrid(metadata_, grid);
 }
 
 Status Kernel::launch(LaunchGrid grid, KernelArgs args, const Stream *stream) {
@@ -336,16 +370,17 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
   // This is the hot path of every launch: messages are built only on error.
   const Driver &driver = device_->driver();
   const DriverApi &api = driver.api();
-  auto gridText = [&] {
-    return "(" + std::to_string(grid.x) + ", " + std::to_string(grid.y) +
-           ", " + std::to_string(grid.z) + ")";
-  };
-  if (grid.x < 1 || grid.x > 0x7fffffffu || grid.y < 1 || grid.y > 65535 ||
-      grid.z < 1 || grid.z > 65535)
-    return Status::error(ErrorCode::InvalidArgument,
-                         "kernel '" + metadata_.name + "': grid " + gridText() +
-                             " out of range (x in [1, 2^31-1], y and z in "
-                             "[1, 65535])");
+  // `grid` is the caller's grid (what program_grid and global_scratch see);
+  // `launched` is what the driver gets (1-D and smaller when persistent).
+  Expected<LaunchGrid> launchedGrid = computeLaunchGrid(
+      grid, metadata_.persistent,
+      static_cast<unsigned>(device_->info().multiprocessors),
+      static_cast<unsigned>(ctasPerSM_));
+  if (!launchedGrid)
+    return Status::error(launchedGrid.status().code(),
+                         "kernel '" + metadata_.name + "': " +
+                             launchedGrid.status().message());
+  LaunchGrid launched = *launchedGrid;
 
   Expected<PackedArguments> packed =
       PackedArguments::pack(metadata_, args, layout_);
@@ -358,25 +393,30 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
   unsigned sharedBytes = static_cast<unsigned>(metadata_.dynamicSharedBytes);
   CUstream cuStream = stream;
   auto what = [&] {
-    return "launching '" + metadata_.name + "' with grid " + gridText() +
-           ", block (" + std::to_string(block) + ", 1, 1), " +
+    std::string text = "launching '" + metadata_.name + "' with grid " +
+                       gridText(launched);
+    if (metadata_.persistent)
+      text += " (persistent, for the grid " + gridText(grid) + ")";
+    return text + ", block (" + std::to_string(block) + ", 1, 1), " +
            std::to_string(sharedBytes) + " bytes of dynamic shared memory";
   };
 
   const auto &cluster = metadata_.clusterDims;
   bool clustered = cluster[0] * cluster[1] * cluster[2] != 1;
   if (!clustered) {
-    CUresult result = api.launchKernel(function_, grid.x, grid.y, grid.z,
-                                       block, 1, 1, sharedBytes, cuStream,
-                                       packed->kernelParams(), nullptr);
+    CUresult result = api.launchKernel(
+        function_, launched.x, launched.y, launched.z, block, 1, 1,
+        sharedBytes, cuStream, packed->kernelParams(), nullptr);
     if (result == CUDA_SUCCESS)
       return Status::success();
     return driver.check(result, "cuLaunchKernel").withContext(what());
   }
 
+  // Not persistent (the metadata cannot be both): launched == grid.
   if (grid.x % cluster[0] || grid.y % cluster[1] || grid.z % cluster[2])
     return Status::error(ErrorCode::InvalidArgument,
-                         "kernel '" + metadata_.name + "': grid " + gridText() +
+                         "kernel '" + metadata_.name + "': grid " +
+                             gridText(grid) +
                              " is not a multiple of its cluster dims (" +
                              std::to_string(cluster[0]) + ", " +
                              std::to_string(cluster[1]) + ", " +
@@ -392,9 +432,9 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
   attribute.value.clusterDim.y = cluster[1];
   attribute.value.clusterDim.z = cluster[2];
   CUlaunchConfig config = {};
-  config.gridDimX = grid.x;
-  config.gridDimY = grid.y;
-  config.gridDimZ = grid.z;
+  config.gridDimX = launched.x;
+  config.gridDimY = launched.y;
+  config.gridDimZ = launched.z;
   config.blockDimX = block;
   config.blockDimY = 1;
   config.blockDimZ = 1;

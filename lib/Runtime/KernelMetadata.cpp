@@ -106,6 +106,17 @@ public:
     return Status::success();
   }
 
+  /// Reads a boolean (absent: `out` is left as it is).
+  Status getBool(const char *key, bool &out) const {
+    const json *value = find(key);
+    if (!value)
+      return Status::success();
+    if (!value->is_boolean())
+      return wrongType(key, "a boolean");
+    out = value->get<bool>();
+    return Status::success();
+  }
+
   /// Returns the sub-object at `key` (nullptr if absent and not required).
   Status getObject(const char *key, const json *&out, bool required) const {
     out = find(key);
@@ -493,12 +504,30 @@ Status parseHiddenParameter(const KernelMetadata &md, const json &object,
                            std::to_string(param.bytes));
     return Status::success();
   }
+  if (param.recipe.kind == "program_grid") {
+    if (param.bytes != 4 || param.align != 4)
+      return metadataError(where + ": a program_grid value is a 32-bit "
+                                   "integer ('bytes' 4, 'align' 4), metadata "
+                                   "says 'bytes' " +
+                           std::to_string(param.bytes) + ", 'align' " +
+                           std::to_string(param.align));
+    std::int64_t axis = 0;
+    TILEC_RETURN_IF_ERROR(recipeReader.getInt("axis", axis, true,
+                                              std::numeric_limits<int>::min(),
+                                              std::numeric_limits<int>::max()));
+    if (axis < 0 || axis > 2)
+      return metadataError(recipeReader.field("axis") + " is " +
+                           std::to_string(axis) +
+                           "; a grid axis is 0, 1 or 2 (x, y, z)");
+    param.recipe.axis = static_cast<unsigned>(axis);
+    return Status::success();
+  }
   if (param.recipe.kind == "tma_descriptor")
     return parseTmaRecipe(md, recipeReader, where, param);
   return metadataError(where + ": recipe '" + param.recipe.kind +
                        "' is not known to this runtime (known: "
-                       "global_scratch, tma_descriptor), so it cannot build "
-                       "this argument");
+                       "global_scratch, program_grid, tma_descriptor), so it "
+                       "cannot build this argument");
 }
 
 Status parseTopLevel(const json &root, KernelMetadata &md) {
@@ -562,6 +591,15 @@ Status parseTopLevel(const json &root, KernelMetadata &md) {
       md.clusterDims[i] = dim.get<unsigned>();
     }
   }
+  TILEC_RETURN_IF_ERROR(top.getBool("persistent", md.persistent));
+  if (md.persistent && md.clusterDims != std::array<unsigned, 3>{1, 1, 1})
+    return metadataError(
+        "'persistent' is true and 'cluster_dims' is [" +
+        std::to_string(md.clusterDims[0]) + ", " +
+        std::to_string(md.clusterDims[1]) + ", " +
+        std::to_string(md.clusterDims[2]) +
+        "]: a persistent kernel is launched as a 1-D grid of single CTAs, "
+        "so it cannot use thread-block clusters");
 
   const json *source = nullptr;
   TILEC_RETURN_IF_ERROR(top.getObject("source", source, false));

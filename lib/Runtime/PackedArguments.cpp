@@ -193,6 +193,27 @@ Status PackedArguments::setHidden(std::size_t hiddenIndex, const void *data,
   return Status::success();
 }
 
+Status PackedArguments::setProgramGrid(const KernelMetadata &metadata,
+                                       LaunchGrid grid) {
+  for (std::size_t i = 0; i < metadata.hiddenParameters.size(); ++i) {
+    const HiddenParameterInfo &hidden = metadata.hiddenParameters[i];
+    if (hidden.recipe.kind != "program_grid")
+      continue;
+    unsigned axis = hidden.recipe.axis;
+    unsigned size = axis == 0 ? grid.x : axis == 1 ? grid.y : grid.z;
+    if (size > 0x7fffffffu)
+      return Status::error(ErrorCode::InvalidArgument,
+                           "kernel '" + metadata.name + "': hidden parameter '" +
+                               hidden.name + "' (program_grid, axis " +
+                               std::to_string(axis) + "): grid size " +
+                               std::to_string(size) +
+                               " does not fit a 32-bit integer");
+    std::int32_t value = static_cast<std::int32_t>(size);
+    TILEC_RETURN_IF_ERROR(setHidden(i, &value, sizeof(value)));
+  }
+  return Status::success();
+}
+
 void **PackedArguments::kernelParams() {
   const std::vector<ArgumentSlot> &slots = *slots_;
   params_.resize(slots.size());

@@ -22,6 +22,7 @@
 #include "tilec/Runtime/DeviceBuffer.h"
 #include "tilec/Runtime/KernelArg.h"
 #include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Runtime/LaunchGrid.h"
 #include "tilec/Runtime/Status.h"
 #include "tilec/Runtime/TensorMap.h"
 
@@ -41,18 +42,6 @@ struct ArgumentSlot;
 class PackedArguments;
 class Stream;
 
-/// Number of programs along each axis: `tl.program_id(a)` runs over
-/// [0, x), [0, y), [0, z) for a = 0, 1, 2.
-struct LaunchGrid {
-  unsigned x = 1;
-  unsigned y = 1;
-  unsigned z = 1;
-
-  std::uint64_t programs() const {
-    return std::uint64_t(x) * std::uint64_t(y) * std::uint64_t(z);
-  }
-};
-
 /// What the driver reports about the loaded function (cuFuncGetAttribute).
 struct KernelAttributes {
   int registers = 0;          ///< Per thread.
@@ -66,7 +55,8 @@ struct KernelAttributes {
 
 /// A kernel loaded into a device's context, launchable as its metadata
 /// describes (DESIGN.md §2): block = (`num_threads`, 1, 1), dynamic shared
-/// memory = `shared_memory.dynamic_bytes`, cluster = `cluster_dims`.
+/// memory = `shared_memory.dynamic_bytes`, cluster = `cluster_dims`; a
+/// `persistent` kernel on the grid computeLaunchGrid gives.
 class Kernel {
 public:
   /// Loads `image` — a cubin (ELF, recognized by its magic bytes) or PTX text
@@ -80,6 +70,10 @@ public:
   ///    metadata implies (PackedArguments::layout);
   ///  - a kernel with TMA descriptor parameters needs a device of compute
   ///    capability 9.0+ and a driver with cuTensorMapEncodeTiled.
+  /// For a `persistent` kernel it also asks the driver how many of its CTAs
+  /// one SM holds at once (cuOccupancyMaxActiveBlocksPerMultiprocessor with
+  /// `num_threads` and the dynamic shared memory; at least 1) and keeps the
+  /// answer for every launch (`ctasPerSM`).
   /// Errors read like "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX (a PTX
   /// JIT compilation failed) while loading 'add_kernel'", followed by the JIT
   /// log for PTX.
@@ -97,13 +91,18 @@ public:
   Kernel(const Kernel &) = delete;
   Kernel &operator=(const Kernel &) = delete;
 
-  /// Queues one launch on `stream` (the legacy default stream if null).
-  /// `args` are checked and packed by PackedArguments::pack (count, kinds,
-  /// sizes, divisibility); hidden parameters are built from their recipes.
-  /// A TMA descriptor is resolved and checked (resolveTensorMap) at every
-  /// launch and encoded with cuTensorMapEncodeTiled only when its inputs
-  /// (base address, sizes, strides) differ from the previous launch's.
-  /// Grid limits: x in [1, 2^31-1], y and z in [1, 65535]. The launch is
+  /// Queues one launch of `grid` programs on `stream` (the legacy default
+  /// stream if null). `args` are checked and packed by PackedArguments::pack
+  /// (count, kinds, sizes, divisibility); hidden parameters are built from
+  /// their recipes: "program_grid" passes `grid`'s x, y or z as an i32,
+  /// "global_scratch" holds x*y*z slices. A TMA descriptor is resolved and
+  /// checked (resolveTensorMap) at every launch and encoded with
+  /// cuTensorMapEncodeTiled only when its inputs (base address, sizes,
+  /// strides) differ from the previous launch's.
+  /// Grid limits: x in [1, 2^31-1], y and z in [1, 65535] (a zero dimension
+  /// is an error too: nothing is launched); for a persistent kernel also
+  /// x*y*z <= 2^31-1, and what is launched is the 1-D grid
+  /// computeLaunchGrid(grid, true, SMs, ctasPerSM()) gives. The launch is
   /// asynchronous: a fault inside the kernel is reported by the next
   /// synchronizing call (Event::wait, Stream::synchronize,
   /// Device::synchronize). Not thread-safe for concurrent launches of the
@@ -122,6 +121,10 @@ public:
   bool loadedFromPtx() const { return fromPtx_; }
   /// The `CUfunction`.
   CUfunc_st *function() const { return function_; }
+  /// For a persistent kernel, how many of its CTAs one SM holds at once
+  /// (cuOccupancyMaxActiveBlocksPerMultiprocessor at load, at least 1); 0
+  /// for other kernels, which do not ask.
+  int ctasPerSM() const { return ctasPerSM_; }
 
   /// cuTensorMapEncodeTiled calls made for this kernel's TMA descriptors
   /// so far (a launch whose descriptor inputs are unchanged makes none).
@@ -136,6 +139,7 @@ private:
   Status buildHiddenArguments(LaunchGrid grid, KernelArgs args,
                               PackedArguments &packed);
   Status checkTensorMapSupport() const;
+  Status computeOccupancy();
 
   const Device *device_;
   KernelMetadata metadata_;
@@ -143,6 +147,8 @@ private:
   CUfunc_st *function_ = nullptr;
   KernelAttributes attributes_;
   bool fromPtx_ = false;
+  /// See ctasPerSM().
+  int ctasPerSM_ = 0;
   DeviceBuffer scratch_;
   /// One per hidden parameter (used by the tma_descriptor ones).
   std::vector<TensorMapCache> tensorMaps_;

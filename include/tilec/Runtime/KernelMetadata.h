@@ -93,14 +93,21 @@ struct TmaDescriptorRecipe {
 
 /// What the runtime must build for a hidden parameter. Known recipes:
 ///  - "global_scratch": a pointer to `bytesPerProgram` bytes of global
-///    scratch memory per program (grid x*y*z programs), aligned to `align`;
-///    with `bytesPerProgram` == 0 a null pointer is passed.
+///    scratch memory per program (the caller's grid: x*y*z programs, also
+///    for a persistent kernel), aligned to `align`; with `bytesPerProgram`
+///    == 0 a null pointer is passed.
+///  - "program_grid": the caller's grid size along `axis` (0, 1, 2: x, y,
+///    z of the grid the caller asked for, not the grid launched for a
+///    persistent kernel) as a 32-bit integer; `bytes` and `align` are 4.
 ///  - "tma_descriptor": a CUtensorMap passed by value (`tma`).
 /// Metadata naming any other recipe is rejected when parsed.
 struct HiddenRecipe {
   std::string kind;
+  /// "global_scratch": bytes per program and the alignment of each slice.
   std::uint64_t bytesPerProgram = 0;
   std::uint64_t align = 1;
+  /// "program_grid": the grid axis, 0 to 2.
+  unsigned axis = 0;
   /// Valid when `kind` is "tma_descriptor".
   TmaDescriptorRecipe tma;
 };
@@ -140,6 +147,13 @@ struct KernelMetadata {
   std::uint64_t staticSharedBytes = 0;
   std::uint64_t dynamicSharedBytes = 0; ///< Passed at launch.
   std::array<unsigned, 3> clusterDims = {1, 1, 1};
+  /// A persistent kernel ("persistent": true) walks the programs of the
+  /// caller's grid itself: the runtime launches a 1-D grid of
+  /// min(x*y*z, SMs * resident CTAs per SM) CTAs (computeLaunchGrid in
+  /// Kernel.h), and the kernel learns the caller's grid from "program_grid"
+  /// hidden parameters. Never together with clusterDims other than {1,1,1}
+  /// (rejected when parsed).
+  bool persistent = false;
 
   // Provenance.
   std::string sourcePath;
@@ -161,7 +175,8 @@ struct KernelMetadata {
 
   /// Parses metadata JSON. Errors are `InvalidMetadata` and name the field,
   /// e.g. "kernel metadata: parameters[1] ('n'): unknown kind 'scaler'
-  /// (expected pointer, scalar or constexpr)".
+  /// (expected pointer, scalar or constexpr)", or "kernel metadata:
+  /// 'persistent' is true and 'cluster_dims' is [2, 1, 1]: ...".
   static Expected<KernelMetadata> parse(std::string_view jsonText);
 
   /// Reads and parses a metadata file (`IoError` if it cannot be read).

@@ -23,6 +23,7 @@
 
 #include "tilec/Runtime/KernelArg.h"
 #include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Runtime/LaunchGrid.h"
 #include "tilec/Runtime/Status.h"
 
 #include <cstddef>
@@ -79,6 +80,14 @@ public:
   /// `metadata.hiddenParameters`); `size` must equal its `bytes`.
   Status setHidden(std::size_t hiddenIndex, const void *data,
                    std::size_t size);
+
+  /// Writes every "program_grid" hidden parameter of `metadata` (the one
+  /// these arguments were packed for): `grid`'s size along the recipe's
+  /// axis (0: x, 1: y, 2: z) as a 4-byte signed integer. `grid` is the
+  /// caller's grid, not the one launched for a persistent kernel. A size
+  /// above 2^31-1 is an `InvalidArgument` error (computeLaunchGrid has
+  /// refused such grids already).
+  Status setProgramGrid(const KernelMetadata &metadata, LaunchGrid grid);
 
   /// One slot per launch parameter, source ones first, then hidden ones.
   const std::vector<ArgumentSlot> &slots() const { return *slots_; }

@@ -14,6 +14,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -361,6 +362,27 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute,
 }
 
 CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+  return CUDA_SUCCESS;
+}
+
+/// A plain Hopper-like occupancy model for 32 registers per thread: at most
+/// 32 CTAs and 2048 threads per SM, 227 KiB of shared memory per SM for the
+/// dynamic shared memory plus 1 KiB the driver reserves per CTA.
+/// TILEC_FAKE_CUDA_OCCUPANCY=N answers N instead (0 included: a kernel that
+/// does not fit).
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+                                                     CUfunction,
+                                                     int blockSize,
+                                                     size_t dynamicSMemSize) {
+  if (const char *fixed = std::getenv("TILEC_FAKE_CUDA_OCCUPANCY")) {
+    *numBlocks = std::atoi(fixed);
+    return CUDA_SUCCESS;
+  }
+  if (blockSize < 1 || blockSize > 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t blocks = std::min<size_t>(32, 2048 / size_t(blockSize));
+  blocks = std::min<size_t>(blocks, 232448 / (dynamicSMemSize + 1024));
+  *numBlocks = static_cast<int>(blocks);
   return CUDA_SUCCESS;
 }
 

@@ -17,6 +17,8 @@
 // process's N-th launch traps: later launches, waits and synchronizations
 // fail with CUDA_ERROR_LAUNCH_FAILED) and TILEC_FAKE_CUDA_MAX_CONTEXTS=N (the
 // primary context may be created at most N times in the process).
+// cuOccupancyMaxActiveBlocksPerMultiprocessor follows a simple Hopper-like
+// model (FakeCuda.cpp); TILEC_FAKE_CUDA_OCCUPANCY=N makes it answer N.
 //
 //===----------------------------------------------------------------------===//
 

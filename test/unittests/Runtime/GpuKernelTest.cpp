@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -260,6 +261,99 @@ TEST_F(GpuKernelTest, GlobalScratchHiddenParameter) {
     for (unsigned p = 0; p < programs; ++p)
       EXPECT_EQ(out[p], perProgram ? static_cast<std::int32_t>(p) + 1 : -1);
   }
+}
+
+// --- Persistent kernels (persistent_kernel) ----------------------------------
+
+/// persistent_kernel(visits, info) with its three program_grid parameters.
+KernelMetadata persistentMetadata(bool persistent,
+                                  std::uint64_t dynamicBytes) {
+  std::string hidden;
+  for (const char *axis : {"0", "1", "2"})
+    hidden += std::string(hidden.empty() ? "" : ", ") +
+              R"({"name": "grid)" + axis +
+              R"(", "kind": "hidden", "bytes": 4, "align": 4,
+                  "recipe": {"kind": "program_grid", "axis": )" +
+              axis + "}}";
+  KernelMetadata md = metadata(
+      "persistent_kernel", 128, dynamicBytes,
+      R"({"name": "visits", "kind": "pointer", "type": "i32"},
+         {"name": "info", "kind": "pointer", "type": "i32"})",
+      hidden);
+  md.persistent = persistent;
+  return md;
+}
+
+TEST_F(GpuKernelTest, PersistentKernelWalksTheCallersGrid) {
+  const unsigned sms = static_cast<unsigned>(device().info().multiprocessors);
+  for (const Image &image : images())
+    for (std::uint64_t dynamicBytes : {0, 100000}) {
+      SCOPED_TRACE(std::string(image.what) + ", " +
+                   std::to_string(dynamicBytes) + " bytes of dynamic smem");
+      std::unique_ptr<Kernel> kernel =
+          mustLoad(persistentMetadata(true, dynamicBytes), image);
+      ASSERT_TRUE(kernel);
+      // 128 threads of 12 registers: the CTA limit (32 on Hopper) or the
+      // threads (2048 / 128) decide without shared memory; two CTAs of
+      // ~98 KiB fill the 228 KiB of an SM.
+      std::printf("persistent_kernel (%s, %llu B dynamic smem): %d CTAs per "
+                  "SM, %u SMs\n",
+                  image.what, static_cast<unsigned long long>(dynamicBytes),
+                  kernel->ctasPerSM(), sms);
+      if (dynamicBytes == 0)
+        EXPECT_EQ(kernel->ctasPerSM(), 16);
+      else
+        EXPECT_EQ(kernel->ctasPerSM(), 2);
+      unsigned resident = sms * static_cast<unsigned>(kernel->ctasPerSM());
+      for (LaunchGrid grid : {LaunchGrid{7, 3, 2}, LaunchGrid{100, 50, 3},
+                              LaunchGrid{resident, 1, 1},
+                              LaunchGrid{1, resident + 1, 1}}) {
+        std::uint64_t programs = grid.programs();
+        SCOPED_TRACE("grid (" + std::to_string(grid.x) + ", " +
+                     std::to_string(grid.y) + ", " + std::to_string(grid.z) +
+                     ")");
+        DeviceBuffer visits = mustAllocate(programs * 4);
+        DeviceBuffer info = mustAllocate(16);
+        ASSERT_TRUE(visits.fillWords(0).ok());
+        ASSERT_TRUE(info.fillWords(0xffffffffu).ok());
+        Status launched = kernel->launch(grid, {visits.arg(), info.arg()});
+        ASSERT_TRUE(launched.ok()) << launched.message();
+        ASSERT_TRUE(device().synchronize().ok());
+        std::vector<std::int32_t> counts(programs);
+        std::int32_t got[4];
+        ASSERT_TRUE(visits.copyToHost(counts.data(), programs * 4).ok());
+        ASSERT_TRUE(info.copyToHost(got, sizeof(got)).ok());
+        EXPECT_EQ(got[0], static_cast<std::int32_t>(
+                              std::min<std::uint64_t>(programs, resident)));
+        EXPECT_EQ(got[1], static_cast<std::int32_t>(grid.x));
+        EXPECT_EQ(got[2], static_cast<std::int32_t>(grid.y));
+        EXPECT_EQ(got[3], static_cast<std::int32_t>(grid.z));
+        for (std::uint64_t vid = 0; vid < programs; ++vid)
+          ASSERT_EQ(counts[vid], 1) << "program " << vid;
+      }
+    }
+
+  // The same entry, not persistent: launched on the caller's grid, where
+  // each of the y * z rows of CTAs walks all the programs with step
+  // nctaid.x; program_grid still passes the caller's grid.
+  std::unique_ptr<Kernel> plain =
+      mustLoad(persistentMetadata(false, 0), images().back());
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->ctasPerSM(), 0);
+  DeviceBuffer visits = mustAllocate(42 * 4);
+  DeviceBuffer info = mustAllocate(16);
+  ASSERT_TRUE(visits.fillWords(0).ok());
+  ASSERT_TRUE(plain->launch({7, 3, 2}, {visits.arg(), info.arg()}).ok());
+  ASSERT_TRUE(device().synchronize().ok());
+  std::int32_t counts[42], got[4];
+  ASSERT_TRUE(visits.copyToHost(counts, sizeof(counts)).ok());
+  ASSERT_TRUE(info.copyToHost(got, sizeof(got)).ok());
+  EXPECT_EQ(got[0], 7);
+  EXPECT_EQ(got[1], 7);
+  EXPECT_EQ(got[2], 3);
+  EXPECT_EQ(got[3], 2);
+  for (int vid = 0; vid < 42; ++vid)
+    EXPECT_EQ(counts[vid], 6) << "program " << vid;
 }
 
 // --- TMA descriptors (tma_tile_kernel) ---------------------------------------

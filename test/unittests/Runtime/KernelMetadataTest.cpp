@@ -138,6 +138,7 @@ TEST(KernelMetadataTest, OptionalFieldsDefault) {
   EXPECT_EQ(md->entry, "k");
   EXPECT_EQ(md->numWarps, 0);
   EXPECT_EQ(md->clusterDims, (std::array<unsigned, 3>{1, 1, 1}));
+  EXPECT_FALSE(md->persistent);
   EXPECT_FALSE(md->ptxas);
   EXPECT_TRUE(md->cubinFile.empty());
   EXPECT_TRUE(md->launchParameters().empty());
@@ -249,8 +250,8 @@ TEST(KernelMetadataTest, HiddenParameters) {
   EXPECT_EQ(errorOf(tma),
             "kernel metadata: hidden_parameters[0] ('a_desc'): recipe "
             "'tma_tiled' is not known to this runtime (known: "
-            "global_scratch, tma_descriptor), so it cannot build this "
-            "argument");
+            "global_scratch, program_grid, tma_descriptor), so it cannot "
+            "build this argument");
   std::string noRecipe = replaceOnce(
       kVectorAdd, R"("hidden_parameters": [])",
       R"("hidden_parameters": [{"name": "d", "kind": "hidden", "bytes": 128,
@@ -264,6 +265,102 @@ TEST(KernelMetadataTest, HiddenParameters) {
                                    "bytes_per_program": 0}}])");
   EXPECT_EQ(errorOf(badAlign), "kernel metadata: hidden_parameters[0] ('d'): "
                                "'align' must be a power of two, got 24");
+}
+
+/// kVectorAdd with `extra` top-level fields and these hidden parameters.
+std::string withHidden(const std::string &extra, const std::string &hidden) {
+  std::string json = replaceOnce(kVectorAdd, R"("hidden_parameters": [])",
+                                 R"("hidden_parameters": [)" + hidden + "]");
+  if (!extra.empty())
+    json = replaceOnce(json, R"("num_warps": 4,)", extra + R"(, "num_warps": 4,)");
+  return json;
+}
+
+std::string programGrid(const std::string &name, const std::string &axis,
+                        int bytes = 4, int align = 4) {
+  return R"({"name": ")" + name + R"(", "kind": "hidden", "bytes": )" +
+         std::to_string(bytes) + R"(, "align": )" + std::to_string(align) +
+         R"(, "recipe": {"kind": "program_grid")" +
+         (axis.empty() ? "" : R"(, "axis": )" + axis) + "}}";
+}
+
+TEST(KernelMetadataTest, PersistentWithProgramGrid) {
+  // kVectorAdd says "cluster_dims": [1, 1, 1]: clusters of one CTA are none.
+  std::string json = withHidden(
+      R"("persistent": true)",
+      programGrid("grid_x", "0") + ", " + programGrid("grid_y", "1") + ", " +
+          programGrid("grid_z", "2"));
+  Expected<KernelMetadata> md = KernelMetadata::parse(json);
+  ASSERT_TRUE(md) << md.status().message();
+  EXPECT_TRUE(md->persistent);
+  ASSERT_EQ(md->hiddenParameters.size(), 3u);
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    const HiddenParameterInfo &hidden = md->hiddenParameters[axis];
+    EXPECT_EQ(hidden.name, std::string("grid_") + "xyz"[axis]);
+    EXPECT_EQ(hidden.recipe.kind, "program_grid");
+    EXPECT_EQ(hidden.recipe.axis, axis);
+    EXPECT_EQ(hidden.bytes, 4u);
+    EXPECT_EQ(hidden.align, 4u);
+  }
+
+  // "persistent": false is the default, said out loud; program_grid needs
+  // no persistent kernel.
+  md = KernelMetadata::parse(
+      withHidden(R"("persistent": false)", programGrid("gy", "1")));
+  ASSERT_TRUE(md) << md.status().message();
+  EXPECT_FALSE(md->persistent);
+  EXPECT_EQ(md->hiddenParameters[0].recipe.axis, 1u);
+}
+
+TEST(KernelMetadataTest, PersistentErrors) {
+  EXPECT_EQ(errorOf(replaceOnce(withHidden(R"("persistent": true)", ""),
+                                R"("cluster_dims": [1, 1, 1])",
+                                R"("cluster_dims": [2, 1, 1])")),
+            "kernel metadata: 'persistent' is true and 'cluster_dims' is "
+            "[2, 1, 1]: a persistent kernel is launched as a 1-D grid of "
+            "single CTAs, so it cannot use thread-block clusters");
+  // Either order in the document.
+  EXPECT_EQ(errorOf(replaceOnce(withHidden("", ""), R"("cluster_dims": [1, 1, 1])",
+                                R"("cluster_dims": [1, 2, 1], "persistent": true)")),
+            "kernel metadata: 'persistent' is true and 'cluster_dims' is "
+            "[1, 2, 1]: a persistent kernel is launched as a 1-D grid of "
+            "single CTAs, so it cannot use thread-block clusters");
+  // Clusters alone stay fine.
+  EXPECT_EQ(errorOf(replaceOnce(withHidden(R"("persistent": false)", ""),
+                                R"("cluster_dims": [1, 1, 1])",
+                                R"("cluster_dims": [2, 1, 1])")),
+            "");
+  EXPECT_EQ(errorOf(withHidden(R"("persistent": 1)", "")),
+            "kernel metadata: 'persistent' must be a boolean, got 1");
+  EXPECT_EQ(errorOf(withHidden(R"("persistent": "true")", "")),
+            "kernel metadata: 'persistent' must be a boolean, got \"true\"");
+}
+
+TEST(KernelMetadataTest, ProgramGridErrors) {
+  EXPECT_EQ(errorOf(withHidden("", programGrid("g", "3"))),
+            "kernel metadata: hidden_parameters[0] ('g'): recipe: 'axis' is 3; "
+            "a grid axis is 0, 1 or 2 (x, y, z)");
+  EXPECT_EQ(errorOf(withHidden("", programGrid("g", "-1"))),
+            "kernel metadata: hidden_parameters[0] ('g'): recipe: 'axis' is -1; "
+            "a grid axis is 0, 1 or 2 (x, y, z)");
+  EXPECT_EQ(errorOf(withHidden("", programGrid("g", "\"x\""))),
+            "kernel metadata: hidden_parameters[0] ('g'): recipe: 'axis' must "
+            "be an integer, got \"x\"");
+  EXPECT_EQ(errorOf(withHidden("", programGrid("g", ""))),
+            "kernel metadata: missing required field hidden_parameters[0] "
+            "('g'): recipe: 'axis'");
+  EXPECT_EQ(errorOf(withHidden("", programGrid("g", "0", 8, 8))),
+            "kernel metadata: hidden_parameters[0] ('g'): a program_grid "
+            "value is a 32-bit integer ('bytes' 4, 'align' 4), metadata says "
+            "'bytes' 8, 'align' 8");
+  EXPECT_EQ(errorOf(withHidden("", programGrid("g", "0", 4, 8))),
+            "kernel metadata: hidden_parameters[0] ('g'): a program_grid "
+            "value is a 32-bit integer ('bytes' 4, 'align' 4), metadata says "
+            "'bytes' 4, 'align' 8");
+  EXPECT_EQ(errorOf(withHidden("", programGrid("g", "0", 2, 2))),
+            "kernel metadata: hidden_parameters[0] ('g'): a program_grid "
+            "value is a 32-bit integer ('bytes' 4, 'align' 4), metadata says "
+            "'bytes' 2, 'align' 2");
 }
 
 TEST(KernelMetadataTest, LoadFileResolvesArtifactsNextToIt) {

@@ -112,6 +112,87 @@ TEST(PackedArgumentsTest, HiddenParametersFollowAndAreSettable) {
   EXPECT_FALSE(packed->setHidden(1, &address, 8).ok());
 }
 
+TEST(PackedArgumentsTest, ProgramGridValuesAreTheCallersGrid) {
+  // The mixed kernel's six source slots end at byte 33; then, in this order,
+  // grid x (i32), a scratch pointer, grid z and grid y.
+  std::string json = R"json({
+    "format": "tilec-kernel-metadata", "version": 1, "name": "mixed",
+    "num_threads": 128, "shared_memory": {"dynamic_bytes": 0},
+    "persistent": true,
+    "parameters": [
+      {"name": "out", "kind": "pointer", "type": "fp32", "divisibility": 16},
+      {"name": "c", "kind": "scalar", "type": "u8"},
+      {"name": "a", "kind": "scalar", "type": "fp32"},
+      {"name": "d", "kind": "scalar", "type": "fp16"},
+      {"name": "b", "kind": "scalar", "type": "i64", "divisibility": 16},
+      {"name": "BLOCK", "kind": "constexpr", "type": "i32", "value": 64},
+      {"name": "flag", "kind": "scalar", "type": "i1"}
+    ],
+    "hidden_parameters": [
+      {"name": "grid_x", "kind": "hidden", "bytes": 4, "align": 4,
+       "recipe": {"kind": "program_grid", "axis": 0}},
+      {"name": "scratch", "kind": "hidden", "bytes": 8, "align": 8,
+       "recipe": {"kind": "global_scratch", "bytes_per_program": 0}},
+      {"name": "grid_z", "kind": "hidden", "bytes": 4, "align": 4,
+       "recipe": {"kind": "program_grid", "axis": 2}},
+      {"name": "grid_y", "kind": "hidden", "bytes": 4, "align": 4,
+       "recipe": {"kind": "program_grid", "axis": 1}}
+    ]})json";
+  Expected<KernelMetadata> md = KernelMetadata::parse(json);
+  ASSERT_TRUE(md) << md.status().message();
+  Expected<PackedArguments> packed = PackedArguments::pack(*md, goodArgs());
+  ASSERT_TRUE(packed) << packed.status().message();
+  const std::vector<ArgumentSlot> &slots = packed->slots();
+  ASSERT_EQ(slots.size(), 10u);
+  struct {
+    const char *name;
+    std::size_t offset, size;
+  } hidden[] = {{"grid_x", 36, 4}, {"scratch", 40, 8}, {"grid_z", 48, 4},
+                {"grid_y", 52, 4}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(slots[6 + i].name, hidden[i].name);
+    EXPECT_TRUE(slots[6 + i].hidden);
+    EXPECT_EQ(slots[6 + i].offset, hidden[i].offset) << hidden[i].name;
+    EXPECT_EQ(slots[6 + i].size, hidden[i].size) << hidden[i].name;
+  }
+  EXPECT_EQ(packed->totalBytes(), 56u);
+
+  // The launch grid (7, 3, 2): each value at its slot, nothing else touched.
+  ASSERT_TRUE(packed->setProgramGrid(*md, LaunchGrid{7, 3, 2}).ok());
+  EXPECT_EQ(readAt<std::int32_t>(*packed, 36), 7);
+  EXPECT_EQ(readAt<std::uint64_t>(*packed, 40), 0u);
+  EXPECT_EQ(readAt<std::int32_t>(*packed, 48), 2);
+  EXPECT_EQ(readAt<std::int32_t>(*packed, 52), 3);
+  EXPECT_EQ(readAt<std::uint8_t>(*packed, 32), 1); // flag, still there
+  void **params = packed->kernelParams();
+  EXPECT_EQ(*static_cast<std::int32_t *>(params[6]), 7);
+  EXPECT_EQ(*static_cast<std::int32_t *>(params[8]), 2);
+  EXPECT_EQ(*static_cast<std::int32_t *>(params[9]), 3);
+
+  // The largest x a launch allows still fits; beyond it does not.
+  ASSERT_TRUE(
+      packed->setProgramGrid(*md, LaunchGrid{0x7fffffffu, 65535, 1}).ok());
+  EXPECT_EQ(readAt<std::int32_t>(*packed, 36), 0x7fffffff);
+  EXPECT_EQ(readAt<std::int32_t>(*packed, 52), 65535);
+  EXPECT_EQ(readAt<std::int32_t>(*packed, 48), 1);
+  Status tooBig = packed->setProgramGrid(*md, LaunchGrid{0x80000000u, 1, 1});
+  EXPECT_EQ(tooBig.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(tooBig.message(),
+            "kernel 'mixed': hidden parameter 'grid_x' (program_grid, axis "
+            "0): grid size 2147483648 does not fit a 32-bit integer");
+
+  // A kernel without program_grid parameters is left alone.
+  KernelMetadata plain = mixedMetadata(/*withScratch=*/true);
+  Expected<PackedArguments> other = PackedArguments::pack(plain, goodArgs());
+  ASSERT_TRUE(other);
+  std::vector<std::uint8_t> before(other->data(),
+                                   other->data() + other->totalBytes());
+  EXPECT_TRUE(other->setProgramGrid(plain, LaunchGrid{7, 3, 2}).ok());
+  EXPECT_EQ(std::vector<std::uint8_t>(other->data(),
+                                      other->data() + other->totalBytes()),
+            before);
+}
+
 TEST(PackedArgumentsTest, OverAlignedSlotsFollowTheConstantBank) {
   // ptxas aligns parameters in constant bank 0, where sm_90's parameter
   // space starts at 0x210: a 64-byte aligned slot after 8 bytes sits at 48
