@@ -7,10 +7,25 @@
 Pointers are torch tensors (or ints), scalars Python numbers; each is packed
 in the type the metadata gives (docs/metadata.md). Hidden parameters are
 built here as the C++ runtime builds them (lib/Runtime/Kernel.cpp,
-lib/Runtime/TensorMap.cpp): `global_scratch` pointers and `tma_descriptor`
-CUtensorMaps (cuTensorMapEncodeTiled, checked against the tensor copy's rules
-first, encoded again only when their inputs change). Used by the benchmarks
-in bench/ on the GPU machine.
+lib/Runtime/PackedArguments.cpp, lib/Runtime/TensorMap.cpp):
+`global_scratch` pointers (x*y*z slices of the caller's grid),
+`program_grid` i32s (the caller's grid along the recipe's axis) and
+`tma_descriptor` CUtensorMaps (cuTensorMapEncodeTiled, checked against the
+tensor copy's rules first, encoded again only when their inputs change).
+Used by the benchmarks in bench/ on the GPU machine.
+
+The grid is launched as the runtime launches it (`launch_grid` below is
+lib/Runtime/LaunchGrid.cpp's computeLaunchGrid): x in [1, 2^31-1], y and z
+in [1, 65535], else ValueError and nothing is launched (an empty grid
+included). A kernel whose metadata says `"persistent": true` walks the
+caller's grid (X, Y, Z) itself: it is launched on the 1-D grid of
+P = min(X*Y*Z, SMs * CTAs per SM) CTAs, where SMs is the device's
+CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT and CTAs per SM is
+cuOccupancyMaxActiveBlocksPerMultiprocessor(function, num_threads, dynamic
+shared memory), at least 1, asked once when the kernel is loaded; X*Y*Z
+must be at most 2^31-1 (ValueError otherwise). Block and dynamic shared
+memory are those of any launch; persistent kernels have no clusters (the
+metadata is refused).
 
 How the arguments reach the kernel
 ----------------------------------
@@ -79,6 +94,29 @@ _SWIZZLE = {0: "NONE", 32: "32B", 64: "64B", 128: "128B"}
 _RULE = ", as the Hopper tensor copy requires"
 _TENSOR_MAP_BYTES = 128
 _TENSOR_MAP_ALIGN = 64
+
+
+_MAX_PROGRAMS = 0x7FFFFFFF  # 2^31 - 1
+
+
+def launch_grid(grid, persistent, num_sms, ctas_per_sm):
+    """The grid cuLaunchKernel gets for a launch of the 3-tuple `grid`
+    (X, Y, Z), as lib/Runtime/LaunchGrid.cpp's computeLaunchGrid: `grid`
+    itself, or for a persistent kernel (min(X*Y*Z, num_sms * ctas_per_sm),
+    1, 1), both counts taken as at least 1. ValueError (the runtime's
+    message) for an axis out of range, a zero one included, or a persistent
+    grid of more than 2^31-1 programs."""
+    x, y, z = grid
+    if not (1 <= x <= _MAX_PROGRAMS and 1 <= y <= 65535 and 1 <= z <= 65535):
+        raise ValueError(f"grid ({x}, {y}, {z}) out of range (x in [1, 2^31-1], "
+                         "y and z in [1, 65535])")
+    if not persistent:
+        return (x, y, z)
+    programs = x * y * z
+    if programs > _MAX_PROGRAMS:
+        raise ValueError(f"grid ({x}, {y}, {z}) has {programs} programs; a persistent "
+                         "kernel takes at most 2^31-1 (it numbers them with 32-bit integers)")
+    return (min(programs, max(num_sms, 1) * max(ctas_per_sm, 1)), 1, 1)
 
 
 def _check(result):
@@ -283,22 +321,54 @@ class TilecKernel:
                 cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 self.smem))
         self.cluster = [int(d) for d in self.meta.get("cluster_dims", [1, 1, 1])]
+        self.persistent = self.meta.get("persistent", False)
+        if not isinstance(self.persistent, bool):
+            raise ValueError(f"kernel metadata: 'persistent' must be a boolean, got {self.persistent!r}")
+        if self.persistent and self.cluster != [1, 1, 1]:
+            raise ValueError(f"kernel metadata: 'persistent' is true and 'cluster_dims' is "
+                             f"{self.cluster}: a persistent kernel is launched as a 1-D grid of "
+                             "single CTAs, so it cannot use thread-block clusters")
         self.params = [p for p in self.meta["parameters"] if p["kind"] != "constexpr"]
         self.constexprs = {p["name"]: p["value"] for p in self.meta["parameters"]
                            if p["kind"] == "constexpr"}
+        # One (kind, what it needs) per hidden parameter, in order.
         self.hidden = []
-        for h in self.meta.get("hidden_parameters", []):
+        for i, h in enumerate(self.meta.get("hidden_parameters", [])):
             kind = h["recipe"]["kind"]
+            label = f"hidden_parameters[{i}] ({h['name']!r})"
+            where = f"kernel metadata: {label}"
             if kind == "tma_descriptor":
-                self.hidden.append(_TmaDescriptor(self.meta["name"], h, self.meta["parameters"]))
+                self.hidden.append((kind, _TmaDescriptor(self.meta["name"], h, self.meta["parameters"])))
             elif kind == "global_scratch":
                 if h["bytes"] != 8:
-                    raise ValueError(f"hidden parameter {h['name']!r}: a global_scratch pointer is 8 bytes")
-                self.hidden.append(h["recipe"])
+                    raise ValueError(f"{where}: a global_scratch pointer is 8 bytes, metadata says {h['bytes']}")
+                self.hidden.append((kind, h["recipe"]))
+            elif kind == "program_grid":
+                if h["bytes"] != 4 or h["align"] != 4:
+                    raise ValueError(f"{where}: a program_grid value is a 32-bit integer ('bytes' 4, "
+                                     f"'align' 4), metadata says 'bytes' {h['bytes']}, 'align' {h['align']}")
+                axis = h["recipe"].get("axis")
+                if axis is None:
+                    raise ValueError(f"kernel metadata: missing required field {label}: recipe: 'axis'")
+                if isinstance(axis, bool) or not isinstance(axis, int):
+                    raise ValueError(f"{where}: recipe: 'axis' must be an integer, got {axis!r}")
+                if not 0 <= axis <= 2:
+                    raise ValueError(f"{where}: recipe: 'axis' is {axis}; a grid axis is 0, 1 or 2 (x, y, z)")
+                self.hidden.append((kind, axis))
             else:
                 raise NotImplementedError(f"hidden parameter {h['name']!r}: recipe {kind!r}")
         self.scratch = None
         self.threads = self.meta["num_threads"]
+        # A persistent kernel's launch grid needs the SMs and how many of its
+        # CTAs one SM holds (after the shared-memory opt-in above, which the
+        # occupancy counts), asked once, as Kernel::load does.
+        self.num_sms = self.ctas_per_sm = 0
+        if self.persistent:
+            device = _check(cu.cuCtxGetDevice())
+            self.num_sms = _check(cu.cuDeviceGetAttribute(
+                cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device))
+            self.ctas_per_sm = max(_check(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                self.function, self.threads, self.smem)), 1)
 
     def _scratch_address(self, recipe, programs):
         per_program = recipe.get("bytes_per_program", 0)
@@ -317,7 +387,11 @@ class TilecKernel:
         if len(args) != len(self.params):
             raise TypeError(f"{self.meta['name']} takes {len(self.params)} runtime "
                             f"arguments, got {len(args)}")
-        grid = tuple(grid) + (1,) * (3 - len(grid))
+        grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+        try:
+            launched = launch_grid(grid, self.persistent, self.num_sms, self.ctas_per_sm)
+        except ValueError as error:
+            raise ValueError(f"kernel '{self.meta['name']}': {error}") from None
         # One ctypes object per entry parameter, in order (see the module
         # docstring); `keep` holds them until cuLaunchKernel returns.
         keep = []
@@ -330,15 +404,17 @@ class TilecKernel:
             else:
                 values[p["name"]] = a
                 keep.append(_scalar(p["type"], a))
-        for h in self.hidden:
-            if isinstance(h, _TmaDescriptor):
+        for kind, h in self.hidden:
+            if kind == "tma_descriptor":
                 keep.append(h.get(values))
+            elif kind == "program_grid":
+                keep.append(ctypes.c_int32(grid[h]))  # the caller's grid, not `launched`
             else:
                 keep.append(ctypes.c_uint64(self._scratch_address(h, grid[0] * grid[1] * grid[2])))
         params = (ctypes.c_void_p * max(len(keep), 1))(*[ctypes.addressof(v) for v in keep])
         stream = torch.cuda.current_stream().cuda_stream
         if self.cluster == [1, 1, 1]:
-            _check(cu.cuLaunchKernel(self.function, grid[0], grid[1], grid[2],
+            _check(cu.cuLaunchKernel(self.function, launched[0], launched[1], launched[2],
                                      self.threads, 1, 1, self.smem, stream,
                                      ctypes.addressof(params) if keep else None, 0))
             return
