@@ -601,7 +601,8 @@ bool AffineAccessAnalysis::isNonNegativeAtom(Value atom,
   auto operand = [&](unsigned i) {
     return isNonNegativeAtom(def->getOperand(i), assumed, depth + 1);
   };
-  if (isa<tile::ProgramIdOp, tile::NumProgramsOp, arith::ExtUIOp>(def))
+  if (isa<tile::ProgramIdOp, tilegpu::PersistentProgramIdOp, tile::NumProgramsOp,
+          arith::ExtUIOp>(def))
     return true;
   if (isa<arith::ExtSIOp, arith::IndexCastOp, arith::RemSIOp, arith::RemUIOp>(def))
     return operand(0);

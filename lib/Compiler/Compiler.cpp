@@ -167,10 +167,11 @@ private:
 
 } // namespace
 
-/// The `tma_descriptor` hidden parameters (docs/metadata.md) of the lowered
-/// kernel's descriptor arguments (their `tilegpu.tma_recipe`): kernel
-/// argument indices become the names of the runtime parameters (constexprs
-/// are not arguments).
+/// The hidden parameters (docs/metadata.md) of the lowered kernel's
+/// trailing arguments, in their order: `program_grid` for a persistent
+/// kernel's grid (`tilegpu.program_grid`), `tma_descriptor` for descriptor
+/// arguments (their `tilegpu.tma_recipe`: kernel argument indices become
+/// the names of the runtime parameters; constexprs are not arguments).
 static llvm::Expected<llvm::json::Array>
 buildTMAParameters(const KernelInterface &kernel,
                    mlir::FunctionOpInterface func) {
@@ -181,6 +182,18 @@ buildTMAParameters(const KernelInterface &kernel,
   llvm::json::Array hidden;
   std::map<std::string, int> perBase;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    // A persistent kernel's grid (tilegpu-persistent).
+    if (auto axis = func.getArgAttrOfType<mlir::IntegerAttr>(
+            i, tilegpu::kProgramGridAttrName)) {
+      hidden.push_back(llvm::json::Object{
+          {"name", "program_grid." + std::string(1, "xyz"[axis.getInt()])},
+          {"kind", "hidden"},
+          {"bytes", 4},
+          {"align", 4},
+          {"recipe", llvm::json::Object{{"kind", "program_grid"},
+                                        {"axis", axis.getInt()}}}});
+      continue;
+    }
     auto recipe = func.getArgAttrOfType<tilegpu::TMARecipeAttr>(
         i, tilegpu::kTMARecipeAttrName);
     if (!recipe)
@@ -381,11 +394,15 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
     if (!hidden)
       return hidden.takeError();
     result.hiddenParameters = std::move(*hidden);
+    for (unsigned i = 0, e = lowered.getNumArguments(); i < e; ++i)
+      result.persistent |= bool(lowered.getArgAttr(i, tilegpu::kProgramGridAttrName));
     // Read: they have no meaning in LLVM IR.
     if (options.emit > EmitKind::TileGPU) {
       lowered->removeAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName());
-      for (unsigned i = 0, e = lowered.getNumArguments(); i < e; ++i)
+      for (unsigned i = 0, e = lowered.getNumArguments(); i < e; ++i) {
         lowered.removeArgAttr(i, tilegpu::kTMARecipeAttrName);
+        lowered.removeArgAttr(i, tilegpu::kProgramGridAttrName);
+      }
     }
   }
   if (options.emit <= EmitKind::TileGPU) {
@@ -583,6 +600,7 @@ llvm::json::Object tilec::buildKernelMetadata(
       {"signature", kernel.signature},
       {"parameters", std::move(params)},
       {"hidden_parameters", llvm::json::Array(result.hiddenParameters)},
+      {"persistent", result.persistent},
       {"ptxas", std::move(ptxas)},
       {"artifacts", std::move(files)},
   };

@@ -74,6 +74,11 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   layoutOptions.useMma = options.useMMA;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   addCleanups(pm);
+  // 4'. Each CTA loops over programs of the grid.
+  if (options.persistent) {
+    pm.addPass(tilegpu::createTileGPUPersistent());
+    addCleanups(pm);
+  }
   // 4–6. How each wgmma operand reaches shared memory (TMA, cp.async,
   // registers), then the multi-stage pipeline, then the shared-memory plan.
   if (options.useWgmma) {

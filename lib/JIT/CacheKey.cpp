@@ -54,6 +54,7 @@ std::string tilec::jit::getCacheKeyText(const CacheKeyInputs &in) {
      << "longest-first " << (in.longestFirst ? 1 : 0) << "\n"
      << "prefetch-loads " << (in.prefetchLoads ? 1 : 0) << "\n"
      << "issue-dots-early " << (in.issueDotsEarly ? 1 : 0) << "\n"
+     << "persistent " << (in.persistent ? 1 : 0) << "\n"
      << "mbarrier-spin-limit " << in.mbarrierSpinLimit << "\n"
      << "fp-fusion " << (in.enableFPFusion ? 1 : 0) << "\n"
      << "ptxas " << in.ptxas << "\n"

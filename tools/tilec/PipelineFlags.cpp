@@ -101,6 +101,14 @@ PipelineFlags::PipelineFlags(cl::SubCommand &sub, cl::OptionCategory &category)
                    "backward's dP under exp2; tilegpu-issue-dots-early); "
                    "--issue-dots-early=false keeps the source order"),
           cl::sub(sub), cl::cat(category)),
+      persistent(
+          "persistent", cl::init(defaults().persistent),
+          cl::desc("Make kernels persistent: each CTA loops over programs of "
+                   "the grid, the runtime launches as many CTAs as the GPU "
+                   "runs at once, and a CTA's producer copies the next "
+                   "program's tiles while its consumers finish this one "
+                   "(tilegpu-persistent)"),
+          cl::sub(sub), cl::cat(category)),
       mbarrierSpinLimit(
           "mbarrier-spin-limit", cl::init(defaults().mbarrierSpinLimit),
           cl::desc("Make every mbarrier wait give up after N polls, print its "
@@ -126,6 +134,7 @@ llvm::Error PipelineFlags::apply(PipelineOptions &pipeline) const {
   pipeline.longestFirst = longestFirst;
   pipeline.prefetchLoads = prefetchLoads;
   pipeline.issueDotsEarly = issueDotsEarly;
+  pipeline.persistent = persistent;
   pipeline.mbarrierSpinLimit = mbarrierSpinLimit;
   pipeline.enableFPFusion = !disableFPFusion;
   // --warp-specialize is checked even when --disable-warp-specialize

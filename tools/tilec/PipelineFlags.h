@@ -60,6 +60,7 @@ private:
   llvm::cl::opt<bool> longestFirst;
   llvm::cl::opt<bool> prefetchLoads;
   llvm::cl::opt<bool> issueDotsEarly;
+  llvm::cl::opt<bool> persistent;
   llvm::cl::opt<int64_t> mbarrierSpinLimit;
   llvm::cl::opt<bool> disableFPFusion;
 };

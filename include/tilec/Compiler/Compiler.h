@@ -140,6 +140,9 @@ struct CompileResult {
   unsigned numThreads = 0;
   /// The kernel's thread-block cluster (x, y, z CTAs; 1, 1, 1: none).
   std::array<unsigned, 3> clusterDims = {1, 1, 1};
+  /// The kernel loops over the programs of the caller's grid
+  /// (tilegpu-persistent): the metadata's `persistent`.
+  bool persistent = false;
   std::string ptxasVersion;
   /// The `hidden_parameters` of the metadata (TMA descriptors), in the order
   /// of the kernel's trailing parameters.

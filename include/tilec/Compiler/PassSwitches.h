@@ -79,6 +79,11 @@ struct PassSwitches {
   /// not need what lies between (tilegpu-issue-dots-early;
   /// `--issue-dots-early=false` turns it off).
   bool issueDotsEarly = true;
+  /// Make kernels persistent: each CTA loops over programs of the grid the
+  /// caller asked for, and the runtime launches only as many CTAs as the
+  /// GPU runs at once (tilegpu-persistent; `--persistent`). Kernels whose
+  /// programs might observe each other stay as they are, with a remark.
+  bool persistent = false;
   /// When positive, every mbarrier wait gives up after this many polls,
   /// prints where it was and traps, instead of hanging on a pipeline bug
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests). 0 waits

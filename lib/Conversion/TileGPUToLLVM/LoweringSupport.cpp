@@ -572,25 +572,36 @@ Value lowering::emitProgramId(OpBuilder &b, Location loc, unsigned axis,
   if (axis == 2)
     return NVVM::BlockIdZOp::create(b, loc, i32);
   auto func = at->getParentOfType<FunctionOpInterface>();
+  if (!func || !func->hasAttr(tilegpu::TileGPUDialect::getLongestFirstAttrName()))
+    return axis == 0 ? NVVM::BlockIdXOp::create(b, loc, i32).getResult()
+                     : NVVM::BlockIdYOp::create(b, loc, i32).getResult();
+  Value nx = NVVM::GridDimXOp::create(b, loc, i32);
+  Value ny = NVVM::GridDimYOp::create(b, loc, i32);
+  Value x = NVVM::BlockIdXOp::create(b, loc, i32);
+  Value y = NVVM::BlockIdYOp::create(b, loc, i32);
+  return emitProgramIdAt(b, loc, axis, x, y, Value(), nx, ny, at);
+}
+
+Value lowering::emitProgramIdAt(OpBuilder &b, Location loc, unsigned axis,
+                                Value x, Value y, Value z, Value nx, Value ny,
+                                Operation *at) {
+  if (axis == 2)
+    return z;
+  auto func = at->getParentOfType<FunctionOpInterface>();
   IntegerAttr group =
       func ? func->getAttrOfType<IntegerAttr>(
                  tilegpu::TileGPUDialect::getLongestFirstAttrName())
            : IntegerAttr();
   if (!group)
-    return axis == 0 ? NVVM::BlockIdXOp::create(b, loc, i32).getResult()
-                     : NVVM::BlockIdYOp::create(b, loc, i32).getResult();
-  // The CTA's linear index L = x + y nx in its z plane, its group of G
+    return axis == 0 ? x : y;
+  // The program's linear index L = x + y nx in its z plane, its group of G
   // values of axis 1 (L / (G nx) = y / G, from `first` = G (y / G) on), its
   // place r = L - first nx in the group and the group's height h (the last
   // may be short): axis 0 counts down with r / h, axis 1 runs through the
   // group with r mod h. r < G nx may pass 2^32: it and its divisions are
   // 64-bit.
   auto constant = [&](int64_t v) { return i32Val(b, loc, v); };
-  Type i64 = b.getI64Type();
-  Value nx = NVVM::GridDimXOp::create(b, loc, i32);
-  Value ny = NVVM::GridDimYOp::create(b, loc, i32);
-  Value x = NVVM::BlockIdXOp::create(b, loc, i32);
-  Value y = NVVM::BlockIdYOp::create(b, loc, i32);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Value g = constant(group.getInt());
   Value first = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, y, g), g);
   Value height = arith::MinUIOp::create(b, loc, g, arith::SubIOp::create(b, loc, ny, first));

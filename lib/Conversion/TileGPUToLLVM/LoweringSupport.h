@@ -73,6 +73,17 @@ mlir::Value i32Val(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 mlir::Value emitProgramId(mlir::OpBuilder &b, mlir::Location loc,
                           unsigned axis, mlir::Operation *at);
 
+/// `tl.program_id(axis)` of the program at (x, y, z) of a grid of nx x ny
+/// (x fastest; i32 values; z only read for axis 2, nx and ny only in a
+/// longest-first kernel): x, y or z, or, in a kernel with
+/// `tilegpu.longest_first = G` (the kernel of `at`), axes 0 and 1 in the
+/// longest-first order. emitProgramId passes %ctaid and %nctaid; a
+/// persistent kernel's `tilegpu.persistent_program_id` its virtual
+/// program's coordinates.
+mlir::Value emitProgramIdAt(mlir::OpBuilder &b, mlir::Location loc, unsigned axis,
+                            mlir::Value x, mlir::Value y, mlir::Value z,
+                            mlir::Value nx, mlir::Value ny, mlir::Operation *at);
+
 /// The thread's index in the CTA, lane in its warp and warp in the CTA.
 struct ThreadIndices {
   mlir::Value thread, lane, warp;

@@ -110,6 +110,11 @@ LogicalResult convertFunctions(ModuleOp module) {
     else
       result = LLVM::LLVMStructType::getLiteral(module.getContext(),
                                                 type.getResults());
+    // The persistent loop's mark has served (tilegpu-pipeline,
+    // tilegpu-warp-specialize); the split below moves the loop.
+    func.walk([](scf::ForOp loop) {
+      loop->removeAttr(tilegpu::TileGPUDialect::getPersistentAttrName());
+    });
     unsigned extraWarps = lowerWarpSpecialize(func);
     b.setInsertionPoint(func);
     auto llvmFunc = LLVM::LLVMFuncOp::create(
@@ -119,6 +124,9 @@ LogicalResult convertFunctions(ModuleOp module) {
     // TMA descriptors: by-value 128-byte parameters, 64-byte aligned, read
     // in place (`__grid_constant__`).
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      // A persistent kernel's grid: read by the metadata writer.
+      if (Attribute axis = func.getArgAttr(i, tilegpu::kProgramGridAttrName))
+        llvmFunc.setArgAttr(i, tilegpu::kProgramGridAttrName, axis);
       auto recipe = func.getArgAttrOfType<tilegpu::TMARecipeAttr>(
           i, tilegpu::kTMARecipeAttrName);
       if (!recipe)

@@ -304,6 +304,25 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
   // producer runs from one loop's copies into the next's.
   cases.push_back(attention("attention_causal_d128_1024", 2, 4, 1024, 128, 128,
                             128, true, 8, true));
+  // Persistent (tilegpu-persistent): each CTA loops over programs, its
+  // producer copying the next program's K and V blocks into the rings the
+  // program before fills (continued across the loop over programs). More
+  // programs than the H200's 132 SMs run at once (2 x 4 x 8 and 2 x 8 x 8,
+  // and 2 x 3 x 2 with rings of their own per program).
+  {
+    CaseSpec persistent = attention("attention_persistent_d128_1024", 2, 4, 1024,
+                                    128, 128, 128, false, 8, true);
+    persistent.tilecOptions = {"--persistent"};
+    cases.push_back(persistent);
+    CaseSpec causal = attention("attention_persistent_causal_d128_2048", 2, 4,
+                                2048, 128, 128, 128, true, 8, true);
+    causal.tilecOptions = {"--persistent"};
+    cases.push_back(causal);
+    CaseSpec small = attention("attention_persistent_small", 2, 3, 128, 64, 64,
+                               32, false, 4, false);
+    small.tilecOptions = {"--persistent"};
+    cases.push_back(small);
+  }
   // fp8 e5m2 with V transposed (the tutorial's Hopper fp8 path).
   cases.push_back(attention("attention_fp8_small", 2, 3, 128, 64, 64, 32,
                             false, 4, false, /*fp8=*/true));

@@ -95,6 +95,19 @@ void addMatmulCases(std::vector<CaseSpec> &cases) {
                          false));
   cases.push_back(matmul("matmul_tma_edges", 1000, 1040, 1008, 128, 256, 64, 8,
                          8, true));
+  // Persistent (tilegpu-persistent): the K loop's rings continue from one
+  // program (output block) to the next; 8 x 9 = 72 programs over edges, and
+  // 2048 x 2048 x 1024 in 128 x 256 blocks, warp-specialized: 128 programs.
+  {
+    CaseSpec edges = matmul("matmul_persistent_edges", 1000, 1040, 1008, 128,
+                            128, 64, 8, 8, true);
+    edges.tilecOptions = {"--persistent"};
+    cases.push_back(edges);
+    CaseSpec big = matmul("matmul_persistent_2048", 2048, 2048, 1024, 128, 256,
+                          64, 8, 8, true);
+    big.tilecOptions = {"--persistent"};
+    cases.push_back(big);
+  }
   // Rows of B and C are 997 halfs / floats: not 16-byte aligned, so no TMA.
   cases.push_back(matmul("matmul_ragged", 1531, 997, 1000, 128, 128, 64, 8, 8,
                          true));

@@ -7,6 +7,7 @@
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
@@ -101,6 +102,15 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                 "programs of axis 0)";
     return success();
   }
+  if (attr.getName() == getPersistentAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<scf::ForOp>(op) ||
+        !isa_and_nonnull<FunctionOpInterface, WarpSpecializeOp>(op->getParentOp()))
+      return op->emitOpError() << "'" << getPersistentAttrName()
+                               << "' must be a unit attribute on an scf.for "
+                                  "directly in a function's body (or in the "
+                                  "consumer region of its warp_specialize)";
+    return success();
+  }
   if (attr.getName() == kScratchOffsetAttrName) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value || value.getInt() < 0 || value.getInt() % 16 != 0)
@@ -116,6 +126,17 @@ LogicalResult TileGPUDialect::verifyRegionArgAttribute(Operation *op,
                                                        unsigned regionIndex,
                                                        unsigned argIndex,
                                                        NamedAttribute attr) {
+  if (attr.getName() == kProgramGridAttrName) {
+    auto axis = dyn_cast<IntegerAttr>(attr.getValue());
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (!axis || !axis.getType().isInteger(32) || axis.getInt() < 0 ||
+        axis.getInt() > 2 || !func || regionIndex != 0 ||
+        !func.getArgumentTypes()[argIndex].isInteger(32))
+      return op->emitOpError() << "'" << kProgramGridAttrName
+                               << "' must be an i32 axis (0 to 2) on an i32 "
+                                  "function argument";
+    return success();
+  }
   if (attr.getName() != kTMARecipeAttrName)
     return op->emitOpError() << "unknown tilegpu argument attribute '"
                              << attr.getName() << "'";

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/ProgramOrder.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
@@ -139,6 +140,12 @@ std::optional<int64_t> constantInt(Value v) {
 /// The slopes of a kernel's integers, computed on demand (memoized).
 class SlopeAnalysis {
 public:
+  /// `persistent`: the kernel loops over virtual programs
+  /// (tilegpu-persistent); program_id(0) is then
+  /// `tilegpu.persistent_program_id` on axis 0, and `tl.program_id` only
+  /// the CTA's place in the launch, the same for every program.
+  explicit SlopeAnalysis(bool persistent) : persistent(persistent) {}
+
   Slope get(Value v) {
     auto it = slopes.find(v);
     if (it != slopes.end())
@@ -191,7 +198,10 @@ private:
       return same ? Slope::linear(0) : Slope::unknown();
     };
     return llvm::TypeSwitch<Operation *, Slope>(op)
-        .Case([](tile::ProgramIdOp pid) {
+        .Case([&](tile::ProgramIdOp pid) {
+          return Slope::linear(pid.getAxis() == 0 && !persistent ? 1 : 0);
+        })
+        .Case([](PersistentProgramIdOp pid) {
           return Slope::linear(pid.getAxis() == 0 ? 1 : 0);
         })
         .Case<tile::NumProgramsOp>([](auto) { return Slope::linear(0); })
@@ -230,29 +240,9 @@ private:
         .Default(sameWhenOperandsAre);
   }
 
+  bool persistent;
   DenseMap<Value, Slope> slopes;
 };
-
-/// Why the programs of `func` might observe each other (so that the order
-/// the hardware runs them in may matter), or "".
-std::string whyOrderMatters(func::FuncOp func) {
-  std::string why;
-  func.walk([&](Operation *op) {
-    if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op))
-      why = "it has atomics";
-    else if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getIsVolatile())
-      why = "it has volatile loads";
-    else if (isa<tile::InlineAsmElementwiseOp>(op))
-      why = "it has inline assembly";
-    else if (isa<CallOpInterface>(op))
-      why = "it calls a function";
-    else if (isa<scf::WhileOp>(op))
-      why = "it has a while loop";
-    return WalkResult(why.empty() ? WalkResult::advance()
-                                  : WalkResult::interrupt());
-  });
-  return why;
-}
 
 struct TileGPULongestFirstPass
     : tilegpu::impl::TileGPULongestFirstBase<TileGPULongestFirstPass> {
@@ -272,10 +262,13 @@ struct TileGPULongestFirstPass
     // Clusters pair programs 2k, 2k + 1 (tilegpu-cluster-multicast).
     if (func->hasAttr(TileGPUDialect::getClusterDimsAttrName()))
       return;
-    SlopeAnalysis slopes;
+    scf::ForOp persistentLoop = getPersistentLoop(func);
+    SlopeAnalysis slopes{/*persistent=*/bool(persistentLoop)};
     scf::ForOp longer;
     bool mixed = false;
     func.walk([&](scf::ForOp loop) {
+      if (loop == persistentLoop)
+        return;
       Slope trips = slopes.tripCount(loop);
       if (trips.isConstant())
         return;
@@ -288,7 +281,7 @@ struct TileGPULongestFirstPass
     });
     if (!longer || mixed)
       return;
-    std::string why = whyOrderMatters(func);
+    std::string why = whyProgramsMayObserveEachOther(func);
     if (!why.empty()) {
       emitRemark(longer.getLoc())
           << "loop runs more iterations for larger program_id(0), but the "

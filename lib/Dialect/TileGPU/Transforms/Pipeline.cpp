@@ -32,6 +32,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace tilec::tilegpu {
@@ -546,7 +547,7 @@ Operation *scheduleDots(scf::ForOp forOp) {
 /// taken and could not be finished (an error was reported).
 FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
                              int64_t stages, std::string &whyNot,
-                             const PipelinedRings *previous,
+                             const PipelinedRings *previous, Value seedBase,
                              PipelinedRings &done) {
   FailureOr<LoopCopies> copies = collectCopies(forOp, whyNot);
   if (failed(copies))
@@ -578,7 +579,9 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   if (!copies->hasCpAsync && previous &&
       succeeded(matchRings(*previous, forOp, copies->copies, stages, continued)))
     prev = previous;
-  Value base;
+  // Without an earlier loop to continue: `seedBase`, the iteration the
+  // kernel's persistent loop carries (null: 0).
+  Value base = prev ? Value() : seedBase;
   if (prev) {
     OpBuilder b(forOp);
     base = emitTripCount(b, loc, prev->lb, prev->ub, prev->step);
@@ -920,6 +923,10 @@ struct TileGPUPipelinePass
     }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp forOp) {
+      // A persistent kernel's loop over programs is never pipelined itself
+      // (its body's loops are; Q's copy stays once per program).
+      if (forOp->hasAttr(TileGPUDialect::getPersistentAttrName()))
+        return;
       Block *body = forOp.getBody();
       if (!body->getOps<TMALoadOp>().empty() || !body->getOps<AsyncCopyOp>().empty())
         loops.push_back(forOp);
@@ -943,19 +950,100 @@ struct TileGPUPipelinePass
                         << stages << " would not fit in shared memory";
         stages = fit;
       }
+      // The first loop of a persistent loop's body counts its iterations
+      // on from the programs before (the persistent loop carries them).
+      auto persistent = dyn_cast<scf::ForOp>(forOp->getParentOp());
+      if (persistent && !persistent->hasAttr(TileGPUDialect::getPersistentAttrName()))
+        persistent = {};
+      Value seed;
+      bool first = persistent && !chains.count(persistent);
+      if (first)
+        seed = addIterationArgument(rewriter, persistent);
       PipelinedRings rings;
       FailureOr<bool> done =
           pipelineLoop(rewriter, forOp, stages, whyNot,
-                       previous ? &*previous : nullptr, rings);
+                       previous ? &*previous : nullptr, seed, rings);
       if (failed(done))
         return signalPassFailure();
       if (!*done) {
         emitRemark(loc) << "loop not software-pipelined: " << whyNot;
         previous.reset();
       } else {
-        previous = std::move(rings);
+        previous = rings;
+      }
+      if (persistent) {
+        PersistentChain &chain = chains[persistent];
+        // A loop of the body that keeps its own rings breaks the chain.
+        chain.complete &= *done && (first || rings.base);
+        if (*done)
+          chain.loops.push_back(rings);
       }
     }
+    for (auto &[persistent, chain] : chains)
+      closeChain(rewriter, scf::ForOp(persistent), chain);
+  }
+
+  /// The pipelined loops of a persistent loop's body, in order.
+  struct PersistentChain {
+    SmallVector<PipelinedRings> loops;
+    /// Each loop after the first continues the one before.
+    bool complete = true;
+  };
+  /// Per persistent loop (in the order first met).
+  llvm::MapVector<scf::ForOp, PersistentChain> chains;
+
+  /// A new i32 loop-carried value of `loop`, 0 at the start, yielded as
+  /// it is (closeChain sets what the body yields).
+  static Value addIterationArgument(RewriterBase &rewriter, scf::ForOp &loop) {
+    OpBuilder b(loop);
+    Value zero = arith::ConstantIntOp::create(b, loop.getLoc(), 0, 32);
+    auto yieldSelf = [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+      return SmallVector<Value>{args.back()};
+    };
+    FailureOr<LoopLikeOpInterface> grown =
+        loop.replaceWithAdditionalYields(rewriter, zero, /*replaceInitOperandUsesInLoop=*/false,
+                                         yieldSelf);
+    loop = cast<scf::ForOp>(grown->getOperation());
+    return loop.getRegionIterArgs().back();
+  }
+
+  /// When the pipelined loops of `persistent`'s body form one chain of
+  /// continued rings, the first continues the last across the persistent
+  /// loop's back edge: the body yields the iteration where the last loop
+  /// stops, the rings' mbarriers are initialized once before the
+  /// persistent loop and invalidated once after it. Otherwise each
+  /// program keeps its own rings, counted from 0.
+  static void closeChain(RewriterBase &rewriter, scf::ForOp persistent,
+                         PersistentChain &chain) {
+    if (chain.loops.empty() || !chain.complete)
+      return;
+    const PipelinedRings &first = chain.loops.front(), &last = chain.loops.back();
+    if (!first.empty || !last.empty)
+      return;
+    Operation *yield = persistent.getBody()->getTerminator();
+    OpBuilder b(yield);
+    Location loc = persistent.getLoc();
+    Value next = emitTripCount(b, loc, last.lb, last.ub, last.step);
+    if (last.base)
+      next = arith::AddIOp::create(b, loc, last.base, next);
+    unsigned index = persistent.getNumRegionIterArgs() - 1;
+    rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, next); });
+    SetVector<Value> barriers(first.full.begin(), first.full.end());
+    barriers.insert(first.empty);
+    for (Value bars : barriers)
+      for (Operation *user : llvm::to_vector(bars.getUsers())) {
+        if (user->getParentOp() != persistent)
+          continue;
+        if (isa<MBarrierInitOp>(user))
+          user->moveBefore(persistent);
+        else if (isa<MBarrierInvalOp>(user))
+          user->moveAfter(persistent);
+      }
+    scf::ForOp firstLoop = first.loop;
+    emitRemark(firstLoop.getLoc())
+        << "loop's copies continue its rings from one program of the "
+           "persistent kernel to the next: the next program's first copies "
+           "start while this one finishes";
   }
 };
 

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/ProgramOrder.h"
 #include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
@@ -271,6 +272,13 @@ FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
   return plan;
 }
 
+/// Whether `op` is directly in the body of a persistent kernel's loop over
+/// programs (tilegpu-persistent), which is split as a whole.
+bool isInPersistentBody(Operation *op) {
+  Operation *parent = op->getParentOp();
+  return parent && parent->hasAttr(TileGPUDialect::getPersistentAttrName());
+}
+
 /// The backward slice of `roots` inside `region` (the kernel's body), or
 /// failure and why.
 LogicalResult collectSlice(ArrayRef<Operation *> roots, Region &region,
@@ -316,7 +324,7 @@ LogicalResult collectSlice(ArrayRef<Operation *> roots, Region &region,
     if (slice.ops.contains(op))
       continue;
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      if (loop->getBlock() != &region.front()) {
+      if (loop->getBlock() != &region.front() && !isInPersistentBody(loop)) {
         whyNot = "a copy's loop is nested in other control flow";
         return failure();
       }
@@ -558,8 +566,11 @@ struct TileGPUWarpSpecializePass
     // the SM's registers between its warpgroups): `auto` splits kernels
     // whose shared memory allows no second CTA anyway.
     bool alone = 2 * estimateSharedMemory(func) > kMaxSharedMemoryBytes;
+    // A persistent kernel's loop over programs is not a candidate (its
+    // body's are; the split takes it whole).
+    scf::ForOp persistent = getPersistentLoop(func);
     func.walk([&](scf::ForOp loop) {
-      if (!loop.getBody()->getOps<TMALoadOp>().empty() &&
+      if (loop != persistent && !loop.getBody()->getOps<TMALoadOp>().empty() &&
           isWanted(loop, m, *numWarps, alone))
         candidates.push_back(loop);
     });
@@ -591,11 +602,15 @@ struct TileGPUWarpSpecializePass
     SmallVector<LoopPlan> plans;
     ProducerSlice slice;
     for (scf::ForOp loop : candidates) {
-      if (loop->getBlock() != &entry) {
+      if (loop->getBlock() != &entry && !isInPersistentBody(loop)) {
         refuse(loop, "it is nested in other control flow (only loops at the "
-                     "top of the kernel are split)");
+                     "top of the kernel or of a persistent kernel's loop over "
+                     "programs are split)");
         continue;
       }
+      // Where the loop sits in the kernel's entry block (a persistent
+      // kernel's loop over programs holds it).
+      Operation *top = entry.findAncestorOpInBlock(*loop);
       std::string whyNot;
       FailureOr<LoopPlan> plan = planLoop(loop, whyNot);
       if (failed(plan)) {
@@ -611,7 +626,7 @@ struct TileGPUWarpSpecializePass
         int inits = 0;
         for (Operation *user : bars.getUsers()) {
           if (isa<MBarrierInitOp>(user) && user->getBlock() == &entry &&
-              user->isBeforeInBlock(loop))
+              user->isBeforeInBlock(top))
             ++inits;
           else if (!loop->isAncestor(user) && !rootSet.contains(user) &&
                    !isa<MBarrierInvalOp>(user) &&
@@ -620,8 +635,12 @@ struct TileGPUWarpSpecializePass
             whyNot = "one of its mbarriers is used outside the loop";
         }
         if (inits != 1 && whyNot.empty())
-          whyNot = "one of its mbarriers is not initialized exactly once "
-                   "before it";
+          whyNot = top != loop.getOperation()
+                       ? "one of its mbarriers is initialized once per program "
+                         "(its rings are not continued from one program of the "
+                         "persistent kernel to the next)"
+                       : "one of its mbarriers is not initialized exactly once "
+                         "before it";
         if (!isa_and_nonnull<MBarrierAllocOp>(bars.getDefiningOp()) && whyNot.empty())
           whyNot = "one of its mbarrier arrays is not an allocation";
       }
@@ -645,7 +664,8 @@ struct TileGPUWarpSpecializePass
     auto sharesWithUnsplit = [&](const LoopPlan &plan) {
       for (Value bars : llvm::concat<const Value>(plan.full, plan.empty))
         for (Operation *user : bars.getUsers()) {
-          auto other = dyn_cast_or_null<scf::ForOp>(entry.findAncestorOpInBlock(*user));
+          auto other = dyn_cast_or_null<scf::ForOp>(
+              plan.loop->getBlock()->findAncestorOpInBlock(*user));
           if (other && other != plan.loop &&
               llvm::none_of(plans, [&](const LoopPlan &p) { return p.loop == other; }))
             return true;
@@ -695,9 +715,14 @@ struct TileGPUWarpSpecializePass
                      return attr && attr.getValue();
                    });
       std::string whyNot;
+      // A persistent kernel's loops continue one set of rings (no handoffs
+      // between the programs).
+      if (persistent)
+        whyNot = "the kernel is persistent";
       FailureOr<SmallVector<Operation *>> points =
-          plans.size() > 1 && asked ? planHandoffs(plans, entry, whyNot)
-                                    : FailureOr<SmallVector<Operation *>>(failure());
+          plans.size() > 1 && asked && !persistent
+              ? planHandoffs(plans, entry, whyNot)
+              : FailureOr<SmallVector<Operation *>>(failure());
       std::optional<int64_t> handedOn;
       if (succeeded(points))
         handedOn = trial ? 0 : getSplitSharedMemory(func, m);

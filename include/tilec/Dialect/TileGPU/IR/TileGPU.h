@@ -60,6 +60,12 @@ mlir::Attribute getEncoding(mlir::Type type);
 /// (a `#tilegpu.tma_recipe`) on `!tilegpu.tma_desc` arguments.
 inline constexpr llvm::StringLiteral kTMARecipeAttrName = "tilegpu.tma_recipe";
 
+/// Name of the kernel-argument attribute (an i32 axis, 0 to 2) on the i32
+/// arguments of a persistent kernel that receive the caller's grid size
+/// along that axis (the `program_grid` hidden parameters of
+/// docs/metadata.md; set by tilegpu-persistent).
+inline constexpr llvm::StringLiteral kProgramGridAttrName = "tilegpu.program_grid";
+
 /// Name of the attribute `tilegpu-allocate-shared` puts on an op whose
 /// lowering needs scratch shared memory (tilec/Dialect/TileGPU/IR/Scratch.h):
 /// the byte offset of its scratch in the kernel's dynamic shared memory.

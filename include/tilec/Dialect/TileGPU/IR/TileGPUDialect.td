@@ -55,6 +55,15 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLongestFirstAttrName() {
       return ::llvm::StringLiteral("tilegpu.longest_first");
     }
+    /// Name of the unit attribute on the `scf.for` of a persistent kernel
+    /// (set by tilegpu-persistent): the loop over the kernel's virtual
+    /// programs, directly in the kernel's entry block (or, once split, in
+    /// the consumer region of its tilegpu.warp_specialize), whose body is
+    /// one program. Later passes continue rings across its iterations
+    /// (tilegpu-pipeline) and split it (tilegpu-warp-specialize).
+    static constexpr ::llvm::StringLiteral getPersistentAttrName() {
+      return ::llvm::StringLiteral("tilegpu.persistent");
+    }
   }];
 }
 

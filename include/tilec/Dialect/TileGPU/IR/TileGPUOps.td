@@ -634,4 +634,27 @@ def TileGPU_WarpYieldOp : TileGPU_Op<"warp_yield",
   let assemblyFormat = "attr-dict";
 }
 
+def TileGPU_PersistentProgramIdOp : TileGPU_Op<"persistent_program_id", [Pure]> {
+  let summary = "a program id of a persistent kernel's virtual program";
+  let description = [{
+    In a persistent kernel (`tilegpu-persistent`) each CTA runs the
+    programs `vid` = its CTA index, + the launched CTAs, ... of the grid
+    `(grid_x, grid_y, grid_z)` the caller asked for (hidden `program_grid`
+    parameters, docs/metadata.md); this op is `tl.program_id(axis)` of
+    virtual program `vid` (i32, 0 <= vid < grid_x · grid_y · grid_z):
+    `vid mod grid_x` on axis 0, `(vid / grid_x) mod grid_y` on axis 1,
+    `vid / (grid_x · grid_y)` on axis 2, in the launch order of a
+    non-persistent grid (axis 0 fastest). In a kernel that
+    `tilegpu-longest-first` made longest first, axes 0 and 1 are remapped
+    from those as `tl.program_id` is (the same formula, with `vid`'s
+    coordinates in place of `%ctaid`).
+
+    Example: `%m = tilegpu.persistent_program_id %vid, %gx, %gy {axis = 0 : i32}`
+  }];
+  let arguments = (ins I32:$vid, I32:$grid_x, I32:$grid_y,
+                       ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$vid `,` $grid_x `,` $grid_y attr-dict";
+}
+
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

@@ -257,6 +257,42 @@ def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::tilec::tile::TileDialect"];
 }
 
+def TileGPUPersistent : Pass<"tilegpu-persistent", "mlir::ModuleOp"> {
+  let summary = "Make kernels persistent: each CTA loops over programs of the grid";
+  let description = [{
+    A kernel launched with more programs than the GPU runs at once pays, in
+    every CTA, for its start and its end (the launch, Q's load and the
+    pipeline's fill in attention, the epilogue) with the SM idle. The pass
+    rewrites each kernel into a persistent one, as FlashAttention-3 and
+    cuDNN's attention kernels are written by hand: the kernel gets three
+    i32 arguments `grid_x, grid_y, grid_z` (`tilegpu.program_grid` = axis;
+    the `program_grid` hidden parameters of docs/metadata.md: the grid the
+    caller launched, which the runtime passes while it launches
+    min(grid_x · grid_y · grid_z, SMs × CTAs per SM) CTAs along x, the
+    metadata saying `"persistent": true`), and its body becomes the body of
+
+        scf.for %vid = program_id(0) to grid_x·grid_y·grid_z step num_programs(0)
+            {tilegpu.persistent}
+
+    in which `tl.program_id(a)` is `tilegpu.persistent_program_id %vid`
+    (the programs run in the order of a non-persistent launch, axis 0
+    fastest; the CTAs running at once work on consecutive programs) and
+    `tl.num_programs(a)` is `grid_a`. Later passes continue the rings of
+    the body's pipelined loops from one program to the next
+    (tilegpu-pipeline) and split the whole loop into producer and
+    consumers (tilegpu-warp-specialize), so a CTA's producer copies the
+    next program's tiles while its consumers finish this one.
+
+    Refused, with a remark, when the programs might observe each other
+    (atomics, volatile loads, inline assembly, calls, while loops: one CTA
+    now runs several programs in turn, so a program waiting for a later
+    one would wait forever) or the kernel has more than one block. Off
+    unless asked for (`tilec --persistent`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::tilec::tilegpu::TileGPUDialect"];
+}
+
 def TileGPULongestFirst : Pass<"tilegpu-longest-first", "mlir::ModuleOp"> {
   let summary = "Launch a kernel's longest programs first when its work grows with program_id(0)";
   let description = [{

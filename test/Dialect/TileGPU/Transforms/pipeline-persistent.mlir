@@ -1,0 +1,85 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics -tilegpu-pipeline=num-stages=3 -canonicalize -cse | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tilegpu-pipeline=num-stages=3 -tilegpu-warp-specialize=mode=all -canonicalize -cse 2>/dev/null | FileCheck %s --check-prefix=WS
+
+// A persistent kernel (tilegpu-persistent): the loop over programs holds
+// one pipelined TMA loop. Its rings continue from one program to the next:
+// the persistent loop carries the ring iteration B (0 at the start), the
+// inner loop's iteration t counts as B + t for slots, phases and releases,
+// the body yields B + max(0, hi - lo), and the mbarriers are initialized
+// once before the persistent loop and invalidated once after it.
+
+// CHECK-LABEL: func.func @one_loop
+// CHECK-COUNT-2: tilegpu.mbarrier_init
+// CHECK-NOT:     tilegpu.mbarrier_init
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[B:.*]] = %c0_i32) -> (i32)
+// CHECK-NOT:       tilegpu.mbarrier_init
+// CHECK:           %[[S0:.*]] = arith.remui %[[B]], %c3_i32
+// CHECK:           tilegpu.mbarrier_wait %[[E:.*]][%[[S0]]], %{{.*}} leader if
+// CHECK:           tilegpu.tma_load %{{.*}}, %[[A:.*]][%[[S0]]], %[[F:.*]][%[[S0]]] if
+// CHECK:           scf.for %[[I:.*]] = %[[LO:.*]] to %[[HI:.*]] step
+// CHECK:             %[[T:.*]] = arith.subi %[[I]], %[[LO]]
+// CHECK:             %[[G:.*]] = arith.addi %[[B]], %[[T]]
+// CHECK:             %[[GS:.*]] = arith.remui %[[G]], %c3_i32
+// CHECK:             tilegpu.mbarrier_wait %[[F]][%[[GS]]]
+// CHECK:             tilegpu.warpgroup_dot %[[A]][%[[GS]]]
+// CHECK:             %[[HASPREV:.*]] = arith.cmpi sge, %[[G]], %c1_i32
+// CHECK:             tilegpu.mbarrier_arrive %[[E]][%{{.*}}] if %[[HASPREV]]
+// CHECK:           }
+// CHECK-NOT:       tilegpu.mbarrier_inval
+// CHECK:           %[[DIFF:.*]] = arith.subi %[[HI]], %[[LO]] : i32
+// CHECK:           %[[TRIPS:.*]] = arith.select %{{.*}}, %[[DIFF]], %c0_i32
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[B]], %[[TRIPS]]
+// CHECK:           scf.yield %[[NEXT]] : i32
+// CHECK:         } {tilegpu.persistent}
+// CHECK-COUNT-2: tilegpu.mbarrier_inval
+// CHECK-NOT:     tilegpu.mbarrier_inval
+// CHECK:         return
+
+// Split: the producer runs the loop over programs too (its copy of it
+// carries B), so it copies the next program's tiles while the consumers
+// finish this one; the consumers keep the persistent loop.
+// WS-LABEL: func.func @one_loop
+// WS:         tilegpu.mbarrier_init
+// WS:         tilegpu.warp_specialize consumer {
+// WS:           scf.for
+// WS:             scf.for
+// WS:               tilegpu.mbarrier_arrive
+// WS:           } {tilegpu.persistent}
+// WS:         } producer {
+// WS:           scf.for {{.*}} iter_args(%[[PB:.*]] = %c0_i32) -> (i32)
+// WS:             tilegpu.mbarrier_wait {{.*}} leader
+// WS:             tilegpu.tma_load
+// WS:             scf.for
+// WS:               arith.addi %[[PB]], %{{.*}} : i32
+// WS:               tilegpu.tma_load
+// WS:             scf.yield
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
+
+func.func @one_loop(%lo: i32, %hi: i32, %first: i32, %total: i32, %count: i32,
+                    %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
+                    %b: !tilegpu.smem<1 x tensor<64x128xf16>>,
+                    %out: tensor<128x128x!tile.ptr<f32>, #wgmma>)
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %a = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #wgmma>
+  scf.for %vid = %first to %total step %count : i32 {
+    tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<1>
+    // expected-remark @+1 {{loop's copies continue its rings from one program of the persistent kernel to the next}}
+    %r = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<128x128xf32, #wgmma>) : i32 {
+      tilegpu.barrier
+      tilegpu.mbarrier_expect %bars[%c0], 16384 : !tilegpu.mbarriers<1>
+      tilegpu.tma_load %da[%vid, %i], %a[%c0], %bars[%c0] : !tilegpu.tma_desc<tensor<128x64xf16>, 2>, !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.mbarriers<1>
+      %p = arith.andi %i, %c1 : i32
+      tilegpu.mbarrier_wait %bars[%c0], %p : !tilegpu.mbarriers<1>
+      %d = tilegpu.warpgroup_dot %a[%c0], %b[%c0], %acc : !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.smem<1 x tensor<64x128xf16>>, tensor<128x128xf32, #wgmma>
+      scf.yield %d : tensor<128x128xf32, #wgmma>
+    }
+    tilegpu.mbarrier_inval %bars : !tilegpu.mbarriers<1>
+    tile.store %out, %r : tensor<128x128x!tile.ptr<f32>, #wgmma>
+  } {tilegpu.persistent}
+  return
+}
