@@ -39,6 +39,11 @@ def main():
     p.add_argument("--variant", action="append", default=[], metavar="NAME=FLAGS",
                    help="another tilec build of the kernel, with these space-separated flags")
     p.add_argument("--no-baselines", action="store_true", help="tilec only (no Triton, cuDNN)")
+    p.add_argument("--source-variant", action="append", default=[], metavar="NAME=FLAGS",
+                   help="a tilec build of the kernel with its epilogue's division by l_i "
+                        "written as a product with 1 / l_i, with these flags")
+    p.add_argument("--causal", action="store_true",
+                   help="the causal kernel (STAGE 3; the fit then means little, the table is the point)")
     args = p.parse_args()
     variants = {"tilec": []}
     for v in args.variant:
@@ -48,6 +53,15 @@ def main():
     path = ha.variant(os.path.join(ha.ROOT, "examples", "attention.tile"),
                       [("p = p.to(tl.float16)", "p = p.to(v.dtype)")], "cta_")
     tri = ha.triton_kernel(path, "_attn_fwd")
+    recip_path = ha.variant(os.path.join(ha.ROOT, "examples", "attention.tile"),
+                            [("p = p.to(tl.float16)", "p = p.to(v.dtype)"),
+                             ("acc = acc / l_i[:, None]", "acc = acc * (1.0 / l_i)[:, None]")],
+                            "cta_recip_")
+    paths = {name: path for name in variants}
+    for v in args.source_variant:
+        name, _, flags = v.partition("=")
+        variants[name] = flags.split()
+        paths[name] = recip_path
     d, bm, bn, sm_scale, e = 128, 128, 128, 0.5, ha.entry
     others = [] if args.no_baselines else ["triton", "cudnn"]
     times = {key: [] for key in [*variants, *others]}
@@ -58,18 +72,18 @@ def main():
         Z, H = 1, max(1, args.ctas // (n_ctx // bm))
         q, k, v = (torch.empty(Z, H, n_ctx, d, device="cuda", dtype=torch.bfloat16).normal_()
                    for _ in range(3))
-        ref = ha.sdpa("flash", q, k, v, False, sm_scale).double()
+        ref = ha.sdpa("flash", q, k, v, args.causal, sm_scale).double()
         o = torch.empty_like(q)
         lse = torch.empty(Z * H, n_ctx, device="cuda", dtype=torch.float32)
         grid = (n_ctx // bm, Z * H, 1)
         st = ", ".join([e(H * n_ctx * d), e(n_ctx * d), e(d), "1"])
         sig = ("*bf16:16, *bf16:16, *bf16:16, fp32, *fp32:16, *bf16:16, " + ", ".join([st] * 4) +
-               f", {e(Z)}, {e(H)}, {e(n_ctx)}, {d}, {bm}, {bn}, 1")
+               f", {e(Z)}, {e(H)}, {e(n_ctx)}, {d}, {bm}, {bn}, {3 if args.causal else 1}")
         s4 = [H * n_ctx * d, n_ctx * d, d]
         dims = [x for x in (Z, H, n_ctx) if e(x) != "1"]  # a 1 is a constexpr
         row = {}
         for name, flags in variants.items():
-            kern, _ = ha.tilec_kernel(args.tilec, path, "_attn_fwd", sig, 8, 3,
+            kern, _ = ha.tilec_kernel(args.tilec, paths[name], "_attn_fwd", sig, 8, 3,
                                       f"cta_{name}_{n_ctx}", flags)
             ok, _, _, ms = ha.timed(lambda: kern(grid, q, k, v, sm_scale, lse, o, *(s4 * 4), *dims),
                                     o, ref, 0, 8e-2, 2e-2)
@@ -81,9 +95,9 @@ def main():
             strides = [x for t in (q, k, v, o) for x in t.stride()]
             tok, _, _, row["triton"] = ha.timed(
                 lambda: tri[grid](q, k, v, sm_scale, lse, o, *strides, Z, H, n_ctx,
-                                  HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=1,
+                                  HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=3 if args.causal else 1,
                                   num_warps=8, num_stages=3), o, ref, 0, 8e-2, 2e-2)
-            row["cudnn"] = ha.bench(lambda: ha.sdpa("cudnn", q, k, v, False, sm_scale))
+            row["cudnn"] = ha.bench(lambda: ha.sdpa("cudnn", q, k, v, args.causal, sm_scale))
             if not tok:
                 print(f"check failed at N_CTX {n_ctx}: Triton")
                 return 1

@@ -305,16 +305,18 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
   cases.push_back(attention("attention_causal_d128_1024", 2, 4, 1024, 128, 128,
                             128, true, 8, true));
   // Persistent (tilegpu-persistent): each CTA loops over programs, its
-  // producer copying the next program's K and V blocks into the rings the
-  // program before fills (continued across the loop over programs). More
-  // programs than the H200's 132 SMs run at once (2 x 4 x 8 and 2 x 8 x 8,
-  // and 2 x 3 x 2 with rings of their own per program).
+  // producer copying the next program's Q, K and V blocks while the
+  // consumers finish this one (the K and V rings continued across the loop
+  // over programs, Q's buffer released after the loop's last dot). More
+  // programs than an H100's 132 SMs run at once (2 x 4 x 8); 2 x 3 x 2
+  // unsplit. Causal attention is left as it is (its programs run different
+  // numbers of iterations): compiled with --persistent, it must still run.
   {
     CaseSpec persistent = attention("attention_persistent_d128_1024", 2, 4, 1024,
                                     128, 128, 128, false, 8, true);
     persistent.tilecOptions = {"--persistent"};
     cases.push_back(persistent);
-    CaseSpec causal = attention("attention_persistent_causal_d128_2048", 2, 4,
+    CaseSpec causal = attention("attention_persistent_refused_causal_2048", 2, 4,
                                 2048, 128, 128, 128, true, 8, true);
     causal.tilecOptions = {"--persistent"};
     cases.push_back(causal);

@@ -244,6 +244,34 @@ private:
   DenseMap<Value, Slope> slopes;
 };
 
+} // namespace
+
+ProgramWork tilec::tilegpu::analyzeProgramWork(func::FuncOp func) {
+  scf::ForOp persistentLoop = getPersistentLoop(func);
+  SlopeAnalysis slopes{/*persistent=*/bool(persistentLoop)};
+  ProgramWork work;
+  func.walk([&](scf::ForOp loop) {
+    if (loop == persistentLoop)
+      return;
+    Slope trips = slopes.tripCount(loop);
+    if (trips.isConstant())
+      return;
+    if (trips.neverDecreases()) {
+      if (!work.longer)
+        work.longer = loop;
+      return;
+    }
+    work.mixed = true;
+    if (!work.varying)
+      work.varying = loop;
+  });
+  if (!work.varying)
+    work.varying = work.longer;
+  return work;
+}
+
+namespace {
+
 struct TileGPULongestFirstPass
     : tilegpu::impl::TileGPULongestFirstBase<TileGPULongestFirstPass> {
   using TileGPULongestFirstBase::TileGPULongestFirstBase;
@@ -262,24 +290,9 @@ struct TileGPULongestFirstPass
     // Clusters pair programs 2k, 2k + 1 (tilegpu-cluster-multicast).
     if (func->hasAttr(TileGPUDialect::getClusterDimsAttrName()))
       return;
-    scf::ForOp persistentLoop = getPersistentLoop(func);
-    SlopeAnalysis slopes{/*persistent=*/bool(persistentLoop)};
-    scf::ForOp longer;
-    bool mixed = false;
-    func.walk([&](scf::ForOp loop) {
-      if (loop == persistentLoop)
-        return;
-      Slope trips = slopes.tripCount(loop);
-      if (trips.isConstant())
-        return;
-      if (trips.neverDecreases()) {
-        if (!longer)
-          longer = loop;
-        return;
-      }
-      mixed = true;
-    });
-    if (!longer || mixed)
+    ProgramWork work = analyzeProgramWork(func);
+    scf::ForOp longer = work.longer;
+    if (!longer || work.mixed)
       return;
     std::string why = whyProgramsMayObserveEachOther(func);
     if (!why.empty()) {

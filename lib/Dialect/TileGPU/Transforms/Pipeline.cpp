@@ -981,6 +981,111 @@ struct TileGPUPipelinePass
     }
     for (auto &[persistent, chain] : chains)
       closeChain(rewriter, scf::ForOp(persistent), chain);
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(TileGPUDialect::getPersistentAttrName()))
+        releaseOncePerProgram(loop);
+    });
+  }
+
+  /// The single-buffer TMA copies directly in a persistent loop's body
+  /// (attention's Q, once per program: `tilegpu.barrier`, expect, copy,
+  /// wait) get the release protocol of the pipelined rings, one slot:
+  /// instead of the CTA barrier before the copy, thread 0 waits for the
+  /// release of the program before (parity ((k & 1) ^ 1) for the k-th
+  /// program, so the first passes), and every warp releases the buffer
+  /// (an "empty" mbarrier, counting the warps, initialized before the
+  /// persistent loop) after the wait that retires the last dots reading
+  /// it. With a producer warpgroup (tilegpu-warp-specialize) the producer
+  /// then copies the next program's tile while the consumers finish this
+  /// program (its last P V, its epilogue).
+  static void releaseOncePerProgram(scf::ForOp persistent) {
+    Block *body = persistent.getBody();
+    std::optional<unsigned> numWarps = lookupNumWarps(persistent);
+    if (!numWarps)
+      return;
+    for (auto load : llvm::to_vector(body->getOps<TMALoadOp>())) {
+      auto ring = dyn_cast<SharedMemoryType>(load.getDst().getType());
+      auto expect = dyn_cast_or_null<MBarrierExpectOp>(load->getPrevNode());
+      Operation *barrier = expect ? expect->getPrevNode() : nullptr;
+      if (!ring || ring.getNumBuffers() != 1 || load.getPred() ||
+          cast<MBarriersType>(load.getBarriers().getType()).getCount() != 1 ||
+          expect.getBarriers() != load.getBarriers() || expect.getPred() ||
+          !isa_and_nonnull<BarrierOp>(barrier))
+        continue;
+      // The last op of the body that reads the buffer, then the wait that
+      // retires every dot before it.
+      Operation *lastReader = nullptr;
+      for (Operation *user : load.getDst().getUsers()) {
+        Operation *top = body->findAncestorOpInBlock(*user);
+        if (top && top != load.getOperation() &&
+            (!lastReader || lastReader->isBeforeInBlock(top)))
+          lastReader = top;
+      }
+      if (!lastReader || lastReader->isBeforeInBlock(load))
+        continue;
+      Operation *release = nullptr;
+      bool asyncDots = false;
+      lastReader->walk([&](WarpgroupDotOp dot) { asyncDots |= dot.getIsAsync(); });
+      if (!asyncDots)
+        release = lastReader;
+      for (Operation *op = lastReader->getNextNode(); op && !release; op = op->getNextNode())
+        if (auto wait = dyn_cast<WarpgroupWaitOp>(op); wait && wait.getPendings() == 0)
+          release = op;
+      if (!release || isa<scf::YieldOp>(release))
+        continue;
+      Location loc = load.getLoc();
+      MLIRContext *ctx = persistent.getContext();
+      OpBuilder entry(ctx);
+      entry.setInsertionPointToStart(
+          &persistent->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
+      Value empty = MBarrierAllocOp::create(entry, loc, MBarriersType::get(ctx, 1),
+                                            /*offset=*/IntegerAttr());
+      OpBuilder outside(persistent);
+      MBarrierInitOp::create(outside, loc, empty, outside.getI32IntegerAttr(*numWarps));
+      outside.setInsertionPointAfter(persistent);
+      MBarrierInvalOp::create(outside, loc, empty);
+      OpBuilder b(barrier);
+      Value k = emitIteration(b, loc, persistent, Value());
+      Value one = constI32(b, loc, 1);
+      Value parity = arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, k, one), one);
+      auto leaderWait = MBarrierWaitOp::create(b, loc, empty, constI32(b, loc, 0), parity,
+                                               b.getUnitAttr(), /*pred=*/Value());
+      barrier->erase();
+      b.setInsertionPointAfter(release);
+      MBarrierArriveOp::create(b, loc, empty, constI32(b, loc, 0), /*pred=*/Value(),
+                               /*clusterCTAs=*/IntegerAttr());
+      // The copy and its wait go right before the first reader, after the
+      // copies the pipelined loops issue ahead of it: a producer then
+      // starts the next program's K and V blocks as their slots free up,
+      // not behind the release of this tile, which comes after the loops.
+      Operation *firstReader = nullptr;
+      for (Operation *user : load.getDst().getUsers()) {
+        Operation *top = body->findAncestorOpInBlock(*user);
+        if (top && top != load.getOperation() && load->isBeforeInBlock(top) &&
+            (!firstReader || top->isBeforeInBlock(firstReader)))
+          firstReader = top;
+      }
+      MBarrierWaitOp fullWait;
+      for (Operation *op = load->getNextNode(); op && op != firstReader && !fullWait;
+           op = op->getNextNode())
+        if (auto wait = dyn_cast<MBarrierWaitOp>(op);
+            wait && wait.getBarriers() == load.getBarriers() && !wait.getLeader())
+          fullWait = wait;
+      if (!firstReader || !fullWait)
+        continue;
+      // Only pure arithmetic and the loops' copies may lie between the copy
+      // and the first reader: the move then reorders no other effect.
+      bool movable = true;
+      for (Operation *op = load->getNextNode(); op != firstReader; op = op->getNextNode())
+        if (op != fullWait.getOperation() && !isMemoryEffectFree(op) &&
+            !isa<TMALoadOp, MBarrierExpectOp, MBarrierWaitOp>(op))
+          movable = false;
+      if (!movable)
+        continue;
+      for (Operation *op : {leaderWait.getOperation(), expect.getOperation(),
+                            load.getOperation(), fullWait.getOperation()})
+        op->moveBefore(firstReader);
+    }
   }
 
   /// The pipelined loops of a persistent loop's body, in order.

@@ -200,8 +200,11 @@ FailureOr<SmallVector<Operation *>> planHandoffs(ArrayRef<LoopPlan> plans,
 }
 
 /// Collects the copies of `loop` (a loop in `body`, the kernel's entry
-/// block), or fails and says why.
-FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
+/// block), or fails and says why. `ownCopiesOnly`: copies in loops nested
+/// in it belong to those loops' plans (a persistent kernel's loop over
+/// programs, whose own copies are its once-per-program tiles).
+FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot,
+                             bool ownCopiesOnly = false) {
   LoopPlan plan;
   plan.loop = loop;
   Block *body = loop.getBody();
@@ -236,7 +239,7 @@ FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
   // Copies in nested regions of the body are not in the pipelined form.
   bool nested = false;
   loop->walk([&](Operation *op) {
-    if (op->getBlock() != body && op != loop && isRoot(op))
+    if (op->getBlock() != body && op != loop && isRoot(op) && !ownCopiesOnly)
       nested = true;
   });
   if (nested) {
@@ -656,6 +659,37 @@ struct TileGPUWarpSpecializePass
       slice = std::move(trial);
       plans.push_back(std::move(*plan));
     }
+    // A persistent kernel's once-per-program copies (Q, released by the
+    // consumers after its last dot, tilegpu-pipeline) go to the producer
+    // with the loops of its body, which then copies the next program's
+    // tile while the consumers finish this one.
+    if (persistent && !plans.empty()) {
+      std::string whyNot;
+      FailureOr<LoopPlan> plan = planLoop(persistent, whyNot, /*ownCopiesOnly=*/true);
+      if (succeeded(plan)) {
+        // The body's loops' prologue copies are theirs.
+        DenseSet<Operation *> taken;
+        for (const LoopPlan &other : plans)
+          taken.insert(other.roots.begin(), other.roots.end());
+        llvm::erase_if(plan->roots, [&](Operation *op) { return taken.contains(op); });
+        plan->full.clear();
+        plan->empty.clear();
+        for (Operation *root : plan->roots) {
+          if (auto load = dyn_cast<TMALoadOp>(root))
+            plan->full.insert(load.getBarriers());
+          else if (auto wait = dyn_cast<MBarrierWaitOp>(root))
+            plan->empty.insert(wait.getBarriers());
+        }
+        if (plan->full.empty() || plan->empty.empty())
+          plan = failure();
+      }
+      ProducerSlice trial = slice;
+      if (succeeded(plan) &&
+          succeeded(collectSlice(plan->roots, func.getBody(), trial, whyNot))) {
+        slice = std::move(trial);
+        plans.push_back(std::move(*plan));
+      }
+    }
     // Loops that continue each other's rings are split together or not at
     // all: the producer fills a shared ring for every loop that reads it.
     // A plan sharing barriers with a loop of the kernel that is not split
@@ -694,8 +728,18 @@ struct TileGPUWarpSpecializePass
     }
     if (plans.empty())
       return success();
-    llvm::sort(plans, [](const LoopPlan &a, const LoopPlan &b) {
-      return a.loop->isBeforeInBlock(b.loop);
+    // In program order: by their place in the entry block, a persistent
+    // loop before the loops of its body.
+    llvm::sort(plans, [&](const LoopPlan &a, const LoopPlan &b) {
+      Operation *loopA = scf::ForOp(a.loop).getOperation();
+      Operation *loopB = scf::ForOp(b.loop).getOperation();
+      Operation *topA = entry.findAncestorOpInBlock(*loopA);
+      Operation *topB = entry.findAncestorOpInBlock(*loopB);
+      if (topA != topB)
+        return topA->isBeforeInBlock(topB);
+      if (loopA == loopB || loopB == topB)
+        return false;
+      return loopA == topA || loopA->isBeforeInBlock(loopB);
     });
     // The rings side by side, or else handed on from loop to loop (laid
     // out on a trial split of a copy of the kernel by
@@ -817,6 +861,8 @@ struct TileGPUWarpSpecializePass
     if (failed(ws.verify()))
       return failure();
     for (LoopPlan &plan : plans) {
+      if (plan.loop == persistent)
+        continue;
       {
         InFlightDiagnostic remark = emitRemark(plan.loop.getLoc())
             << "loop warp-specialized: a producer warpgroup issues its TMA "

@@ -83,3 +83,90 @@ func.func @one_loop(%lo: i32, %hi: i32, %first: i32, %total: i32, %count: i32,
   } {tilegpu.persistent}
   return
 }
+
+// -----
+
+// A tile copied once per program (attention's Q: a single buffer, read by
+// the loop's dots) gets the release protocol: thread 0 waits for the
+// release of the program before (parity ((k & 1) ^ 1) of the k-th program:
+// the first passes) instead of a CTA barrier; every warp releases it after
+// the wait that retires the loop's dots; the copy and its wait move after
+// the loop's prologue copies, so a producer copies the next program's
+// first K blocks without waiting for this release.
+
+// CHECK-LABEL: func.func @once_per_program
+// CHECK:         %[[QE:.*]] = tilegpu.mbarrier_alloc : <1>
+// CHECK:         tilegpu.mbarrier_init %[[QE]] {count = 4 : i32} : <1>
+// CHECK:         scf.for %[[VID:.*]] = %[[FIRST:.*]] to %{{.*}} step %[[STEP:.*]] iter_args
+// CHECK-NOT:       tilegpu.barrier
+// CHECK:           %[[D:.*]] = arith.subi %[[VID]], %[[FIRST]]
+// CHECK:           %[[K:.*]] = arith.divsi %[[D]], %[[STEP]]
+// CHECK:           %[[KP:.*]] = arith.andi %[[K]], %c1_i32
+// CHECK:           %[[PAR:.*]] = arith.xori %[[KP]], %c1_i32
+// CHECK:           tilegpu.tma_load %{{.*}}, %[[A:.*]][%{{.*}}], %{{.*}}[%{{.*}}] if
+// CHECK:           tilegpu.tma_load %{{.*}}, %[[A]][%{{.*}}], %{{.*}}[%{{.*}}] if
+// CHECK-NEXT:      tilegpu.mbarrier_wait %[[QE]][%c0_i32], %[[PAR]] leader :
+// CHECK-NEXT:      tilegpu.mbarrier_expect %[[QF:.*]][%c0_i32], 16384 :
+// CHECK-NEXT:      tilegpu.tma_load %{{.*}}, %[[Q:.*]][%c0_i32], %[[QF]][%c0_i32] :
+// CHECK-NEXT:      tilegpu.mbarrier_wait %[[QF]][%c0_i32], %{{.*}} :
+// CHECK-NEXT:      scf.for
+// CHECK:             tilegpu.warpgroup_dot %[[Q]][%c0_i32], %[[A]]
+// CHECK:             scf.yield %{{.*}} : tensor
+// CHECK-NEXT:      }
+// CHECK-NEXT:      tilegpu.warpgroup_wait {{.*}}{pendings = 0 : i32}
+// CHECK-NEXT:      tilegpu.mbarrier_arrive %[[QE]][%c0_i32] :
+// CHECK:           scf.yield
+// CHECK:         } {tilegpu.persistent}
+// CHECK:         tilegpu.mbarrier_inval %[[QE]] : <1>
+
+// Split: the producer copies Q after the loop's prologue copies.
+// WS-LABEL: func.func @once_per_program
+// WS:         } producer {
+// WS:           scf.for
+// WS:             tilegpu.tma_load %{{.*}} if
+// WS:             tilegpu.tma_load %{{.*}} if
+// WS:             tilegpu.mbarrier_wait {{.*}} leader :
+// WS-NEXT:        tilegpu.mbarrier_expect
+// WS-NEXT:        tilegpu.tma_load
+// WS:             scf.for
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+
+func.func @once_per_program(%lo: i32, %hi: i32, %first: i32, %total: i32, %count: i32,
+                            %dq: !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
+                            %da: !tilegpu.tma_desc<tensor<64x64xf16>, 2>,
+                            %out: tensor<128x64x!tile.ptr<f32>, #wgmma>)
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %qbars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %q = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  %bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %a = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #wgmma>
+  tilegpu.mbarrier_init %qbars : !tilegpu.mbarriers<1>
+  scf.for %vid = %first to %total step %count : i32 {
+    tilegpu.barrier
+    tilegpu.mbarrier_expect %qbars[%c0], 16384 : !tilegpu.mbarriers<1>
+    tilegpu.tma_load %dq[%vid, %c0], %q[%c0], %qbars[%c0] : !tilegpu.tma_desc<tensor<128x64xf16>, 2>, !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.mbarriers<1>
+    %k = arith.subi %vid, %first : i32
+    %kk = arith.divsi %k, %count : i32
+    %qp = arith.andi %kk, %c1 : i32
+    tilegpu.mbarrier_wait %qbars[%c0], %qp : !tilegpu.mbarriers<1>
+    tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<1>
+    // expected-remark @+1 {{loop's copies continue its rings from one program of the persistent kernel to the next}}
+    %r = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<128x64xf32, #wgmma>) : i32 {
+      tilegpu.barrier
+      tilegpu.mbarrier_expect %bars[%c0], 8192 : !tilegpu.mbarriers<1>
+      tilegpu.tma_load %da[%vid, %i], %a[%c0], %bars[%c0] : !tilegpu.tma_desc<tensor<64x64xf16>, 2>, !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.mbarriers<1>
+      %p = arith.andi %i, %c1 : i32
+      tilegpu.mbarrier_wait %bars[%c0], %p : !tilegpu.mbarriers<1>
+      %d = tilegpu.warpgroup_dot %q[%c0], %a[%c0], %acc : !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<128x64xf32, #wgmma>
+      scf.yield %d : tensor<128x64xf32, #wgmma>
+    }
+    tilegpu.mbarrier_inval %bars : !tilegpu.mbarriers<1>
+    tile.store %out, %r : tensor<128x64x!tile.ptr<f32>, #wgmma>
+  } {tilegpu.persistent}
+  tilegpu.mbarrier_inval %qbars : !tilegpu.mbarriers<1>
+  return
+}

@@ -115,6 +115,21 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     one set of rings, and a producer warpgroup (tilegpu-warp-specialize)
     runs from one loop's copies into the next one's without a handoff.
 
+    In a persistent kernel (tilegpu-persistent) the first pipelined loop of
+    the loop over programs counts its iterations from a value that loop
+    carries (0 at the start): when the body's pipelined loops form one
+    chain of continued rings, the body yields that value plus the last
+    loop's trip count and the rings' mbarriers are initialized once before
+    the loop over programs and invalidated once after it, so the rings run
+    on from one program to the next (a remark says so); otherwise the
+    carried value stays 0. A single-buffer TMA copy made once per program
+    directly in that body (attention's Q: CTA barrier, expect, copy, wait)
+    gets the release protocol instead of the CTA barrier: thread 0 waits
+    on a one-slot "empty" mbarrier (parity ((k & 1) ^ 1) in the k-th
+    program), every warp arrives on it after the wait that retires the
+    last dots reading the buffer, and the copy with its wait moves right
+    before its first reader, after the loops' prologue copies.
+
     Any trip count, 0 and those below S included, runs every iteration's
     copies once and waits for them once. When S buffers of the loop's rings,
     beside the other rings it reads and its ops' scratch, would not fit the
@@ -286,8 +301,12 @@ def TileGPUPersistent : Pass<"tilegpu-persistent", "mlir::ModuleOp"> {
     Refused, with a remark, when the programs might observe each other
     (atomics, volatile loads, inline assembly, calls, while loops: one CTA
     now runs several programs in turn, so a program waiting for a later
-    one would wait forever) or the kernel has more than one block. Off
-    unless asked for (`tilec --persistent`).
+    one would wait forever), when they run different numbers of
+    iterations of a loop (the slope analysis of tilegpu-longest-first:
+    a launch hands a freed SM the next program, a persistent kernel's
+    fixed rounds do not; causal attention ran 8-28 % slower persistent on
+    an H100, bench/RESULTS.md, ninth session) or when the kernel has more
+    than one block. Off unless asked for (`tilec --persistent`).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::tilec::tilegpu::TileGPUDialect"];
@@ -414,6 +433,16 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     copies, one stage), it is nested in other control flow, the kernel's
     warps are not whole warpgroups, or a copy's coordinates depend on
     values the consumers compute (a load, a tile, an op with regions).
+
+    In a persistent kernel (tilegpu-persistent) the loops directly in the
+    loop over programs are split like loops of the kernel's body when
+    their rings run on from one program to the next (their mbarriers
+    initialized once, before the loop over programs): the producer runs
+    the loop over programs too, carrying what the copies' coordinates
+    need (the ring iteration), and takes the body's once-per-program
+    copies that tilegpu-pipeline gave the release protocol (attention's
+    Q), so it copies the next program's tiles while the consumers finish
+    this one. Ring handoffs are not made there.
 
     Example: the pipelined matmul loop
 
