@@ -307,15 +307,25 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
   // Persistent (tilegpu-persistent): each CTA loops over programs, its
   // producer copying the next program's Q, K and V blocks while the
   // consumers finish this one (the K and V rings continued across the loop
-  // over programs, Q's buffer released after the loop's last dot). More
-  // programs than an H100's 132 SMs run at once (2 x 4 x 8); 2 x 3 x 2
-  // unsplit. Causal attention is left as it is (its programs run different
-  // numbers of iterations): compiled with --persistent, it must still run.
+  // over programs, Q's buffer released after the loop's last dot): 64
+  // programs (one each on a 132-SM GPU), 256 (two or more a CTA: the
+  // rings' phases and Q's release run on from program to program), 256 of
+  // 2 iterations each (fewer than the 3 stages), 12 unsplit. Causal
+  // attention is left as it is (its programs run different numbers of
+  // iterations): compiled with --persistent, it must still run.
   {
     CaseSpec persistent = attention("attention_persistent_d128_1024", 2, 4, 1024,
                                     128, 128, 128, false, 8, true);
     persistent.tilecOptions = {"--persistent"};
     cases.push_back(persistent);
+    CaseSpec rounds = attention("attention_persistent_rounds_1024", 4, 8, 1024,
+                                128, 128, 128, false, 8, true);
+    rounds.tilecOptions = {"--persistent"};
+    cases.push_back(rounds);
+    CaseSpec shortLoops = attention("attention_persistent_short_256", 2, 64, 256,
+                                    128, 128, 128, false, 8, true);
+    shortLoops.tilecOptions = {"--persistent"};
+    cases.push_back(shortLoops);
     CaseSpec causal = attention("attention_persistent_refused_causal_2048", 2, 4,
                                 2048, 128, 128, 128, true, 8, true);
     causal.tilecOptions = {"--persistent"};

@@ -96,7 +96,7 @@ void addMatmulCases(std::vector<CaseSpec> &cases) {
   cases.push_back(matmul("matmul_tma_edges", 1000, 1040, 1008, 128, 256, 64, 8,
                          8, true));
   // Persistent (tilegpu-persistent): the K loop's rings continue from one
-  // program (output block) to the next; 8 x 9 = 72 programs over edges, and
+  // program (output block) to the next; 8 x 9 = 72 programs over edges,
   // 2048 x 2048 x 1024 in 128 x 256 blocks, warp-specialized: 128 programs.
   {
     CaseSpec edges = matmul("matmul_persistent_edges", 1000, 1040, 1008, 128,
@@ -107,6 +107,11 @@ void addMatmulCases(std::vector<CaseSpec> &cases) {
                           64, 8, 8, true);
     big.tilecOptions = {"--persistent"};
     cases.push_back(big);
+    // 256 programs of 4 K steps: two rounds or more per CTA.
+    CaseSpec rounds = matmul("matmul_persistent_rounds", 2048, 2048, 256, 128,
+                             128, 64, 8, 8, true);
+    rounds.tilecOptions = {"--persistent"};
+    cases.push_back(rounds);
   }
   // Rows of B and C are 997 halfs / floats: not 16-byte aligned, so no TMA.
   cases.push_back(matmul("matmul_ragged", 1531, 997, 1000, 128, 128, 64, 8, 8,

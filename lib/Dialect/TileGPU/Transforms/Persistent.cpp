@@ -90,6 +90,8 @@ void makePersistent(func::FuncOp func) {
       b, loc, arith::MulIOp::create(b, loc, grid[0], grid[1]), grid[2]);
   Operation *firstBodyOp = total.getDefiningOp()->getNextNode();
   auto loop = scf::ForOp::create(b, loc, first, total, count);
+  // Unsigned: vid + CTAs must not wrap negative for grids near 2^31.
+  loop.setUnsignedCmp(true);
   loop->setAttr(TileGPUDialect::getPersistentAttrName(), UnitAttr::get(ctx));
   Block *body = loop.getBody();
   body->getOperations().splice(body->begin(), entry.getOperations(),

@@ -893,13 +893,19 @@ int64_t fitStages(scf::ForOp forOp, int64_t wanted) {
     else if (auto copy = dyn_cast<AsyncCopyOp>(&op))
       own.insert(copy.getDst());
   // Other rings count when the loop reads them (attention's Q); those of
-  // other loops share memory with these (tilegpu-allocate-shared).
+  // other loops share memory with these (tilegpu-allocate-shared), except
+  // in a persistent kernel's loop over programs, where every ring of the
+  // body lives through all of it.
+  Operation *scope = forOp;
+  if (Operation *parent = forOp->getParentOp();
+      parent && parent->hasAttr(TileGPUDialect::getPersistentAttrName()))
+    scope = parent;
   func->walk([&](LocalAllocOp alloc) {
     int64_t bytes = alloc.getType().getNumBuffers() * alloc.getType().getBufferBytes();
     if (own.contains(alloc.getResult()))
       perStage += alloc.getType().getBufferBytes();
     else if (llvm::any_of(alloc->getUsers(),
-                          [&](Operation *user) { return forOp->isAncestor(user); }))
+                          [&](Operation *user) { return scope->isAncestor(user); }))
       fixed += bytes;
   });
   // The scratch of the loop's ops is live beside its rings.

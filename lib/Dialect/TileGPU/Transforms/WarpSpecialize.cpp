@@ -200,11 +200,8 @@ FailureOr<SmallVector<Operation *>> planHandoffs(ArrayRef<LoopPlan> plans,
 }
 
 /// Collects the copies of `loop` (a loop in `body`, the kernel's entry
-/// block), or fails and says why. `ownCopiesOnly`: copies in loops nested
-/// in it belong to those loops' plans (a persistent kernel's loop over
-/// programs, whose own copies are its once-per-program tiles).
-FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot,
-                             bool ownCopiesOnly = false) {
+/// block), or fails and says why.
+FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot) {
   LoopPlan plan;
   plan.loop = loop;
   Block *body = loop.getBody();
@@ -239,7 +236,7 @@ FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &whyNot,
   // Copies in nested regions of the body are not in the pipelined form.
   bool nested = false;
   loop->walk([&](Operation *op) {
-    if (op->getBlock() != body && op != loop && isRoot(op) && !ownCopiesOnly)
+    if (op->getBlock() != body && op != loop && isRoot(op))
       nested = true;
   });
   if (nested) {
@@ -659,37 +656,6 @@ struct TileGPUWarpSpecializePass
       slice = std::move(trial);
       plans.push_back(std::move(*plan));
     }
-    // A persistent kernel's once-per-program copies (Q, released by the
-    // consumers after its last dot, tilegpu-pipeline) go to the producer
-    // with the loops of its body, which then copies the next program's
-    // tile while the consumers finish this one.
-    if (persistent && !plans.empty()) {
-      std::string whyNot;
-      FailureOr<LoopPlan> plan = planLoop(persistent, whyNot, /*ownCopiesOnly=*/true);
-      if (succeeded(plan)) {
-        // The body's loops' prologue copies are theirs.
-        DenseSet<Operation *> taken;
-        for (const LoopPlan &other : plans)
-          taken.insert(other.roots.begin(), other.roots.end());
-        llvm::erase_if(plan->roots, [&](Operation *op) { return taken.contains(op); });
-        plan->full.clear();
-        plan->empty.clear();
-        for (Operation *root : plan->roots) {
-          if (auto load = dyn_cast<TMALoadOp>(root))
-            plan->full.insert(load.getBarriers());
-          else if (auto wait = dyn_cast<MBarrierWaitOp>(root))
-            plan->empty.insert(wait.getBarriers());
-        }
-        if (plan->full.empty() || plan->empty.empty())
-          plan = failure();
-      }
-      ProducerSlice trial = slice;
-      if (succeeded(plan) &&
-          succeeded(collectSlice(plan->roots, func.getBody(), trial, whyNot))) {
-        slice = std::move(trial);
-        plans.push_back(std::move(*plan));
-      }
-    }
     // Loops that continue each other's rings are split together or not at
     // all: the producer fills a shared ring for every loop that reads it.
     // A plan sharing barriers with a loop of the kernel that is not split
@@ -728,6 +694,48 @@ struct TileGPUWarpSpecializePass
     }
     if (plans.empty())
       return success();
+    // A persistent kernel's once-per-program copies that tilegpu-pipeline
+    // gave the release protocol (attention's Q: thread 0's wait for the
+    // previous program's release, the expect, the copy, on one-slot
+    // barriers no loop of the body uses) go to the producer with the loops
+    // of its body that are split, which then copies the next program's
+    // tile while the consumers finish this one. Any other copy stays with
+    // the consumers.
+    if (persistent && llvm::any_of(plans, [&](const LoopPlan &p) {
+          return p.loop->getParentOp() == persistent.getOperation();
+        })) {
+      LoopPlan plan;
+      plan.loop = persistent;
+      auto onePrivateSlot = [&](Value bars) {
+        if (cast<MBarriersType>(bars.getType()).getCount() != 1)
+          return false;
+        return llvm::all_of(bars.getUsers(), [&](Operation *user) {
+          return !persistent->isAncestor(user) ||
+                 user->getParentOp() == persistent.getOperation();
+        });
+      };
+      for (Operation &op : persistent.getBody()->without_terminator()) {
+        auto wait = dyn_cast<MBarrierWaitOp>(&op);
+        auto expect = dyn_cast_or_null<MBarrierExpectOp>(op.getNextNode());
+        auto load = expect ? dyn_cast_or_null<TMALoadOp>(expect->getNextNode())
+                           : TMALoadOp();
+        if (!wait || !wait.getLeader() || wait.getPred() || !expect || !load ||
+            expect.getPred() || load.getPred() ||
+            expect.getBarriers() != load.getBarriers() ||
+            !onePrivateSlot(wait.getBarriers()) || !onePrivateSlot(load.getBarriers()))
+          continue;
+        plan.roots.append({wait, expect, load});
+        plan.empty.insert(wait.getBarriers());
+        plan.full.insert(load.getBarriers());
+      }
+      std::string whyNot;
+      ProducerSlice trial = slice;
+      if (!plan.roots.empty() &&
+          succeeded(collectSlice(plan.roots, func.getBody(), trial, whyNot))) {
+        slice = std::move(trial);
+        plans.push_back(std::move(plan));
+      }
+    }
     // In program order: by their place in the entry block, a persistent
     // loop before the loops of its body.
     llvm::sort(plans, [&](const LoopPlan &a, const LoopPlan &b) {

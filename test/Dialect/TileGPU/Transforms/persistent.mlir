@@ -13,7 +13,7 @@
 // CHECK:         %[[COUNT:.*]] = tile.num_programs 0
 // CHECK:         %[[XY:.*]] = arith.muli %[[GX]], %[[GY]] : i32
 // CHECK:         %[[TOTAL:.*]] = arith.muli %[[XY]], %[[GZ]] : i32
-// CHECK:         scf.for %[[VID:.*]] = %[[FIRST]] to %[[TOTAL]] step %[[COUNT]]
+// CHECK:         scf.for unsigned %[[VID:.*]] = %[[FIRST]] to %[[TOTAL]] step %[[COUNT]]
 // CHECK:           %[[PID:.*]] = tilegpu.persistent_program_id %[[VID]], %[[GX]], %[[GY]] {axis = 0 : i32}
 // CHECK:           tilegpu.persistent_program_id %[[VID]], %[[GX]], %[[GY]] {axis = 1 : i32}
 // CHECK:           %[[ROW:.*]] = arith.muli %[[PID]], %c128
