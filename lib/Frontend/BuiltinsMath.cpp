@@ -294,9 +294,16 @@ static FailureOr<CGValue> builtinFma(CodeGen &cg, Args &a) {
                           x.getDType());
 }
 
-static FailureOr<CGValue> builtinFdiv(CodeGen &cg, Args &a) {
-  return cg.binaryOp(BinaryOp::Div, a.value(0), a.value(1), a.call.loc,
-                     a.loc(0), a.loc(1));
+/// tl.fdiv (ieee_rounding=False: `/`, not IEEE-rounded) and tl.div_rn
+/// (always IEEE-rounded, as tl.fdiv(..., ieee_rounding=True)).
+static FailureOr<CGValue> builtinFdiv(CodeGen &cg, Args &a, bool ieee) {
+  FailureOr<CGValue> q = cg.binaryOp(BinaryOp::Div, a.value(0), a.value(1),
+                                     a.call.loc, a.loc(0), a.loc(1));
+  if (failed(q) || !(ieee || a.flag(2)))
+    return q;
+  if (auto div = q->getValue().getDefiningOp<arith::DivFOp>())
+    div.setFastmath(arith::FastMathFlags::none);
+  return q;
 }
 
 /// tl.umulhi: the high half of the unsigned product of two integers (as
@@ -609,8 +616,12 @@ llvm::ArrayRef<BuiltinSpec> tilec::frontend::getMathBuiltins() {
        builtinClamp,
        {req("x"), req("min"), req("max"), opt("propagate_nan")}},
       {"tl.fma", builtinFma, {req("x"), req("y"), req("z")}},
-      {"tl.fdiv", builtinFdiv, {req("x"), req("y"), opt("ieee_rounding")}},
-      {"tl.div_rn", builtinFdiv, {req("x"), req("y"), opt("ieee_rounding")}},
+      {"tl.fdiv",
+       [](CodeGen &cg, Args &a) { return builtinFdiv(cg, a, /*ieee=*/false); },
+       {req("x"), req("y"), optBool("ieee_rounding", false)}},
+      {"tl.div_rn",
+       [](CodeGen &cg, Args &a) { return builtinFdiv(cg, a, /*ieee=*/true); },
+       {req("x"), req("y"), optBool("ieee_rounding", false)}},
       {"tl.umulhi", builtinUmulhi, {req("x"), req("y")}},
       {"tl.inline_asm_elementwise",
        builtinInlineAsmElementwise,

@@ -153,7 +153,13 @@ static FailureOr<CGValue> builtinSoftmax(CodeGen &cg, Args &a) {
   FailureOr<CGValue> den = reduceCall("tl.sum", *num);
   if (failed(den))
     return failure();
-  return cg.binaryOp(BinaryOp::Div, *num, *den, call.loc, a.loc(0), call.loc);
+  FailureOr<CGValue> q =
+      cg.binaryOp(BinaryOp::Div, *num, *den, call.loc, a.loc(0), call.loc);
+  // ieee_rounding=True: an IEEE-rounded division, as tl.div_rn (`/` is not).
+  if (succeeded(q) && a.flag(3))
+    if (auto div = q->getValue().getDefiningOp<arith::DivFOp>())
+      div.setFastmath(arith::FastMathFlags::none);
+  return q;
 }
 
 /// argmax/argmin: a two-operand reduction of (value, index), keeping the

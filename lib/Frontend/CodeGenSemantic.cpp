@@ -609,6 +609,11 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
                 : arith::MulIOp::create(builder, loc(), a, b).getResult(),
         *ret);
   case BinaryOp::Div: {
+    // `/` is Triton's: not rounded as IEEE requires (`arcp`: a GPU divides
+    // f32 with the 2-ulp `div.full.f32`, as Triton does); tl.div_rn and
+    // tl.fdiv(..., ieee_rounding=True) are (builtinFdiv clears the flag).
+    auto approx = arith::FastMathFlagsAttr::get(builder.getContext(),
+                                                arith::FastMathFlags::arcp);
     if (!isFloat) {
       // int / int is computed in fp32.
       DType fp32 = DType::get(ScalarType::FP32);
@@ -616,11 +621,11 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
       FailureOr<CGValue> fb = cast(*rhs, fp32, rhsLoc);
       if (failed(fa) || failed(fb))
         return failure();
-      return CGValue::runtime(
-          arith::DivFOp::create(builder, loc(), fa->getValue(), fb->getValue()),
-          fp32);
+      return CGValue::runtime(arith::DivFOp::create(builder, loc(), fa->getValue(),
+                                                    fb->getValue(), approx),
+                              fp32);
     }
-    return CGValue::runtime(arith::DivFOp::create(builder, loc(), a, b), *ret);
+    return CGValue::runtime(arith::DivFOp::create(builder, loc(), a, b, approx), *ret);
   }
   case BinaryOp::FloorDiv:
     if (isFloat)

@@ -232,6 +232,30 @@ struct ApproxMathLowering : OpConversionPattern<MathOp> {
   double preScale, postScale;
 };
 
+/// An f32 division that need not be IEEE-rounded (`arcp`: the frontend's
+/// `/` and tl.fdiv) is `div.full.f32` (PTX ISA §9.7.3.8: at most 2 ulp
+/// over the full range), as Triton lowers `/`; the IEEE `div.rn.f32` the
+/// NVPTX backend would emit costs about ten times the instructions
+/// (attention's epilogue divides 64 accumulators per thread). tl.div_rn
+/// and tl.fdiv(..., ieee_rounding=True) keep `div.rn.f32`.
+struct FullRangeDivLowering : OpConversionPattern<arith::DivFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32() ||
+        !arith::bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::arcp))
+      return failure();
+    Type f32 = rewriter.getF32Type();
+    rewriter.replaceOp(op, LLVM::CallIntrinsicOp::create(
+                               rewriter, op.getLoc(), f32,
+                               rewriter.getStringAttr("llvm.nvvm.div.full"),
+                               ValueRange{adaptor.getLhs(), adaptor.getRhs()})
+                               .getResult(0));
+    return success();
+  }
+};
+
 /// tile.inline_asm_elementwise: one `llvm.inline_asm` per group of
 /// `packed_element` register slots of a thread. The layout must make each
 /// group consecutive elements along one dimension: its first
@@ -394,6 +418,7 @@ void lowering::populateElementwiseOpToLLVMPatterns(
   patterns.add<ConstantOpLowering>(converter, ctx);
   patterns.add<ScalarSelectLowering>(converter, ctx);
   patterns.add<InlineAsmElementwiseLowering>(converter, ctx);
+  patterns.add<FullRangeDivLowering>(converter, ctx);
   // exp2 flushes subnormal results to zero, as Triton's does: ptxas wraps
   // the subnormal-correct form's MUFU.EX2 in a range check and rescaling,
   // which attention's softmax pays on every element.

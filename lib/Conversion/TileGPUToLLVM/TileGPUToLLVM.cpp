@@ -235,6 +235,12 @@ struct ConvertTileGPUToLLVMPass
       return converter.isSignatureLegal(func.getFunctionType()) &&
              converter.isLegal(&func.getBody());
     });
+    // f32 divisions that need not be IEEE-rounded go to div.full.f32.
+    target.addDynamicallyLegalOp<arith::DivFOp>([&](arith::DivFOp op) {
+      return converter.isLegal(op.getOperation()) &&
+             !(op.getType().isF32() &&
+               arith::bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::arcp));
+    });
     // Special functions on f16/bf16/f32 go to NVVM's approximations.
     target.addDynamicallyLegalOp<math::Exp2Op, math::ExpOp, math::Log2Op,
                                  math::LogOp, math::RsqrtOp>([&](Operation *op) {
