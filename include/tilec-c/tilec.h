@@ -44,13 +44,14 @@ extern "C" {
 
 /** Bumped when a struct below changes layout (2: tilec_options gained the
  * pass switches, after `device`; 3: tilec_options starts with struct_size
- * and gained debug and enable_fp_fusion at its end). Since version 3,
+ * and gained debug and enable_fp_fusion at its end; 4: tilec_options gained
+ * persistent at its end). Since version 3,
  * tilec_options only grows at its end and the library takes one of any
  * earlier layout from version 3 on by its struct_size (the fields past it
  * take their defaults), so a program built for an older version keeps
  * working with a newer library. A program or binding built for version 1
  * or 2 (no struct_size) must be rebuilt. */
-#define TILEC_C_API_VERSION 3
+#define TILEC_C_API_VERSION 4
 
 /* ===--- Status ---------------------------------------------------------=== */
 
@@ -90,8 +91,9 @@ typedef enum tilec_switch {
 
 /** Compiler options; set with tilec_options_init, then change fields. NULL
  * strings take the defaults. Meaning as in include/tilec/JIT/Options.h.
- * Every field from arch to line_info, the pass switches, debug and
- * enable_fp_fusion are part of the kernel cache key (docs/cache.md). */
+ * Every field from arch to line_info, the pass switches, debug,
+ * enable_fp_fusion and persistent are part of the kernel cache key
+ * (docs/cache.md). */
 typedef struct tilec_options {
   /** Since TILEC_C_API_VERSION 3: the bytes of the fields the caller knows,
    * from the start of the struct to the end of its last field (not sizeof:
@@ -157,6 +159,12 @@ typedef struct tilec_options {
    * one fma.rn (one rounding instead of two), Triton's enable_fp_fusion: 1
    * (0: every multiply and add rounds on its own, --disable-fp-fusion). */
   int32_t enable_fp_fusion;
+
+  /* Since TILEC_C_API_VERSION 4. */
+  /** Make kernels persistent: each CTA loops over programs of the grid and
+   * the runtime launches as many CTAs as the GPU runs at once
+   * (--persistent): 0. */
+  int32_t persistent;
 } tilec_options;
 
 /** The struct_size of a tilec_options whose last field is `last_field`:
@@ -170,10 +178,13 @@ typedef struct tilec_options {
 /** ... with the pass switches of version 2 (to mbarrier_spin_limit). */
 #define TILEC_OPTIONS_STRUCT_SIZE_V2                                           \
   TILEC_OPTIONS_SIZE_THROUGH(mbarrier_spin_limit)
-/** ... with debug and enable_fp_fusion, version 3: all of them. */
+/** ... with debug and enable_fp_fusion, version 3. */
 #define TILEC_OPTIONS_STRUCT_SIZE_V3 TILEC_OPTIONS_SIZE_THROUGH(enable_fp_fusion)
+/** ... with persistent, version 4: all of them (140 bytes on LP64, 4 less
+ * than sizeof(tilec_options): its tail padding is no field). */
+#define TILEC_OPTIONS_STRUCT_SIZE_V4 TILEC_OPTIONS_SIZE_THROUGH(persistent)
 /** The struct_size of this header's tilec_options (tilec_options_init's). */
-#define TILEC_OPTIONS_STRUCT_SIZE TILEC_OPTIONS_STRUCT_SIZE_V3
+#define TILEC_OPTIONS_STRUCT_SIZE TILEC_OPTIONS_STRUCT_SIZE_V4
 
 /** Fills the first `struct_size` bytes of `options` with the defaults of
  * the fields that lie wholly within them, zeroes the rest of those bytes

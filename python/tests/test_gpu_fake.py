@@ -108,6 +108,29 @@ class FakeGpuTest(unittest.TestCase):
         self.assertEqual(len(p), 4)  # x, out, alpha, flag
         self.assertEqual(struct.unpack("<f", p[2])[0], -2.0)
 
+    def test_persistent_launch(self):
+        # persistent=True: the kernel walks the caller's grid, which arrives
+        # as three hidden i32 arguments after its own; the launch is 1-D and
+        # at most as many CTAs as the GPU runs at once (the fake's 132 SMs x
+        # 16 CTAs of 128 threads).
+        x, out = FakeCudaTensor(0x7f0000001000), FakeCudaTensor(0x7f0000002010)
+        fake_kernel[(7, 2)](x, out, 1001, 1.5, True, BLOCK=256, persistent=True)
+        launch = self.last()
+        self.assertEqual(list(launch.grid), [14, 1, 1])
+        p = self.params(launch)
+        self.assertEqual(len(p), 8, p)
+        self.assertEqual(struct.unpack("<i", p[2])[0], 1001)
+        self.assertEqual([struct.unpack("<i", w)[0] for w in p[5:]], [7, 2, 1])
+        fake_kernel[(5000,)](x, out, 1001, 1.5, True, BLOCK=256, persistent=True)
+        launch = self.last()
+        self.assertEqual(list(launch.grid), [132 * 16, 1, 1])
+        self.assertEqual([struct.unpack("<i", w)[0] for w in self.params(launch)[5:]], [5000, 1, 1])
+        # Without it, the caller's grid and the kernel's own arguments.
+        fake_kernel[(5000,)](x, out, 1001, 1.5, True, BLOCK=256)
+        launch = self.last()
+        self.assertEqual(list(launch.grid), [5000, 1, 1])
+        self.assertEqual(len(self.params(launch)), 5)
+
     def test_cpu_tensor_rejected(self):
         host = FakeCudaTensor(0x1000)
         host.is_cuda = False

@@ -257,7 +257,8 @@ class PassSwitchTest(unittest.TestCase):
     DEFAULTS = dict(use_wgmma=True, use_mma=True, use_tma=True, use_cp_async=True,
                     warp_specialize="auto", ping_pong=None, intra_warpgroup_overlap=None,
                     num_ctas=1, longest_first=True, prefetch_loads=True,
-                    issue_dots_early=True, mbarrier_spin_limit=0, enable_fp_fusion=True)
+                    issue_dots_early=True, mbarrier_spin_limit=0, enable_fp_fusion=True,
+                    persistent=False)
 
     def test_compile_keywords_reach_the_compiler_and_the_key(self):
         default = prefix_rows_kernel.compile(self.SIGNATURE)
@@ -276,7 +277,7 @@ class PassSwitchTest(unittest.TestCase):
                        dict(intra_warpgroup_overlap=True), dict(intra_warpgroup_overlap=False),
                        dict(num_ctas=2), dict(prefetch_loads=False),
                        dict(issue_dots_early=False), dict(mbarrier_spin_limit=1000),
-                       dict(enable_fp_fusion=False)):
+                       dict(enable_fp_fusion=False), dict(persistent=True)):
             key = prefix_rows_kernel.compile(self.SIGNATURE, **change).cache_key
             self.assertNotIn(key, keys, change)
             keys.add(key)
@@ -292,11 +293,45 @@ class PassSwitchTest(unittest.TestCase):
         self.assertIn("add.rn.f32", strict)
         self.assertNotIn("add.f32", strict)
 
+    def test_persistent(self):
+        # persistent=True (--persistent) reaches the compiler: an elementwise
+        # kernel is made persistent (its metadata says so: the runtime
+        # launches as many CTAs as the GPU runs at once), ...
+        signature = "*fp32:16, *fp32:16, *fp32:16, i32, 1024"
+        plain = add_kernel.compile(signature)
+        persistent = add_kernel.compile(signature, persistent=True)
+        self.assertIs(plain.metadata["persistent"], False)
+        self.assertIs(persistent.metadata["persistent"], True)
+        self.assertNotEqual(persistent.cache_key, plain.cache_key)
+        self.assertNotEqual(persistent.asm["ptx"], plain.asm["ptx"])
+        self.assertEqual(add_kernel.compile(signature, persistent=False).cache_key,
+                         plain.cache_key)
+        # ... one whose programs run different numbers of loop iterations
+        # is left as it is (the same PTX under another key).
+        rows = prefix_rows_kernel.compile(self.SIGNATURE)
+        rows_persistent = prefix_rows_kernel.compile(self.SIGNATURE, persistent=True)
+        self.assertIs(rows_persistent.metadata["persistent"], False)
+        self.assertEqual(rows_persistent.asm["ptx"], rows.asm["ptx"])
+        self.assertNotEqual(rows_persistent.cache_key, rows.cache_key)
+
+    def test_persistent_launch(self):
+        # On the GPU a persistent launch of more programs than it runs CTAs
+        # at once; on the CPU backend (which ignores the pass switches) the
+        # same results.
+        n, block = 5000, 128
+        x, y = randn(n), randn(n)
+        for options in (dict(persistent=True), dict(persistent=False)):
+            out = on_device(poison(n))
+            grid = ((n + block - 1) // block,)
+            add_kernel[grid](on_device(x), on_device(y), out, n, BLOCK=block, **options)
+            np.testing.assert_allclose(host(out), x + y, rtol=1e-6, err_msg=str(options))
+
     def test_bad_values_are_refused(self):
         for change, error in ((dict(ping_pong="on"), TypeError), (dict(longest_first=None), TypeError),
                               (dict(num_ctas=3), ValueError), (dict(warp_specialize="yes"), ValueError),
                               (dict(mbarrier_spin_limit=-1), ValueError),
-                              (dict(enable_fp_fusion=0), TypeError)):
+                              (dict(enable_fp_fusion=0), TypeError),
+                              (dict(persistent=1), TypeError), (dict(persistent=None), TypeError)):
             with self.assertRaises(error, msg=str(change)):
                 prefix_rows_kernel.compile(self.SIGNATURE, **change)
         with self.assertRaisesRegex(TypeError, "longest_frist"):
@@ -309,7 +344,7 @@ class PassSwitchTest(unittest.TestCase):
         specs = []
         for options in (dict(), dict(longest_first=False, ping_pong=False, num_ctas=2),
                         dict(prefetch_loads=False, intra_warpgroup_overlap=True, use_tma=False),
-                        dict(enable_fp_fusion=False)):
+                        dict(enable_fp_fusion=False), dict(persistent=True)):
             out = on_device(poison(rows * block))
             spec = prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, **options)
             np.testing.assert_allclose(host(out), expected, rtol=1e-5, atol=1e-5, err_msg=str(options))

@@ -124,6 +124,9 @@ def set_backend(name):
 #   it pays), True (wherever it can), False (never);
 # - num_ctas: CTAs per cluster along grid axis 0, 1, 2, 4 or 8;
 # - longest_first, prefetch_loads, issue_dots_early: bools;
+# - persistent: a bool (False by default); True makes kernels persistent:
+#   each CTA loops over programs of the grid and the runtime launches as
+#   many CTAs as the GPU runs at once (--persistent);
 # - mbarrier_spin_limit: > 0 makes mbarrier waits trap after that many polls;
 # - enable_fp_fusion: Triton's; False (--disable-fp-fusion) rounds every
 #   floating-point multiply and add on its own instead of fusing a multiply
@@ -135,6 +138,7 @@ SWITCHES = types.MappingProxyType({
     "warp_specialize": "auto", "ping_pong": None, "intra_warpgroup_overlap": None,
     "num_ctas": 1, "longest_first": True, "prefetch_loads": True,
     "issue_dots_early": True, "mbarrier_spin_limit": 0, "enable_fp_fusion": True,
+    "persistent": False,
 })
 _SWITCH_NAMES = tuple(SWITCHES)
 # The defaults as _switches returns them (a tuple in _SWITCH_NAMES order).

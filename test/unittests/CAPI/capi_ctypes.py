@@ -6,9 +6,9 @@
 Loads libtilec.so, compiles a kernel to PTX in a fresh cache directory,
 and checks its metadata and the disk cache hit from a second compiler. This
 is the shape a Python package binds tilec with. Then a binding of an older
-layout (tilec_options up to its version-2 fields) still creates a compiler,
-whose missing fields take their defaults, and a struct_size too small for
-the version-1 fields is refused with a message.
+layout (tilec_options up to its version-2 or version-3 fields) still
+creates a compiler, whose missing fields take their defaults, and a
+struct_size too small for the version-1 fields is refused with a message.
 """
 import ctypes
 import json
@@ -37,15 +37,24 @@ V2_FIELDS = V1_FIELDS + [
     ("mbarrier_spin_limit", ctypes.c_int64)]
 
 
+# TILEC_C_API_VERSION 3: debug and enable_fp_fusion.
+V3_FIELDS = V2_FIELDS + [("debug", ctypes.c_int32),
+                         ("enable_fp_fusion", ctypes.c_int32)]
+
+
 class Options(ctypes.Structure):
-    # TILEC_C_API_VERSION 3: debug and enable_fp_fusion.
-    _fields_ = V2_FIELDS + [("debug", ctypes.c_int32),
-                            ("enable_fp_fusion", ctypes.c_int32)]
+    # TILEC_C_API_VERSION 4: persistent.
+    _fields_ = V3_FIELDS + [("persistent", ctypes.c_int32)]
 
 
 class OptionsV2(ctypes.Structure):
     """What a binding written for the version-2 fields mirrors."""
     _fields_ = V2_FIELDS
+
+
+class OptionsV3(ctypes.Structure):
+    """What a binding written for the version-3 fields mirrors."""
+    _fields_ = V3_FIELDS
 
 
 def struct_size(cls):
@@ -54,7 +63,7 @@ def struct_size(cls):
     return last.offset + last.size
 
 
-API_VERSION = 3
+API_VERSION = 4
 
 
 SOURCE = b"""
@@ -103,10 +112,12 @@ def main():
             opts = Options()
             check(lib.tilec_options_init_sized(ctypes.byref(opts),
                                                struct_size(Options)))
-            assert opts.struct_size == struct_size(Options) == 136
+            assert opts.struct_size == struct_size(Options) == 140
+            assert ctypes.sizeof(Options) == 144  # tail padding: no field
             assert (opts.ping_pong, opts.longest_first, opts.num_ctas,
                     opts.mbarrier_spin_limit, opts.debug,
-                    opts.enable_fp_fusion) == (-1, 1, 1, 0, 0, 1)
+                    opts.enable_fp_fusion, opts.persistent) == \
+                (-1, 1, 1, 0, 0, 1, 0)
             opts.cache_dir = cache.encode()
             opts.ptx_only = 1
             compiler, kernel, binary = p(), p(), p()
@@ -145,6 +156,15 @@ def main():
     old.disk_cache = 0
     compiler = p()
     check(lib.tilec_compiler_create(ctypes.byref(old), ctypes.byref(compiler)))
+    lib.tilec_compiler_destroy(compiler)
+    # A binding of the version-3 fields: persistent takes its default.
+    v3 = OptionsV3()
+    check(lib.tilec_options_init_sized(ctypes.byref(v3), struct_size(OptionsV3)))
+    assert v3.struct_size == struct_size(OptionsV3) == 136, v3.struct_size
+    assert (v3.debug, v3.enable_fp_fusion) == (0, 1)
+    v3.ptx_only = 1
+    v3.disk_cache = 0
+    check(lib.tilec_compiler_create(ctypes.byref(v3), ctypes.byref(compiler)))
     lib.tilec_compiler_destroy(compiler)
     # Too small for even the version-1 fields: refused, with the sizes.
     for size in (0, struct_size(OptionsV2) - 80):

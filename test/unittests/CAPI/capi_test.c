@@ -83,6 +83,10 @@ int main(int argc, char **argv) {
   /* Version 3: the struct's size, debug mode, fp fusion. */
   CHECK(options.struct_size == TILEC_OPTIONS_STRUCT_SIZE);
   CHECK(options.debug == 0 && options.enable_fp_fusion == 1);
+  /* Version 4: persistent kernels, off by default. */
+  CHECK(options.persistent == 0);
+  CHECK(TILEC_OPTIONS_STRUCT_SIZE == TILEC_OPTIONS_STRUCT_SIZE_V4 &&
+        TILEC_OPTIONS_STRUCT_SIZE_V3 < TILEC_OPTIONS_STRUCT_SIZE_V4);
   {
     /* A struct_size too small for the version-1 fields is an error, not a
      * read past the caller's struct (CAPIOptionsTest checks the rest). */
@@ -97,6 +101,7 @@ int main(int argc, char **argv) {
     tiny.ptx_only = 1;
     tiny.cache_dir = argv[1];
     tiny.enable_fp_fusion = 7; /* not read */
+    tiny.persistent = 7;       /* not read */
     CHECK(tilec_compiler_create(&tiny, &none) == TILEC_SUCCESS);
     tilec_compiler_destroy(none);
   }

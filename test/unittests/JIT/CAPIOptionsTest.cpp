@@ -8,7 +8,7 @@
 // tilec_options_init gives jit::CompilerOptions' defaults, and a compiler
 // created from tilec_options compiles what the C++ compiler with the same
 // options compiles: the same cache key, setting by setting, for every pass
-// switch, debug and enable_fp_fusion (no GPU: PTX only). A tilec_options of
+// switch, debug, enable_fp_fusion and persistent (no GPU: PTX only). A tilec_options of
 // an older, smaller layout (its struct_size) is read up to its size, the
 // other fields taking their defaults; one too small for the version-1
 // fields, or larger than the library knows, is a clear error.
@@ -84,8 +84,13 @@ TEST(CAPIOptionsTest, InitGivesTheDefaultsOfTheCppOptions) {
   EXPECT_EQ(c.debug != 0, cpp.debug);
   EXPECT_EQ(c.enable_fp_fusion, 1);
   EXPECT_EQ(c.enable_fp_fusion != 0, cpp.enableFPFusion);
+  EXPECT_EQ(c.persistent, 0);
+  EXPECT_EQ(c.persistent != 0, cpp.persistent);
   EXPECT_EQ(c.struct_size, TILEC_OPTIONS_STRUCT_SIZE);
-  EXPECT_EQ(c.struct_size, sizeof(tilec_options)); // No tail padding.
+  // The end of the last field, not sizeof: the struct's tail padding (4
+  // bytes on LP64 since version 4) is no field.
+  EXPECT_EQ(c.struct_size, TILEC_OPTIONS_SIZE_THROUGH(persistent));
+  EXPECT_LE(c.struct_size, sizeof(tilec_options));
 }
 
 TEST(CAPIOptionsTest, StructSizesOfTheVersions) {
@@ -93,8 +98,11 @@ TEST(CAPIOptionsTest, StructSizesOfTheVersions) {
   EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V1, 72u);
   EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V2, 128u);
   EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V3, 136u);
-  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE, TILEC_OPTIONS_STRUCT_SIZE_V3);
-  EXPECT_EQ(tilec_api_version(), 3);
+  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V4, 140u);
+  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE, TILEC_OPTIONS_STRUCT_SIZE_V4);
+  EXPECT_EQ(sizeof(tilec_options), 144u); // 4 bytes of tail padding.
+  EXPECT_EQ(tilec_api_version(), 4);
+  EXPECT_EQ(tilec_api_version(), TILEC_C_API_VERSION);
 }
 
 /// The cache key of kSource compiled by a C API compiler with `options`.
@@ -194,6 +202,8 @@ TEST(CAPIOptionsTest, EveryPassSwitchMeansWhatTheCppOptionMeans) {
        [](CompilerOptions &o) { o.debug = true; }},
       {"enable_fp_fusion", [](tilec_options &o) { o.enable_fp_fusion = 0; },
        [](CompilerOptions &o) { o.enableFPFusion = false; }},
+      {"persistent", [](tilec_options &o) { o.persistent = 1; },
+       [](CompilerOptions &o) { o.persistent = true; }},
   };
   std::set<std::string> keys;
   for (const Setting &setting : settings) {
@@ -229,6 +239,7 @@ TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
   c.mbarrier_spin_limit = 1000;
   c.debug = 1;
   c.enable_fp_fusion = 0;
+  c.persistent = 1;
 
   // A caller of the version-1 fields: none of the switches is read.
   c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V1;
@@ -247,12 +258,25 @@ TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
   // A size that ends inside debug: debug is not read either.
   c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V2 + 2;
   EXPECT_EQ(keyThroughC(c), v2Key);
-  // All of it.
-  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE;
+  // Of the version-3 fields: debug and enable_fp_fusion are read,
+  // persistent keeps its default (off).
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V3;
   CompilerOptions v3 = v2;
   v3.debug = true;
   v3.enableFPFusion = false;
-  EXPECT_EQ(keyThroughC(c), keyThroughCpp(v3));
+  std::string v3Key = keyThroughC(c);
+  EXPECT_EQ(v3Key, keyThroughCpp(v3));
+  EXPECT_NE(v3Key, v2Key);
+  // A size that ends inside persistent: persistent is not read either.
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V3 + 2;
+  EXPECT_EQ(keyThroughC(c), v3Key);
+  // All of it.
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE;
+  CompilerOptions v4 = v3;
+  v4.persistent = true;
+  std::string v4Key = keyThroughC(c);
+  EXPECT_EQ(v4Key, keyThroughCpp(v4));
+  EXPECT_NE(v4Key, v3Key);
 
   // tilec_options_init_sized writes the caller's bytes only: the version-2
   // fields' defaults, and nothing past them.
@@ -266,6 +290,16 @@ TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
   EXPECT_EQ(buffer.mbarrier_spin_limit, 0);
   EXPECT_EQ(buffer.debug, 0x5a5a5a5a);
   EXPECT_EQ(buffer.enable_fp_fusion, 0x5a5a5a5a);
+  EXPECT_EQ(buffer.persistent, 0x5a5a5a5a);
+  // The version-3 fields: debug and enable_fp_fusion get their defaults,
+  // persistent stays untouched.
+  std::memset(&buffer, 0x5a, sizeof(buffer));
+  ASSERT_EQ(tilec_options_init_sized(&buffer, TILEC_OPTIONS_STRUCT_SIZE_V3),
+            TILEC_SUCCESS);
+  EXPECT_EQ(buffer.struct_size, TILEC_OPTIONS_STRUCT_SIZE_V3);
+  EXPECT_EQ(buffer.debug, 0);
+  EXPECT_EQ(buffer.enable_fp_fusion, 1);
+  EXPECT_EQ(buffer.persistent, 0x5a5a5a5a);
 }
 
 TEST(CAPIOptionsTest, StructSizesOutOfRangeAreClearErrors) {
@@ -299,8 +333,8 @@ TEST(CAPIOptionsTest, StructSizesOutOfRangeAreClearErrors) {
     EXPECT_EQ(compiler, nullptr);
     EXPECT_EQ(std::string(tilec_last_error()),
               "tilec_options.struct_size is " + std::to_string(size) +
-                  " bytes, more than the 136 this libtilec knows (C API "
-                  "version 3): the program was built for a newer tilec; "
+                  " bytes, more than the 140 this libtilec knows (C API "
+                  "version 4): the program was built for a newer tilec; "
                   "rebuild it for this one, or use a newer libtilec");
   }
 
@@ -329,6 +363,7 @@ TEST(CAPIOptionsTest, StructSizesOutOfRangeAreClearErrors) {
   EXPECT_EQ(newer.known.struct_size, sizeof(Newer));
   EXPECT_EQ(newer.known.num_warps, 4u);
   EXPECT_EQ(newer.known.enable_fp_fusion, 1);
+  EXPECT_EQ(newer.known.persistent, 0);
   EXPECT_EQ(tilec_compiler_create(&newer.known, &compiler),
             TILEC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::strstr(tilec_last_error(), "built for a newer tilec"),

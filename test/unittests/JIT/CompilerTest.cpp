@@ -212,6 +212,8 @@ TEST(CompilerTest, DefaultsAreThoseOfThePipelineAndTheCommandLine) {
   EXPECT_EQ(jit.longestFirst, pipeline.longestFirst);
   EXPECT_EQ(jit.prefetchLoads, pipeline.prefetchLoads);
   EXPECT_EQ(jit.issueDotsEarly, pipeline.issueDotsEarly);
+  EXPECT_EQ(jit.persistent, pipeline.persistent);
+  EXPECT_FALSE(jit.persistent); // Off unless asked for (--persistent).
   EXPECT_EQ(jit.mbarrierSpinLimit, pipeline.mbarrierSpinLimit);
   EXPECT_EQ(jit.enableFPFusion, pipeline.enableFPFusion);
   EXPECT_TRUE(jit.enableFPFusion); // Triton's enable_fp_fusion default.
@@ -228,6 +230,7 @@ TEST(CompilerTest, DefaultsAreThoseOfThePipelineAndTheCommandLine) {
   EXPECT_EQ(key.longestFirst, jit.longestFirst);
   EXPECT_EQ(key.prefetchLoads, jit.prefetchLoads);
   EXPECT_EQ(key.issueDotsEarly, jit.issueDotsEarly);
+  EXPECT_EQ(key.persistent, jit.persistent);
   EXPECT_EQ(key.mbarrierSpinLimit, jit.mbarrierSpinLimit);
   EXPECT_EQ(key.enableFPFusion, jit.enableFPFusion);
 }
@@ -260,6 +263,7 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
       [](CompilerOptions &o) { o.prefetchLoads = false; });
   add("issue-dots-early 0",
       [](CompilerOptions &o) { o.issueDotsEarly = false; });
+  add("persistent 1", [](CompilerOptions &o) { o.persistent = true; });
   add("mbarrier-spin-limit 1000",
       [](CompilerOptions &o) { o.mbarrierSpinLimit = 1000; });
   add("fp-fusion 0", [](CompilerOptions &o) { o.enableFPFusion = false; });
@@ -273,7 +277,7 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
         "warp-specialize auto\n", "ping-pong auto\n",
         "intra-warpgroup-overlap auto\n", "num-ctas 1\n",
         "longest-first 1\n", "prefetch-loads 1\n", "issue-dots-early 1\n",
-        "mbarrier-spin-limit 0\n", "fp-fusion 1\n"})
+        "persistent 0\n", "mbarrier-spin-limit 0\n", "fp-fusion 1\n"})
     EXPECT_NE(reference->keyText.find(line.str()), std::string::npos)
         << line.str() << reference->keyText;
   // The default programs are handed out longest first.
@@ -301,6 +305,36 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
       EXPECT_EQ(compiled->ptx.find("add.f32"), std::string::npos);
     }
   }
+}
+
+TEST(CompilerTest, PersistentReachesThePass) {
+  TempDir dir;
+  CompilerOptions options;
+  options.ptxOnly = true;
+  Compiler plain = makeCompiler(dir.str(), options);
+  options.persistent = true;
+  Compiler persistent = makeCompiler(dir.str(), options);
+  // An elementwise kernel: made persistent (the metadata says so; the
+  // runtime sizes its grid from it).
+  auto a = compile(plain, kSource);
+  auto b = compile(persistent, kSource);
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(a->metadata.find("\"persistent\":false"), std::string::npos)
+      << a->metadata;
+  EXPECT_NE(b->metadata.find("\"persistent\":true"), std::string::npos)
+      << b->metadata;
+  EXPECT_NE(b->keyText.find("persistent 1\n"), std::string::npos);
+  EXPECT_NE(a->key, b->key);
+  EXPECT_NE(a->ptx, b->ptx);
+  // Programs of unequal work (program i runs i + 1 iterations) are left as
+  // they are, with a remark: the same code under another key.
+  auto c = compile(plain, kGrowingLoopSource, "*fp32:16, *fp32:16, 128");
+  auto d = compile(persistent, kGrowingLoopSource, "*fp32:16, *fp32:16, 128");
+  ASSERT_TRUE(c && d);
+  EXPECT_NE(d->metadata.find("\"persistent\":false"), std::string::npos)
+      << d->metadata;
+  EXPECT_EQ(d->ptx, c->ptx);
+  EXPECT_NE(d->key, c->key);
 }
 
 TEST(CompilerTest, CorruptEntryIsRebuilt) {
