@@ -29,7 +29,7 @@
 #include "tilec/JIT/DiskCache.h"
 #include "tilec/JIT/JIT.h"
 
-#include "FakeCuda/FakeCuda.h"
+#include "FakeCuda/FakeCudaControl.h"
 #include "TestUtils.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -114,28 +114,7 @@ void expectStressEntry(const CacheEntry &entry) {
             std::string(size, static_cast<char>('a' + (seed + i) % 26)));
 }
 
-struct Fake {
-  Fake() {
-    void *handle = dlopen(TILEC_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
-    EXPECT_NE(handle, nullptr) << dlerror();
-    reset = reinterpret_cast<TilecFakeCudaResetFn>(
-        dlsym(handle, "tilecFakeCudaReset"));
-    failLaunches = reinterpret_cast<TilecFakeCudaFailLaunchesFn>(
-        dlsym(handle, "tilecFakeCudaFailLaunches"));
-    getStats = reinterpret_cast<TilecFakeCudaGetStatsFn>(
-        dlsym(handle, "tilecFakeCudaGetStats"));
-    reset();
-  }
-  ~Fake() { reset(); }
-  uint64_t launches() const {
-    TilecFakeCudaStats s;
-    getStats(&s);
-    return s.launches;
-  }
-  TilecFakeCudaResetFn reset;
-  TilecFakeCudaFailLaunchesFn failLaunches;
-  TilecFakeCudaGetStatsFn getStats;
-};
+using Fake = tilec::testing::FakeCudaControl;
 
 TEST(FaultTest, TrappingKernelIsReportedAndTheCacheStaysIntact) {
   Fake fake;

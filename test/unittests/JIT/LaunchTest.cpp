@@ -16,7 +16,7 @@
 
 #include "tilec/JIT/JIT.h"
 
-#include "FakeCuda/FakeCuda.h"
+#include "FakeCuda/FakeCudaControl.h"
 #include "TestUtils.h"
 
 #include <cstring>
@@ -34,38 +34,7 @@ const bool kFakeDriver = [] {
   return true;
 }();
 
-struct Fake {
-  Fake() {
-    void *handle = dlopen(TILEC_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
-    EXPECT_NE(handle, nullptr) << dlerror();
-    getStats = reinterpret_cast<TilecFakeCudaGetStatsFn>(
-        dlsym(handle, "tilecFakeCudaGetStats"));
-    lastLaunch = reinterpret_cast<TilecFakeCudaLastLaunchFn>(
-        dlsym(handle, "tilecFakeCudaLastLaunch"));
-    reset = reinterpret_cast<TilecFakeCudaResetFn>(
-        dlsym(handle, "tilecFakeCudaReset"));
-    reset();
-  }
-  TilecFakeCudaStats stats() const {
-    TilecFakeCudaStats s;
-    getStats(&s);
-    return s;
-  }
-  TilecFakeCudaLaunch last() const {
-    TilecFakeCudaLaunch l;
-    lastLaunch(&l);
-    return l;
-  }
-  template <typename T> T param(const TilecFakeCudaLaunch &l, int i) const {
-    T value;
-    EXPECT_EQ(l.paramSizes[i], sizeof(T));
-    std::memcpy(&value, l.params + l.paramOffsets[i], sizeof(T));
-    return value;
-  }
-  TilecFakeCudaGetStatsFn getStats;
-  TilecFakeCudaLastLaunchFn lastLaunch;
-  TilecFakeCudaResetFn reset;
-};
+using Fake = tilec::testing::FakeCudaControl;
 
 constexpr const char *kSource = R"py(import triton
 import triton.language as tl

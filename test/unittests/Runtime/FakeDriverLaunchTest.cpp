@@ -13,7 +13,7 @@
 #include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/Kernel.h"
 
-#include "FakeCuda/FakeCuda.h"
+#include "FakeCuda/FakeCudaControl.h"
 
 #include <gtest/gtest.h>
 
@@ -37,40 +37,11 @@ const bool kFakeDriver = [] {
   return true;
 }();
 
-struct Fake {
-  Fake() {
-    void *handle = dlopen(TILEC_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
-    EXPECT_NE(handle, nullptr) << dlerror();
-    getStats = reinterpret_cast<TilecFakeCudaGetStatsFn>(
-        dlsym(handle, "tilecFakeCudaGetStats"));
-    lastLaunch = reinterpret_cast<TilecFakeCudaLastLaunchFn>(
-        dlsym(handle, "tilecFakeCudaLastLaunch"));
-    reset = reinterpret_cast<TilecFakeCudaResetFn>(
-        dlsym(handle, "tilecFakeCudaReset"));
-    reset();
-  }
-  std::uint64_t launches() const {
-    TilecFakeCudaStats s;
-    getStats(&s);
-    return s.launches;
-  }
-  TilecFakeCudaLaunch last() const {
-    TilecFakeCudaLaunch l;
-    lastLaunch(&l);
-    return l;
-  }
-  TilecFakeCudaGetStatsFn getStats;
-  TilecFakeCudaLastLaunchFn lastLaunch;
-  TilecFakeCudaResetFn reset;
-};
+using Fake = tilec::testing::FakeCudaControl;
 
 template <typename T> T param(const TilecFakeCudaLaunch &l, int i) {
-  T value;
-  EXPECT_EQ(l.paramSizes[i], sizeof(T)) << "parameter " << i;
-  std::memcpy(&value, l.params + l.paramOffsets[i], sizeof(T));
-  return value;
+  return tilec::testing::fakeLaunchParam<T>(l, i);
 }
-
 /// persistent_kernel(visits, info) of Inputs/test_kernels.ptx with its
 /// three program_grid parameters (grid x, y, z).
 KernelMetadata persistentMetadata(bool persistent, std::uint64_t dynamicBytes) {
