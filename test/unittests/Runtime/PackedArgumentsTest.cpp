@@ -13,10 +13,14 @@ namespace {
 
 /// (float *out :16, u8 c, float a, half d, i64 b :16, BLOCK = 64, i1 flag)
 /// plus an optional hidden global-scratch pointer.
-KernelMetadata mixedMetadata(bool withScratch = false) {
+/// The mixed kernel's metadata with `hidden` (JSON objects, comma
+/// separated) as its hidden parameters and `extra` (JSON members, each
+/// followed by a comma) among its top-level fields.
+Expected<KernelMetadata> parseMixed(const std::string &hidden,
+                                    const std::string &extra = "") {
   std::string json = R"json({
     "format": "tilec-kernel-metadata", "version": 1, "name": "mixed",
-    "num_threads": 128, "shared_memory": {"dynamic_bytes": 0},
+    "num_threads": 128, "shared_memory": {"dynamic_bytes": 0}, EXTRA
     "parameters": [
       {"name": "out", "kind": "pointer", "type": "fp32", "divisibility": 16},
       {"name": "c", "kind": "scalar", "type": "u8"},
@@ -27,13 +31,17 @@ KernelMetadata mixedMetadata(bool withScratch = false) {
       {"name": "flag", "kind": "scalar", "type": "i1"}
     ],
     "hidden_parameters": [HIDDEN]})json";
-  std::string hidden =
+  json.replace(json.find("HIDDEN"), 6, hidden);
+  json.replace(json.find("EXTRA"), 5, extra);
+  return KernelMetadata::parse(json);
+}
+
+KernelMetadata mixedMetadata(bool withScratch = false) {
+  Expected<KernelMetadata> md = parseMixed(
       withScratch ? R"({"name": "scratch", "kind": "hidden", "bytes": 8,
                        "align": 8, "recipe": {"kind": "global_scratch",
                        "bytes_per_program": 0}})"
-                  : "";
-  json.replace(json.find("HIDDEN"), 6, hidden);
-  Expected<KernelMetadata> md = KernelMetadata::parse(json);
+                  : "");
   EXPECT_TRUE(md) << md.status().message();
   return md ? *md : KernelMetadata();
 }
@@ -115,30 +123,16 @@ TEST(PackedArgumentsTest, HiddenParametersFollowAndAreSettable) {
 TEST(PackedArgumentsTest, ProgramGridValuesAreTheCallersGrid) {
   // The mixed kernel's six source slots end at byte 33; then, in this order,
   // grid x (i32), a scratch pointer, grid z and grid y.
-  std::string json = R"json({
-    "format": "tilec-kernel-metadata", "version": 1, "name": "mixed",
-    "num_threads": 128, "shared_memory": {"dynamic_bytes": 0},
-    "persistent": true,
-    "parameters": [
-      {"name": "out", "kind": "pointer", "type": "fp32", "divisibility": 16},
-      {"name": "c", "kind": "scalar", "type": "u8"},
-      {"name": "a", "kind": "scalar", "type": "fp32"},
-      {"name": "d", "kind": "scalar", "type": "fp16"},
-      {"name": "b", "kind": "scalar", "type": "i64", "divisibility": 16},
-      {"name": "BLOCK", "kind": "constexpr", "type": "i32", "value": 64},
-      {"name": "flag", "kind": "scalar", "type": "i1"}
-    ],
-    "hidden_parameters": [
-      {"name": "grid_x", "kind": "hidden", "bytes": 4, "align": 4,
+  Expected<KernelMetadata> md = parseMixed(
+      R"json({"name": "grid_x", "kind": "hidden", "bytes": 4, "align": 4,
        "recipe": {"kind": "program_grid", "axis": 0}},
       {"name": "scratch", "kind": "hidden", "bytes": 8, "align": 8,
        "recipe": {"kind": "global_scratch", "bytes_per_program": 0}},
       {"name": "grid_z", "kind": "hidden", "bytes": 4, "align": 4,
        "recipe": {"kind": "program_grid", "axis": 2}},
       {"name": "grid_y", "kind": "hidden", "bytes": 4, "align": 4,
-       "recipe": {"kind": "program_grid", "axis": 1}}
-    ]})json";
-  Expected<KernelMetadata> md = KernelMetadata::parse(json);
+       "recipe": {"kind": "program_grid", "axis": 1}})json",
+      R"("persistent": true,)");
   ASSERT_TRUE(md) << md.status().message();
   Expected<PackedArguments> packed = PackedArguments::pack(*md, goodArgs());
   ASSERT_TRUE(packed) << packed.status().message();
