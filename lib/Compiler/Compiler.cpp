@@ -394,11 +394,12 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
     if (!hidden)
       return hidden.takeError();
     result.hiddenParameters = std::move(*hidden);
-    for (unsigned i = 0, e = lowered.getNumArguments(); i < e; ++i)
-      result.persistent |= bool(lowered.getArgAttr(i, tilegpu::kProgramGridAttrName));
+    result.persistent =
+        lowered->hasAttr(tilegpu::TileGPUDialect::getPersistentAttrName());
     // Read: they have no meaning in LLVM IR.
     if (options.emit > EmitKind::TileGPU) {
       lowered->removeAttr(tilegpu::TileGPUDialect::getSharedMemoryAttrName());
+      lowered->removeAttr(tilegpu::TileGPUDialect::getPersistentAttrName());
       for (unsigned i = 0, e = lowered.getNumArguments(); i < e; ++i) {
         lowered.removeArgAttr(i, tilegpu::kTMARecipeAttrName);
         lowered.removeArgAttr(i, tilegpu::kProgramGridAttrName);

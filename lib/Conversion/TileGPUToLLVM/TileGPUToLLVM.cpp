@@ -115,6 +115,7 @@ LogicalResult convertFunctions(ModuleOp module) {
     func.walk([](scf::ForOp loop) {
       loop->removeAttr(tilegpu::TileGPUDialect::getPersistentAttrName());
     });
+    bool persistent = func->hasAttr(tilegpu::TileGPUDialect::getPersistentAttrName());
     unsigned extraWarps = lowerWarpSpecialize(func);
     b.setInsertionPoint(func);
     auto llvmFunc = LLVM::LLVMFuncOp::create(
@@ -176,6 +177,10 @@ LogicalResult convertFunctions(ModuleOp module) {
                             ?: b.getI64IntegerAttr(0));
       // A thread-block cluster: `.reqnctapercluster` in the PTX, and the
       // dims kept for the metadata.
+      // Kept for the metadata (`persistent`).
+      if (persistent)
+        llvmFunc->setAttr(tilegpu::TileGPUDialect::getPersistentAttrName(),
+                          b.getUnitAttr());
       if (auto cluster = func->getAttrOfType<DenseI32ArrayAttr>(
               tilegpu::TileGPUDialect::getClusterDimsAttrName())) {
         llvmFunc->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), cluster);

@@ -103,12 +103,23 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == getPersistentAttrName()) {
+    // On the kernel (the metadata's `persistent`), or on its loop over
+    // programs.
+    if (isa<UnitAttr>(attr.getValue()) && isa<FunctionOpInterface>(op)) {
+      if (op->hasAttr(getClusterDimsAttrName()))
+        return op->emitOpError() << "'" << getPersistentAttrName() << "' and '"
+                                 << getClusterDimsAttrName()
+                                 << "' exclude each other (a persistent kernel "
+                                    "is launched as single CTAs)";
+      return success();
+    }
     if (!isa<UnitAttr>(attr.getValue()) || !isa<scf::ForOp>(op) ||
         !isa_and_nonnull<FunctionOpInterface, WarpSpecializeOp>(op->getParentOp()))
       return op->emitOpError() << "'" << getPersistentAttrName()
-                               << "' must be a unit attribute on an scf.for "
-                                  "directly in a function's body (or in the "
-                                  "consumer region of its warp_specialize)";
+                               << "' must be a unit attribute on a kernel, or "
+                                  "on an scf.for directly in a function's body "
+                                  "(or in the consumer region of its "
+                                  "warp_specialize)";
     return success();
   }
   if (attr.getName() == kScratchOffsetAttrName) {

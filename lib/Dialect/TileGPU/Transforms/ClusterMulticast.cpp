@@ -340,6 +340,16 @@ struct TileGPUClusterMulticastPass
     });
     if (loops.empty())
       return;
+    // A persistent kernel launches as a 1-D grid of single CTAs
+    // (tilegpu-persistent; the runtime refuses clusters there).
+    if (func->hasAttr(TileGPUDialect::getPersistentAttrName())) {
+      for (scf::ForOp loop : loops)
+        if (!loop->hasAttr(TileGPUDialect::getPersistentAttrName()))
+          emitRemark(loop.getLoc())
+              << "loop's copies not multicast in clusters of " << unsigned(numCTAs)
+              << " CTAs: the kernel is persistent (launched as single CTAs)";
+      return;
+    }
     // A cluster barrier waits for every thread of the cluster that has not
     // exited; with a producer warpgroup, the one at the end of a loop would
     // wait for a producer still copying for a later loop, which waits for

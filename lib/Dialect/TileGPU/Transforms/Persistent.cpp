@@ -93,6 +93,7 @@ void makePersistent(func::FuncOp func) {
   // Unsigned: vid + CTAs must not wrap negative for grids near 2^31.
   loop.setUnsignedCmp(true);
   loop->setAttr(TileGPUDialect::getPersistentAttrName(), UnitAttr::get(ctx));
+  func->setAttr(TileGPUDialect::getPersistentAttrName(), UnitAttr::get(ctx));
   Block *body = loop.getBody();
   body->getOperations().splice(body->begin(), entry.getOperations(),
                                firstBodyOp->getIterator(), ret->getIterator());

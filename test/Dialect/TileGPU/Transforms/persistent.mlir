@@ -9,6 +9,7 @@
 // CHECK-SAME:    %[[GX:[^:]*]]: i32 {tilegpu.program_grid = 0 : i32}
 // CHECK-SAME:    %[[GY:[^:]*]]: i32 {tilegpu.program_grid = 1 : i32}
 // CHECK-SAME:    %[[GZ:[^:]*]]: i32 {tilegpu.program_grid = 2 : i32}
+// CHECK-SAME:    tilegpu.persistent
 // CHECK:         %[[FIRST:.*]] = tile.program_id 0
 // CHECK:         %[[COUNT:.*]] = tile.num_programs 0
 // CHECK:         %[[XY:.*]] = arith.muli %[[GX]], %[[GY]] : i32
@@ -49,7 +50,7 @@ func.func @uniform(%n: i32, %out: !tile.ptr<i32>) attributes {tile.kernel, tileg
 // CHECK-NOT:     tilegpu.persistent
 // LF-LABEL: func.func @causal
 // LF-SAME:    tilegpu.longest_first = 8 : i32
-// expected-remark @below {{kernel not made persistent: its programs run different numbers of iterations of a loop (written at line 59)}}
+// expected-remark @below {{kernel not made persistent: its programs run different numbers of iterations of a loop (written at line 60)}}
 func.func @causal(%n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32

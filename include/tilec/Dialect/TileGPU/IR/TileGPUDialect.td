@@ -55,8 +55,10 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLongestFirstAttrName() {
       return ::llvm::StringLiteral("tilegpu.longest_first");
     }
-    /// Name of the unit attribute on the `scf.for` of a persistent kernel
-    /// (set by tilegpu-persistent): the loop over the kernel's virtual
+    /// Name of the unit attribute on a persistent kernel (its metadata's
+    /// `persistent`: the runtime launches only as many CTAs as the GPU runs
+    /// at once; never with `tilegpu.cluster_dims`) and on its `scf.for`
+    /// (both set by tilegpu-persistent): the loop over the kernel's virtual
     /// programs, directly in the kernel's entry block (or, once split, in
     /// the consumer region of its tilegpu.warp_specialize), whose body is
     /// one program. Later passes continue rings across its iterations
