@@ -33,8 +33,9 @@ status=0
 # instead of hanging the GPU on a pipeline bug.
 spin=--tilec-option=--mbarrier-spin-limit=4194304
 # trans_2d and the long scans: exchanges in rounds and the scan's chunk table.
-memcheck_cases='small|attention_bwd_tutorial|matmul_ragged|matmul_tma|_k0|_k64|_k128|matmul_grouped_wgmma|matmul_epilogue_pipelined|trans_2d|scan_1d_8192|scan_1d_16384|scan_2d_4096x2'
-racecheck_cases='matmul_tma_small|attention_bwd_tutorial|matmul_epilogue_pipelined|_k64|attention_small|attention_desc_small|matmul_grouped_wgmma|trans_2d|scan_1d_8192|scan_1d_16384|scan_2d_4096x2'
+# persistent: several programs per CTA, rings and Q's buffer handed on.
+memcheck_cases='small|attention_persistent_short_256|matmul_persistent_rounds|attention_bwd_tutorial|matmul_ragged|matmul_tma|_k0|_k64|_k128|matmul_grouped_wgmma|matmul_epilogue_pipelined|trans_2d|scan_1d_8192|scan_1d_16384|scan_2d_4096x2'
+racecheck_cases='matmul_tma_small|attention_persistent_small|attention_bwd_tutorial|matmul_epilogue_pipelined|_k64|attention_small|attention_desc_small|matmul_grouped_wgmma|trans_2d|scan_1d_8192|scan_1d_16384|scan_2d_4096x2'
 # API errors are not reported: the runtime checks every CUresult itself and
 # deliberately probes one parameter past the end (cuFuncGetParamInfo) to
 # check the entry's parameter count against the metadata.
