@@ -173,7 +173,7 @@ private:
 /// arguments (their `tilegpu.tma_recipe`: kernel argument indices become
 /// the names of the runtime parameters; constexprs are not arguments).
 static llvm::Expected<llvm::json::Array>
-buildTMAParameters(const KernelInterface &kernel,
+buildHiddenParameters(const KernelInterface &kernel,
                    mlir::FunctionOpInterface func) {
   std::vector<const KernelParameter *> runtime;
   for (const KernelParameter &p : kernel.parameters)
@@ -390,7 +390,7 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
             tilegpu::TileGPUDialect::getClusterDimsAttrName()))
       for (unsigned i = 0; i < 3; ++i)
         result.clusterDims[i] = static_cast<unsigned>(cluster[i]);
-    auto hidden = buildTMAParameters(kernel, lowered);
+    auto hidden = buildHiddenParameters(kernel, lowered);
     if (!hidden)
       return hidden.takeError();
     result.hiddenParameters = std::move(*hidden);

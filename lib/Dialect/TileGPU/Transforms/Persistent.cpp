@@ -53,14 +53,13 @@ void makePersistent(func::FuncOp func) {
   // head dim 128, 2048 programs) ran 8-28 % slower persistent on an H100
   // (bench/RESULTS.md, ninth session).
   if (scf::ForOp loop = analyzeProgramWork(func).varying) {
-    InFlightDiagnostic remark = emitRemark(loc);
-    remark << "kernel not made persistent: its programs run different "
-              "numbers of iterations of a loop";
+    std::string line;
     if (auto at = dyn_cast<FileLineColLoc>(loop.getLoc()))
-      remark << " (written at line " << at.getLine() << ")";
-    remark << ", which the hardware's schedule of a non-persistent launch "
-              "balances better than a persistent kernel's fixed rounds";
-    return;
+      line = " (written at line " + std::to_string(at.getLine()) + ")";
+    return refuse("its programs run different numbers of iterations of a "
+                  "loop" + line + ", which the hardware's schedule of a "
+                  "non-persistent launch balances better than a persistent "
+                  "kernel's fixed rounds");
   }
 
   // The caller's grid, after the kernel's own arguments.

@@ -286,6 +286,13 @@ struct PipelinedRings {
   Value lb, ub, step;         // its bounds before pipelining
 };
 
+/// The global iteration where `rings`' loop stops (its base plus its trip
+/// count), at `b`'s point: where a loop that continues its rings starts.
+Value emitEndIteration(OpBuilder &b, Location loc, const PipelinedRings &rings) {
+  Value end = emitTripCount(b, loc, rings.lb, rings.ub, rings.step);
+  return rings.base ? arith::AddIOp::create(b, loc, rings.base, end).getResult() : end;
+}
+
 /// The TMA copies of `copies` as (ring, barrier array, bytes), in order.
 void describeCopies(ArrayRef<Operation *> copies, SmallVectorImpl<Value> &rings,
                     SmallVectorImpl<Value> &full, SmallVectorImpl<int64_t> &bytes) {
@@ -584,9 +591,7 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   Value base = prev ? Value() : seedBase;
   if (prev) {
     OpBuilder b(forOp);
-    base = emitTripCount(b, loc, prev->lb, prev->ub, prev->step);
-    if (prev->base)
-      base = arith::AddIOp::create(b, loc, prev->base, base);
+    base = emitEndIteration(b, loc, *prev);
     SetVector<Value> mine(copies->rings.begin(), copies->rings.end());
     mine.insert(copies->barriers.begin(), copies->barriers.end());
     for (Value v : mine) {
@@ -1018,16 +1023,19 @@ struct TileGPUPipelinePass
           expect.getBarriers() != load.getBarriers() || expect.getPred() ||
           !isa_and_nonnull<BarrierOp>(barrier))
         continue;
-      // The last op of the body that reads the buffer, then the wait that
-      // retires every dot before it.
-      Operation *lastReader = nullptr;
+      // The first and the last op of the body after the copy that read the
+      // buffer; after the last, the wait that retires every dot before it.
+      Operation *firstReader = nullptr, *lastReader = nullptr;
       for (Operation *user : load.getDst().getUsers()) {
         Operation *top = body->findAncestorOpInBlock(*user);
-        if (top && top != load.getOperation() &&
-            (!lastReader || lastReader->isBeforeInBlock(top)))
+        if (!top || top == load.getOperation() || top->isBeforeInBlock(load))
+          continue;
+        if (!firstReader || top->isBeforeInBlock(firstReader))
+          firstReader = top;
+        if (!lastReader || lastReader->isBeforeInBlock(top))
           lastReader = top;
       }
-      if (!lastReader || lastReader->isBeforeInBlock(load))
+      if (!lastReader)
         continue;
       Operation *release = nullptr;
       bool asyncDots = false;
@@ -1064,20 +1072,13 @@ struct TileGPUPipelinePass
       // copies the pipelined loops issue ahead of it: a producer then
       // starts the next program's K and V blocks as their slots free up,
       // not behind the release of this tile, which comes after the loops.
-      Operation *firstReader = nullptr;
-      for (Operation *user : load.getDst().getUsers()) {
-        Operation *top = body->findAncestorOpInBlock(*user);
-        if (top && top != load.getOperation() && load->isBeforeInBlock(top) &&
-            (!firstReader || top->isBeforeInBlock(firstReader)))
-          firstReader = top;
-      }
       MBarrierWaitOp fullWait;
       for (Operation *op = load->getNextNode(); op && op != firstReader && !fullWait;
            op = op->getNextNode())
         if (auto wait = dyn_cast<MBarrierWaitOp>(op);
             wait && wait.getBarriers() == load.getBarriers() && !wait.getLeader())
           fullWait = wait;
-      if (!firstReader || !fullWait)
+      if (!fullWait)
         continue;
       // Only pure arithmetic and the loops' copies may lie between the copy
       // and the first reader: the move then reorders no other effect.
@@ -1134,9 +1135,7 @@ struct TileGPUPipelinePass
     Operation *yield = persistent.getBody()->getTerminator();
     OpBuilder b(yield);
     Location loc = persistent.getLoc();
-    Value next = emitTripCount(b, loc, last.lb, last.ub, last.step);
-    if (last.base)
-      next = arith::AddIOp::create(b, loc, last.base, next);
+    Value next = emitEndIteration(b, loc, last);
     unsigned index = persistent.getNumRegionIterArgs() - 1;
     rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, next); });
     SetVector<Value> barriers(first.full.begin(), first.full.end());

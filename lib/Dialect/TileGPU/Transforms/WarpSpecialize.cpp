@@ -701,8 +701,8 @@ struct TileGPUWarpSpecializePass
     // of its body that are split, which then copies the next program's
     // tile while the consumers finish this one. Any other copy stays with
     // the consumers.
-    if (persistent && llvm::any_of(plans, [&](const LoopPlan &p) {
-          return p.loop->getParentOp() == persistent.getOperation();
+    if (persistent && llvm::any_of(plans, [](const LoopPlan &p) {
+          return isInPersistentBody(p.loop);
         })) {
       LoopPlan plan;
       plan.loop = persistent;
