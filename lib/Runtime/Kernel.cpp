@@ -43,11 +43,6 @@ std::string trimLog(const char *log) {
   return text;
 }
 
-std::string gridText(LaunchGrid grid) {
-  return "(" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
-         std::to_string(grid.z) + ")";
-}
-
 } // namespace
 
 Expected<std::unique_ptr<Kernel>> Kernel::load(const Device &device,
@@ -394,9 +389,9 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
   CUstream cuStream = stream;
   auto what = [&] {
     std::string text = "launching '" + metadata_.name + "' with grid " +
-                       gridText(launched);
+                       launched.str();
     if (metadata_.persistent)
-      text += " (persistent, for the grid " + gridText(grid) + ")";
+      text += " (persistent, for the grid " + grid.str() + ")";
     return text + ", block (" + std::to_string(block) + ", 1, 1), " +
            std::to_string(sharedBytes) + " bytes of dynamic shared memory";
   };
@@ -416,7 +411,7 @@ Status Kernel::launch(LaunchGrid grid, KernelArgs args, CUstream_st *stream) {
   if (grid.x % cluster[0] || grid.y % cluster[1] || grid.z % cluster[2])
     return Status::error(ErrorCode::InvalidArgument,
                          "kernel '" + metadata_.name + "': grid " +
-                             gridText(grid) +
+                             grid.str() +
                              " is not a multiple of its cluster dims (" +
                              std::to_string(cluster[0]) + ", " +
                              std::to_string(cluster[1]) + ", " +

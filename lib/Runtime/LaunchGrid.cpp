@@ -7,14 +7,10 @@
 
 namespace tilec::runtime {
 
-namespace {
-
-std::string gridText(LaunchGrid grid) {
-  return "(" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
-         std::to_string(grid.z) + ")";
+std::string LaunchGrid::str() const {
+  return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " +
+         std::to_string(z) + ")";
 }
-
-} // namespace
 
 Expected<LaunchGrid> computeLaunchGrid(LaunchGrid requested, bool persistent,
                                        unsigned numSMs, unsigned ctasPerSM) {
@@ -22,7 +18,7 @@ Expected<LaunchGrid> computeLaunchGrid(LaunchGrid requested, bool persistent,
   if (requested.x < 1 || requested.x > kMaxPrograms || requested.y < 1 ||
       requested.y > 65535 || requested.z < 1 || requested.z > 65535)
     return Status::error(ErrorCode::InvalidArgument,
-                         "grid " + gridText(requested) +
+                         "grid " + requested.str() +
                              " out of range (x in [1, 2^31-1], y and z in "
                              "[1, 65535])");
   if (!persistent)
@@ -31,7 +27,7 @@ Expected<LaunchGrid> computeLaunchGrid(LaunchGrid requested, bool persistent,
   if (programs > kMaxPrograms)
     return Status::error(
         ErrorCode::InvalidArgument,
-        "grid " + gridText(requested) + " has " + std::to_string(programs) +
+        "grid " + requested.str() + " has " + std::to_string(programs) +
             " programs; a persistent kernel takes at most 2^31-1 (it numbers "
             "them with 32-bit integers)");
   std::uint64_t resident = std::uint64_t(std::max(numSMs, 1u)) *

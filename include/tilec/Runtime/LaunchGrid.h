@@ -16,6 +16,7 @@
 #include "tilec/Runtime/Status.h"
 
 #include <cstdint>
+#include <string>
 
 namespace tilec::runtime {
 
@@ -29,6 +30,8 @@ struct LaunchGrid {
   std::uint64_t programs() const {
     return std::uint64_t(x) * std::uint64_t(y) * std::uint64_t(z);
   }
+  /// "(x, y, z)", for messages.
+  std::string str() const;
 };
 
 /// The grid the driver is given for a launch of `requested` programs.
