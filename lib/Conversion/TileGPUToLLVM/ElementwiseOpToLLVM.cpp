@@ -243,8 +243,7 @@ struct FullRangeDivLowering : OpConversionPattern<arith::DivFOp> {
   LogicalResult
   matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF32() ||
-        !arith::bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::arcp))
+    if (!isFullRangeDivision(op))
       return failure();
     Type f32 = rewriter.getF32Type();
     rewriter.replaceOp(op, LLVM::CallIntrinsicOp::create(
@@ -407,6 +406,12 @@ LogicalResult lowering::checkInlineAsmRuns(ModuleOp module) {
           succeeded(checkRuns(op, *layout, op.getPackedElement()));
   });
   return success(ok);
+}
+
+bool lowering::isFullRangeDivision(Operation *divf) {
+  auto op = dyn_cast<arith::DivFOp>(divf);
+  return op && op.getType().isF32() &&
+         arith::bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::arcp);
 }
 
 void lowering::populateElementwiseOpToLLVMPatterns(

@@ -216,6 +216,11 @@ mlir::Value emitGlobalString(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Operation *anchor, llvm::StringRef baseName,
                              llvm::StringRef text);
 
+/// Whether `divf` (an arith.divf) is an f32 division that need not be
+/// IEEE-rounded (`arcp`: the frontend's `/` and tl.fdiv), which the
+/// elementwise patterns lower to `div.full.f32`.
+bool isFullRangeDivision(mlir::Operation *divf);
+
 // Pattern families (one file each).
 void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns,

@@ -242,9 +242,7 @@ struct ConvertTileGPUToLLVMPass
     });
     // f32 divisions that need not be IEEE-rounded go to div.full.f32.
     target.addDynamicallyLegalOp<arith::DivFOp>([&](arith::DivFOp op) {
-      return converter.isLegal(op.getOperation()) &&
-             !(op.getType().isF32() &&
-               arith::bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::arcp));
+      return converter.isLegal(op.getOperation()) && !isFullRangeDivision(op);
     });
     // Special functions on f16/bf16/f32 go to NVVM's approximations.
     target.addDynamicallyLegalOp<math::Exp2Op, math::ExpOp, math::Log2Op,
