@@ -54,6 +54,7 @@ static void addCleanups(mlir::OpPassManager &pm) {
 void tilec::buildTileLevelPipeline(mlir::OpPassManager &pm) {
   addCleanups(pm);
   pm.addPass(tile::createTileFoldDotAccumulate());
+  pm.addPass(tile::createTileMultiplyByReciprocal());
   pm.addPass(tile::createTileRewriteBlockPointers());
   addCleanups(pm);
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());

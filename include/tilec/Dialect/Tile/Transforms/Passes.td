@@ -62,4 +62,31 @@ def TileFoldDotAccumulate : Pass<"tile-fold-dot-accumulate"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileMultiplyByReciprocal : Pass<"tile-multiply-by-reciprocal"> {
+  let summary = "Divide by a broadcast divisor once: x / d[:, None] to x * (1 / d)[:, None]";
+  let description = [{
+    A division marked `arcp` (Triton's `/` and `tl.fdiv` on floats, which
+    need not round as IEEE division does) whose divisor is a
+    `tile.broadcast` that repeats its source becomes a multiplication by
+    the broadcast reciprocal of the source:
+
+        %b = tile.broadcast %d : tensor<128x1xf32> -> tensor<128x128xf32>
+        %q = arith.divf %x, %b fastmath<arcp> : tensor<128x128xf32>
+
+    becomes
+
+        %r = arith.divf %one, %d fastmath<arcp> : tensor<128x1xf32>
+        %b = tile.broadcast %r : tensor<128x1xf32> -> tensor<128x128xf32>
+        %q = arith.mulf %x, %b fastmath<arcp> : tensor<128x128xf32>
+
+    Attention's epilogue `acc / l_i[:, None]` then divides once per row (2
+    divisions a thread for a 128 x 128 tile over 8 warps) instead of once per
+    element (64). `arcp` allows exactly this: `x / y` computed as
+    `x * (1 / y)`, one more rounding (the result may differ from the
+    division in the last bit or two). Divisions without `arcp`
+    (`tl.div_rn`, `ieee_rounding=True`, f64) are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TILEC_DIALECT_TILE_TRANSFORMS_PASSES_TD
