@@ -1006,9 +1006,12 @@ struct TileGPUPipelinePass
   /// program, so the first passes), and every warp releases the buffer
   /// (an "empty" mbarrier, counting the warps, initialized before the
   /// persistent loop) after the wait that retires the last dots reading
-  /// it. With a producer warpgroup (tilegpu-warp-specialize) the producer
-  /// then copies the next program's tile while the consumers finish this
-  /// program (its last P V, its epilogue).
+  /// it: in the last iteration of the loop that reads it last, after the
+  /// wait that retires the loop's last dot reading it, when there is one
+  /// (findLastIterationRelease). With a producer warpgroup
+  /// (tilegpu-warp-specialize) the producer then copies the next program's
+  /// tile while the consumers finish this program (its last softmax and
+  /// P V, its epilogue).
   static void releaseOncePerProgram(scf::ForOp persistent) {
     Block *body = persistent.getBody();
     std::optional<unsigned> numWarps = lookupNumWarps(persistent);
@@ -1037,7 +1040,12 @@ struct TileGPUPipelinePass
       }
       if (!lastReader)
         continue;
-      Operation *release = nullptr;
+      // Released in the last iteration of the loop that reads it last, or
+      // else after the wait that retires every dot after that reader.
+      auto readerLoop = dyn_cast<scf::ForOp>(lastReader);
+      Operation *early =
+          readerLoop ? findLastIterationRelease(readerLoop, load.getDst()) : nullptr;
+      Operation *release = early;
       bool asyncDots = false;
       lastReader->walk([&](WarpgroupDotOp dot) { asyncDots |= dot.getIsAsync(); });
       if (!asyncDots)
@@ -1065,9 +1073,13 @@ struct TileGPUPipelinePass
       auto leaderWait = MBarrierWaitOp::create(b, loc, empty, constI32(b, loc, 0), parity,
                                                b.getUnitAttr(), /*pred=*/Value());
       barrier->erase();
-      b.setInsertionPointAfter(release);
-      MBarrierArriveOp::create(b, loc, empty, constI32(b, loc, 0), /*pred=*/Value(),
-                               /*clusterCTAs=*/IntegerAttr());
+      if (early) {
+        emitLastIterationArrive(readerLoop, early, empty, loc);
+      } else {
+        b.setInsertionPointAfter(release);
+        MBarrierArriveOp::create(b, loc, empty, constI32(b, loc, 0), /*pred=*/Value(),
+                                 /*clusterCTAs=*/IntegerAttr());
+      }
       // The copy and its wait go right before the first reader, after the
       // copies the pipelined loops issue ahead of it: a producer then
       // starts the next program's K and V blocks as their slots free up,
@@ -1093,6 +1105,57 @@ struct TileGPUPipelinePass
                             load.getOperation(), fullWait.getOperation()})
         op->moveBefore(firstReader);
     }
+  }
+
+  /// Where the warps may release `buffer`, which `loop` reads, in the
+  /// loop's last iteration: right after the wait that retires the body's
+  /// last reader of it when that reader is a dot (attention's Q K^T: Q is
+  /// free while the last softmax, P V and the epilogue run), or after
+  /// the dot itself when it is synchronous. Null when the body's last
+  /// reader is not a dot or no wait in the body retires it.
+  static Operation *findLastIterationRelease(scf::ForOp loop, Value buffer) {
+    Block *body = loop.getBody();
+    Operation *lastReader = nullptr;
+    for (Operation *user : buffer.getUsers()) {
+      if (!loop->isAncestor(user))
+        continue;
+      Operation *top = body->findAncestorOpInBlock(*user);
+      if (!lastReader || lastReader->isBeforeInBlock(top))
+        lastReader = top;
+    }
+    auto dot = dyn_cast_or_null<WarpgroupDotOp>(lastReader);
+    if (!dot)
+      return nullptr;
+    if (!dot.getIsAsync())
+      return dot;
+    for (Operation *op = dot->getNextNode(); op; op = op->getNextNode())
+      if (auto wait = dyn_cast<WarpgroupWaitOp>(op);
+          wait && llvm::is_contained(wait.getInputs(), dot.getResult()))
+        return wait;
+    return nullptr;
+  }
+
+  /// Every warp arrives on `empty` right after `point` in `loop`'s last
+  /// iteration (ub - iv <= step), and right after the loop when it runs
+  /// no iteration (so that each program releases exactly once).
+  static void emitLastIterationArrive(scf::ForOp loop, Operation *point, Value empty,
+                                      Location loc) {
+    using Predicate = arith::CmpIPredicate;
+    bool isUnsigned = loop.getUnsignedCmp();
+    OpBuilder b(point->getContext());
+    b.setInsertionPointAfter(point);
+    Value left = arith::SubIOp::create(b, loc, loop.getUpperBound(), loop.getInductionVar());
+    Value isLast = arith::CmpIOp::create(b, loc, isUnsigned ? Predicate::ule : Predicate::sle,
+                                         left, loop.getStep());
+    MBarrierArriveOp::create(b, loc, empty, constI32(b, loc, 0), isLast,
+                             /*clusterCTAs=*/IntegerAttr());
+    b.setInsertionPointAfter(loop);
+    Value runs = arith::CmpIOp::create(b, loc, isUnsigned ? Predicate::ult : Predicate::slt,
+                                       loop.getLowerBound(), loop.getUpperBound());
+    Value none = arith::XOrIOp::create(b, loc, runs,
+                                       arith::ConstantIntOp::create(b, loc, 1, 1));
+    MBarrierArriveOp::create(b, loc, empty, constI32(b, loc, 0), none,
+                             /*clusterCTAs=*/IntegerAttr());
   }
 
   /// The pipelined loops of a persistent loop's body, in order.

@@ -709,8 +709,10 @@ struct TileGPUWarpSpecializePass
       auto onePrivateSlot = [&](Value bars) {
         if (cast<MBarriersType>(bars.getType()).getCount() != 1)
           return false;
+        // The consumers' arrivals may sit in a loop of the body (the
+        // release in the last iteration of Q's last reader).
         return llvm::all_of(bars.getUsers(), [&](Operation *user) {
-          return !persistent->isAncestor(user) ||
+          return !persistent->isAncestor(user) || isa<MBarrierArriveOp>(user) ||
                  user->getParentOp() == persistent.getOperation();
         });
       };

@@ -169,3 +169,85 @@ func.func @once_per_program(%lo: i32, %hi: i32, %first: i32, %total: i32, %count
   tilegpu.mbarrier_inval %qbars : !tilegpu.mbarriers<1>
   return
 }
+
+// -----
+
+// Attention's Q: the loop's dot reading it is retired in the body (its
+// result feeds the softmax), so the warps release Q in the loop's last
+// iteration right after that wait (ub - i <= step), while the rest of the
+// iteration and the epilogue run, and after the loop when it runs no
+// iteration; nothing releases it after the loop otherwise.
+
+// CHECK-LABEL: func.func @released_in_last_iteration
+// CHECK:         %[[QE:.*]] = tilegpu.mbarrier_alloc : <1>
+// CHECK:         scf.for
+// CHECK:           tilegpu.mbarrier_wait %[[QE]][%c0_i32], %{{.*}} leader :
+// CHECK:           scf.for %[[I:.*]] = %[[LO:.*]] to %[[HI:.*]] step %c1_i32
+// CHECK:             %[[S:.*]] = tilegpu.warpgroup_dot %{{.*}}[%c0_i32]
+// CHECK-NEXT:        tilegpu.warpgroup_wait %[[S]] {pendings = 0 : i32}
+// CHECK-NEXT:        %[[LEFT:.*]] = arith.subi %[[HI]], %[[I]] : i32
+// CHECK-NEXT:        %[[LAST:.*]] = arith.cmpi sle, %[[LEFT]], %c1_i32 : i32
+// CHECK-NEXT:        tilegpu.mbarrier_arrive %[[QE]][%c0_i32] if %[[LAST]] :
+// CHECK:             scf.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[NONE:.*]] = arith.cmpi sge, %[[LO]], %[[HI]] : i32
+// CHECK-NEXT:      tilegpu.mbarrier_arrive %[[QE]][%c0_i32] if %[[NONE]] :
+// CHECK-NOT:       tilegpu.mbarrier_arrive %[[QE]]
+// CHECK:         } {tilegpu.persistent}
+
+// Split: the consumers release Q in their loop; the producer still takes
+// Q's copy.
+// WS-LABEL: func.func @released_in_last_iteration
+// WS:         tilegpu.warp_specialize consumer {
+// WS:           scf.for
+// WS:             scf.for
+// WS:               tilegpu.warpgroup_wait
+// WS:               tilegpu.mbarrier_arrive %[[QE:.*]][%c0_i32] if
+// WS:             tilegpu.mbarrier_arrive %[[QE]][%c0_i32] if
+// WS:         } producer {
+// WS:           scf.for
+// WS:             tilegpu.mbarrier_wait %[[QE]][%c0_i32], %{{.*}} leader :
+// WS-NEXT:        tilegpu.mbarrier_expect
+// WS-NEXT:        tilegpu.tma_load
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+
+func.func @released_in_last_iteration(%lo: i32, %hi: i32, %first: i32, %total: i32, %count: i32,
+                            %dq: !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
+                            %da: !tilegpu.tma_desc<tensor<64x64xf16>, 2>,
+                            %out: tensor<128x64x!tile.ptr<f32>, #wgmma>)
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %qbars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %q = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
+  %bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
+  %a = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<64x64xf16>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #wgmma>
+  tilegpu.mbarrier_init %qbars : !tilegpu.mbarriers<1>
+  scf.for %vid = %first to %total step %count : i32 {
+    tilegpu.barrier
+    tilegpu.mbarrier_expect %qbars[%c0], 16384 : !tilegpu.mbarriers<1>
+    tilegpu.tma_load %dq[%vid, %c0], %q[%c0], %qbars[%c0] : !tilegpu.tma_desc<tensor<128x64xf16>, 2>, !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.mbarriers<1>
+    %k = arith.subi %vid, %first : i32
+    %kk = arith.divsi %k, %count : i32
+    %qp = arith.andi %kk, %c1 : i32
+    tilegpu.mbarrier_wait %qbars[%c0], %qp : !tilegpu.mbarriers<1>
+    tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<1>
+    // expected-remark @+1 {{loop's copies continue its rings from one program of the persistent kernel to the next}}
+    %r = scf.for %i = %lo to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<128x64xf32, #wgmma>) : i32 {
+      tilegpu.barrier
+      tilegpu.mbarrier_expect %bars[%c0], 8192 : !tilegpu.mbarriers<1>
+      tilegpu.tma_load %da[%vid, %i], %a[%c0], %bars[%c0] : !tilegpu.tma_desc<tensor<64x64xf16>, 2>, !tilegpu.smem<1 x tensor<64x64xf16>>, !tilegpu.mbarriers<1>
+      %p = arith.andi %i, %c1 : i32
+      tilegpu.mbarrier_wait %bars[%c0], %p : !tilegpu.mbarriers<1>
+      %s = tilegpu.warpgroup_dot %q[%c0], %a[%c0], %acc0 : !tilegpu.smem<1 x tensor<128x64xf16>>, !tilegpu.smem<1 x tensor<64x64xf16>>, tensor<128x64xf32, #wgmma>
+      %e = math.exp2 %s : tensor<128x64xf32, #wgmma>
+      %n = arith.addf %acc, %e : tensor<128x64xf32, #wgmma>
+      scf.yield %n : tensor<128x64xf32, #wgmma>
+    }
+    tilegpu.mbarrier_inval %bars : !tilegpu.mbarriers<1>
+    tile.store %out, %r : tensor<128x64x!tile.ptr<f32>, #wgmma>
+  } {tilegpu.persistent}
+  tilegpu.mbarrier_inval %qbars : !tilegpu.mbarriers<1>
+  return
+}
