@@ -2,19 +2,27 @@
 // RUN: tilec-opt %s -convert-tilegpu-to-llvm=mbarrier-spin-limit=1000 | FileCheck %s --check-prefix=SPIN
 
 // A warp-specialized kernel (tilegpu-warp-specialize, offsets from
-// tilegpu-allocate-shared) lowered: the barriers' init before the split
-// synchronizes the whole CTA (bar.sync 0); then threads below 128 (the 4
+// tilegpu-allocate-shared) lowered: the barriers' inits before the split
+// (the full and the empty ring's) share one fence and one barrier of the
+// whole CTA (bar.sync 0); then threads below 128 (the 4
 // consumer warps) raise their registers to 232 and run the consumer region,
 // where every CTA barrier is the named barrier 1 of 128 threads and thread
 // 0 leads; the producer warpgroup lowers its registers to 40 and its first
 // warp runs the producer region, led by thread 128 (its waits, expects and
 // copies). The launch bound counts the 256 threads, one CTA per SM.
+// Thread 0 prefetches the descriptor of the copies before anything else.
 
 // CHECK-LABEL: llvm.func @ws(
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>, nvvm.minctasm = 1 : i32
+// Thread 0 first prefetches the TMA descriptor parameter.
+// CHECK-NEXT:    %[[T0:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:    %[[LEAD:.*]] = llvm.icmp "eq" %[[T0]], %[[Z]] : i32
+// CHECK-NEXT:    nvvm.prefetch tensormap, %arg1, predicate = %[[LEAD]] : !llvm.ptr, i1
 // CHECK:         nvvm.mbarrier.init
-// CHECK:         nvvm.fence.mbarrier.init
-// CHECK-NEXT:    nvvm.barrier0
+// CHECK-NOT:     nvvm.barrier0
+// CHECK:         nvvm.mbarrier.init
+// CHECK-NOT:     nvvm.barrier0
 // CHECK:         nvvm.fence.mbarrier.init
 // CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32

@@ -225,6 +225,20 @@ void emitClusterBarrier(OpBuilder &b, Location loc) {
   NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
 }
 
+/// Whether another `tilegpu.mbarrier_init` of the same kind (CTA or
+/// cluster) follows `op` in its block with only side-effect-free ops
+/// between: the last of such a run fences and synchronizes for all of them
+/// (a kernel's prologue then has one barrier, not one per ring).
+bool isFollowedByInit(MBarrierInitOp op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (auto init = dyn_cast<MBarrierInitOp>(next))
+      return init.getClusterSync() == op.getClusterSync();
+    if (!isMemoryEffectFree(next))
+      return false;
+  }
+  return false;
+}
+
 struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -240,6 +254,10 @@ struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
     }
     // The initialization is visible to the async proxy (TMA) and to every
     // thread before anyone uses the barriers.
+    if (isFollowedByInit(op)) {
+      rewriter.eraseOp(op);
+      return success();
+    }
     NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     if (op.getClusterSync())
       emitClusterBarrier(rewriter, loc);

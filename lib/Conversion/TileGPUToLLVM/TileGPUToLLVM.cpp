@@ -91,6 +91,29 @@ unsigned lowerWarpSpecialize(func::FuncOp func) {
   return extraWarps;
 }
 
+/// Thread 0 prefetches each TMA descriptor parameter of `func` that a copy
+/// uses (`prefetch.tensormap`, PTX ISA §9.7.9.15) first thing in the
+/// kernel, so that the first copies of the CTA do not wait for the
+/// descriptor's fetch from parameter space (as CUTLASS's
+/// `prefetch_tma_descriptor`).
+void prefetchDescriptors(LLVM::LLVMFuncOp func, ArrayRef<Value> descriptors) {
+  SmallVector<Value> used;
+  for (Value descriptor : descriptors)
+    if (!descriptor.use_empty())
+      used.push_back(descriptor);
+  if (used.empty())
+    return;
+  auto b = OpBuilder::atBlockBegin(&func.getBody().front());
+  Location loc = func.getLoc();
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value zero = LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0);
+  Value leader = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid, zero);
+  for (Value descriptor : used)
+    NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr, /*evictPriority=*/nullptr,
+                             descriptor, leader, /*tensormap=*/b.getUnitAttr(),
+                             /*uniform=*/nullptr, /*in_param_space=*/nullptr);
+}
+
 /// Turns every (now scalar-typed) func.func into an llvm.func (several
 /// results are returned as a struct); kernels get `nvvm.kernel` and
 /// `nvvm.maxntid`, and keep their `tilegpu.shared_memory` and the
@@ -124,6 +147,7 @@ LogicalResult convertFunctions(ModuleOp module) {
     llvmFunc.getBody().takeBody(func.getBody());
     // TMA descriptors: by-value 128-byte parameters, 64-byte aligned, read
     // in place (`__grid_constant__`).
+    SmallVector<Value> descriptors;
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       // A persistent kernel's grid: read by the metadata writer.
       if (Attribute axis = func.getArgAttr(i, tilegpu::kProgramGridAttrName))
@@ -139,7 +163,9 @@ LogicalResult convertFunctions(ModuleOp module) {
       llvmFunc.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                           b.getUnitAttr());
       llvmFunc.setArgAttr(i, tilegpu::kTMARecipeAttrName, recipe);
+      descriptors.push_back(llvmFunc.getArgument(i));
     }
+    prefetchDescriptors(llvmFunc, descriptors);
     llvmFunc.walk([&](func::ReturnOp ret) {
       b.setInsertionPoint(ret);
       Value packed;
