@@ -434,21 +434,18 @@ std::string whyNoTurns(scf::ForOp loop) {
 
 /// The turns of `loop`'s two consumer warpgroups (tilegpu.turn_wait):
 /// each issues its dots from the body's last dot of one iteration to its
-/// first dot of the next while the other runs the code between. Both wait
-/// for their turn before the loop, and pass it on after the wait that
-/// retires the loop's last dots: n + 1 waits and n + 1 passes each, so
-/// the turns run on from one loop to the next (causal attention's two
-/// loops) and from one program of a persistent kernel to the next, where
-/// warpgroup 0 issues the next program's first dot while warpgroup 1
-/// finishes this one. The consumers' first turn and last pass are
-/// closed once for the whole region (closeTurns). (A pass before that
-/// wait, or one pass of both warpgroups after it rather than one of each,
-/// makes ptxas serialize every wgmma of the kernel, C7515: the
-/// accumulators are live.)
+/// first dot of the next while the other runs the code between. Before
+/// the loop warpgroup 1 passes the first turn to warpgroup 0 and both
+/// wait for theirs; after the wait that retires the loop's last dots
+/// warpgroup 0 passes once more, for warpgroup 1's last wait in the loop:
+/// n + 1 waits and n + 1 passes on each barrier. (A turn op of both
+/// warpgroups there makes ptxas serialize every wgmma of the kernel,
+/// C7515: the accumulators are live.)
 void insertTurns(scf::ForOp loop) {
   Location loc = loop.getLoc();
   SmallVector<WarpgroupDotOp> dots(loop.getBody()->getOps<WarpgroupDotOp>());
   OpBuilder b(loop);
+  TurnPassOp::create(b, loc, b.getI32IntegerAttr(1));
   TurnWaitOp::create(b, loc, IntegerAttr());
   b.setInsertionPointAfter(dots.front());
   TurnPassOp::create(b, loc, IntegerAttr());
@@ -465,20 +462,6 @@ void insertTurns(scf::ForOp loop) {
     }
   b.setInsertionPointAfter(last);
   TurnPassOp::create(b, loc, b.getI32IntegerAttr(0));
-  TurnPassOp::create(b, loc, b.getI32IntegerAttr(1));
-}
-
-/// Opens and closes the turns of the consumer region `region`: warpgroup 1
-/// passes the first turn to warpgroup 0 at its start, and warpgroup 0
-/// takes the last pass of warpgroup 1 at its end (so that every pass has
-/// its wait when the kernel exits).
-void closeTurns(Region &region) {
-  Block &block = region.front();
-  Location loc = region.getParentOp()->getLoc();
-  OpBuilder b = OpBuilder::atBlockBegin(&block);
-  TurnPassOp::create(b, loc, b.getI32IntegerAttr(1));
-  b.setInsertionPoint(block.getTerminator());
-  TurnWaitOp::create(b, loc, b.getI32IntegerAttr(0));
 }
 
 struct TileGPUWarpSpecializePass
@@ -887,7 +870,6 @@ struct TileGPUWarpSpecializePass
         root->erase();
     if (failed(ws.verify()))
       return failure();
-    bool turns = false;
     for (LoopPlan &plan : plans) {
       if (plan.loop == persistent)
         continue;
@@ -914,12 +896,9 @@ struct TileGPUWarpSpecializePass
         continue;
       }
       insertTurns(plan.loop);
-      turns = true;
       emitRemark(plan.loop.getLoc())
           << "loop ping-pongs its two consumer warpgroups at the tensor cores";
     }
-    if (turns)
-      closeTurns(ws.getConsumer());
     return success();
   }
 };
