@@ -67,6 +67,13 @@ llvm::Expected<std::string> tilec::emitCHeader(const KernelInterface &kernel,
                                    "name with --c-name)");
   if (info.cubin.empty())
     return llvm::createStringError("c-header: no cubin to embed");
+  if (!info.hiddenParameters.empty())
+    return llvm::createStringError(
+        "c-header: kernel '" + kernel.name + "' takes parameters that tilec's runtime "
+        "builds at each launch, which a header cannot: " +
+        llvm::join(info.hiddenParameters, ", ") +
+        " (compile with --disable-tma for no TMA descriptors and without "
+        "--persistent, or launch it through the C API, the JIT or Python)");
   const std::string &p = info.prefix;
   std::string upper = llvm::StringRef(p).upper();
 

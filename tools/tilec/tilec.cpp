@@ -297,6 +297,14 @@ int main(int argc, char **argv) {
     os << llvm::json::Value(buildKernelMetadata(interface, options, *result,
                                                 /*artifacts=*/{}));
     info.metadataJSON = json;
+    for (const llvm::json::Value &hidden : result->hiddenParameters) {
+      const llvm::json::Object *param = hidden.getAsObject();
+      const llvm::json::Object *recipe = param ? param->getObject("recipe") : nullptr;
+      std::optional<llvm::StringRef> name = param ? param->getString("name") : std::nullopt;
+      std::optional<llvm::StringRef> kind = recipe ? recipe->getString("kind") : std::nullopt;
+      info.hiddenParameters.push_back(
+          (name.value_or("?") + " (" + kind.value_or("?") + ")").str());
+    }
     auto header = emitCHeader(interface, info);
     if (!header)
       return fail(llvm::toString(header.takeError()));

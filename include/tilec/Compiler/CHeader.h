@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -40,6 +41,10 @@ struct CHeaderKernel {
   /// The target (`sm_90a`) and the metadata JSON, embedded for reference.
   std::string target;
   std::string metadataJSON;
+  /// The kernel's hidden parameters as "name (recipe kind)" (the
+  /// metadata's `hidden_parameters`: TMA descriptors, a persistent
+  /// kernel's program grid, global scratch). The header cannot build them.
+  std::vector<std::string> hiddenParameters;
 };
 
 /// Whether `name` is a valid C identifier (letters, digits, `_`, not
@@ -52,7 +57,9 @@ bool isCIdentifier(llvm::StringRef name);
 /// `double`, or the raw bits (`uint16_t` for fp16/bf16, `uint8_t` for fp8).
 /// It returns CUDA_ERROR_INVALID_VALUE without launching when an argument
 /// breaks a divisibility promise of the specialization. Errors: the prefix
-/// or a parameter name is not a C identifier, a parameter type is unknown.
+/// or a parameter name is not a C identifier, a parameter type is unknown,
+/// the kernel has hidden parameters (the runtime builds those: TMA
+/// descriptors, a persistent kernel's grid, global scratch).
 llvm::Expected<std::string> emitCHeader(const KernelInterface &kernel,
                                         const CHeaderKernel &info);
 
