@@ -48,6 +48,13 @@ void makePersistent(func::FuncOp func) {
   if (std::string why = whyProgramsMayObserveEachOther(func); !why.empty())
     return refuse(why + " (one CTA runs several programs in turn: a program "
                         "waiting for a later one would wait forever)");
+  // tl.device_print and tl.device_assert name the program they run in by
+  // the CTA's indices; in a persistent kernel those are not the program's.
+  bool debugOutput = false;
+  func.walk([&](Operation *op) { debugOutput |= isa<tile::PrintOp, tile::AssertOp>(op); });
+  if (debugOutput)
+    return refuse("it prints or asserts (tl.device_print, tl.device_assert), "
+                  "whose output names the program by its CTA");
   // Programs of unequal work: a launch hands a freed SM the next program,
   // a persistent kernel's static rounds do not; causal attention (bf16,
   // head dim 128, 2048 programs) ran 8-28 % slower persistent on an H100

@@ -75,3 +75,18 @@ func.func @atomics(%x: !tile.ptr<f32>) attributes {tile.kernel, tilegpu.num_warp
   %old = tile.atomic_rmw %xs, %one {kind = "fadd", sem = "acq_rel", scope = "gpu"} : tensor<128x!tile.ptr<f32>, #b1>
   return
 }
+
+// -----
+
+// A kernel that prints stays one program per CTA: the print names the
+// program by the CTA's indices.
+#b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @prints
+// CHECK-NOT:     tilegpu.persistent
+// expected-remark @below {{kernel not made persistent: it prints or asserts (tl.device_print, tl.device_assert), whose output names the program by its CTA}}
+func.func @prints(%x: !tile.ptr<f32>) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+  %xs = tile.splat %x : tensor<128x!tile.ptr<f32>, #b1>
+  %v = tile.load %xs : tensor<128x!tile.ptr<f32>, #b1>
+  tile.print " x: " {hex = false, is_signed = array<i1: false>} %v : tensor<128xf32, #b1>
+  return
+}

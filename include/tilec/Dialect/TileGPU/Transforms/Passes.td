@@ -301,7 +301,9 @@ def TileGPUPersistent : Pass<"tilegpu-persistent", "mlir::ModuleOp"> {
     Refused, with a remark, when the programs might observe each other
     (atomics, volatile loads, inline assembly, calls, while loops: one CTA
     now runs several programs in turn, so a program waiting for a later
-    one would wait forever), when they run different numbers of
+    one would wait forever), when it prints or asserts
+    (`tile.print`, `tile.assert`: their output names the program by the
+    CTA's indices), when they run different numbers of
     iterations of a loop (the slope analysis of tilegpu-longest-first:
     a launch hands a freed SM the next program, a persistent kernel's
     fixed rounds do not; causal attention ran 8-28 % slower persistent on
