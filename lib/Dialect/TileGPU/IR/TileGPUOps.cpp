@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -132,7 +133,41 @@ LogicalResult MBarrierArriveOp::verify() {
   return success();
 }
 
+/// The rule of `oncePerProgram` (tilegpu.tma_load, its expect and its
+/// buffer's release wait): directly in a persistent kernel's loop over
+/// programs (or in the producer warpgroup's copy of it), without a
+/// predicate.
+static LogicalResult verifyOncePerProgram(Operation *op, bool marked, Value pred) {
+  if (!marked)
+    return success();
+  auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
+  auto kernel = op->getParentOfType<FunctionOpInterface>();
+  bool overPrograms =
+      loop && (loop->hasAttr(TileGPUDialect::getPersistentAttrName()) ||
+               (isa_and_nonnull<WarpSpecializeOp>(loop->getParentOp()) &&
+                WarpSpecializeOp::isInProducer(loop) && kernel &&
+                kernel->hasAttr(TileGPUDialect::getPersistentAttrName())));
+  if (!overPrograms)
+    return op->emitOpError("with 'oncePerProgram' must be directly in a "
+                           "persistent kernel's loop over programs");
+  if (pred)
+    return op->emitOpError("with 'oncePerProgram' takes no predicate");
+  return success();
+}
+
+LogicalResult MBarrierExpectOp::verify() {
+  return verifyOncePerProgram(*this, getOncePerProgram(), getPred());
+}
+
+LogicalResult MBarrierWaitOp::verify() {
+  if (getOncePerProgram() && !getLeader())
+    return emitOpError("with 'oncePerProgram' must be the leader's wait");
+  return verifyOncePerProgram(*this, getOncePerProgram(), getPred());
+}
+
 LogicalResult TMALoadOp::verify() {
+  if (failed(verifyOncePerProgram(*this, getOncePerProgram(), getPred())))
+    return failure();
   if (failed(verifyTMACoordinates(*this, getDesc().getType(), getDst().getType(),
                                   getCoords().size())))
     return failure();

@@ -391,13 +391,13 @@ LogicalResult Assigner::emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring
     MBarrierInitOp::create(b, loc, bars);
   }
   MBarrierExpectOp::create(b, loc, bars, zero, b.getI32IntegerAttr(tileBytes(tile)),
-                           /*pred=*/Value());
+                           /*pred=*/Value(), /*oncePerProgram=*/UnitAttr());
   TMALoadOp::create(b, loc, desc, coords, ring.smem, zero, bars, zero,
                     /*pred=*/Value(), /*multicastIf=*/Value(),
-                    /*multicast=*/IntegerAttr());
+                    /*multicast=*/IntegerAttr(), /*oncePerProgram=*/UnitAttr());
   Value phase = loop ? emitParity(b, loc, loop) : zero;
   MBarrierWaitOp::create(b, loc, bars, zero, phase, /*leader=*/UnitAttr(),
-                         /*pred=*/Value());
+                         /*pred=*/Value(), /*oncePerProgram=*/UnitAttr());
   if (!loop)
     MBarrierInvalOp::create(b, loc, bars);
   replacedLoads.push_back(load);

@@ -700,8 +700,8 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
     Value parity = arith::XOrIOp::create(
         w, loc, arith::AndIOp::create(w, loc, round, constI32(w, loc, 1)),
         constI32(w, loc, 1));
-    roots.push_back(MBarrierWaitOp::create(w, loc, empty, slot, parity,
-                                           w.getUnitAttr(), /*pred=*/Value()));
+    roots.push_back(MBarrierWaitOp::create(w, loc, empty, slot, parity, w.getUnitAttr(),
+                                           /*pred=*/Value(), /*oncePerProgram=*/UnitAttr()));
   }
 
   // The copies' address arithmetic again, now with the slot computations
@@ -1070,9 +1070,13 @@ struct TileGPUPipelinePass
       Value k = emitIteration(b, loc, persistent, Value());
       Value one = constI32(b, loc, 1);
       Value parity = arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, k, one), one);
-      auto leaderWait = MBarrierWaitOp::create(b, loc, empty, constI32(b, loc, 0), parity,
-                                               b.getUnitAttr(), /*pred=*/Value());
+      auto leaderWait =
+          MBarrierWaitOp::create(b, loc, empty, constI32(b, loc, 0), parity, b.getUnitAttr(),
+                                 /*pred=*/Value(), /*oncePerProgram=*/b.getUnitAttr());
       barrier->erase();
+      // The decision, for tilegpu-warp-specialize.
+      expect.setOncePerProgram(true);
+      load.setOncePerProgram(true);
       if (early) {
         emitLastIterationArrive(readerLoop, early, empty, loc);
       } else {

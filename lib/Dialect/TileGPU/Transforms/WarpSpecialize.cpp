@@ -694,41 +694,28 @@ struct TileGPUWarpSpecializePass
     }
     if (plans.empty())
       return success();
-    // A persistent kernel's once-per-program copies that tilegpu-pipeline
-    // gave the release protocol (attention's Q: thread 0's wait for the
-    // previous program's release, the expect, the copy, on one-slot
-    // barriers no loop of the body uses) go to the producer with the loops
-    // of its body that are split, which then copies the next program's
-    // tile while the consumers finish this one. Any other copy stays with
-    // the consumers.
+    // A persistent kernel's once-per-program copies (attention's Q: the
+    // leader's wait for the previous program's release, the expect, the
+    // copy, which tilegpu-pipeline marked `oncePerProgram`) go to the
+    // producer with the loops of its body that are split, which then
+    // copies the next program's tile while the consumers finish this one.
+    // Any other copy stays with the consumers.
     if (persistent && llvm::any_of(plans, [](const LoopPlan &p) {
           return isInPersistentBody(p.loop);
         })) {
       LoopPlan plan;
       plan.loop = persistent;
-      auto onePrivateSlot = [&](Value bars) {
-        if (cast<MBarriersType>(bars.getType()).getCount() != 1)
-          return false;
-        // The consumers' arrivals may sit in a loop of the body (the
-        // release in the last iteration of Q's last reader).
-        return llvm::all_of(bars.getUsers(), [&](Operation *user) {
-          return !persistent->isAncestor(user) || isa<MBarrierArriveOp>(user) ||
-                 user->getParentOp() == persistent.getOperation();
-        });
-      };
       for (Operation &op : persistent.getBody()->without_terminator()) {
-        auto wait = dyn_cast<MBarrierWaitOp>(&op);
-        auto expect = dyn_cast_or_null<MBarrierExpectOp>(op.getNextNode());
-        auto load = expect ? dyn_cast_or_null<TMALoadOp>(expect->getNextNode())
-                           : TMALoadOp();
-        if (!wait || !wait.getLeader() || wait.getPred() || !expect || !load ||
-            expect.getPred() || load.getPred() ||
-            expect.getBarriers() != load.getBarriers() ||
-            !onePrivateSlot(wait.getBarriers()) || !onePrivateSlot(load.getBarriers()))
-          continue;
-        plan.roots.append({wait, expect, load});
-        plan.empty.insert(wait.getBarriers());
-        plan.full.insert(load.getBarriers());
+        if (auto wait = dyn_cast<MBarrierWaitOp>(&op); wait && wait.getOncePerProgram()) {
+          plan.roots.push_back(wait);
+          plan.empty.insert(wait.getBarriers());
+        } else if (auto expect = dyn_cast<MBarrierExpectOp>(&op);
+                   expect && expect.getOncePerProgram()) {
+          plan.roots.push_back(expect);
+        } else if (auto load = dyn_cast<TMALoadOp>(&op); load && load.getOncePerProgram()) {
+          plan.roots.push_back(load);
+          plan.full.insert(load.getBarriers());
+        }
       }
       std::string whyNot;
       ProducerSlice trial = slice;

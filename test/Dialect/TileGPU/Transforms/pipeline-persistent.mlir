@@ -60,7 +60,7 @@ func.func @one_loop(%lo: i32, %hi: i32, %first: i32, %total: i32, %count: i32,
                     %da: !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
                     %b: !tilegpu.smem<1 x tensor<64x128xf16>>,
                     %out: tensor<128x128x!tile.ptr<f32>, #wgmma>)
-    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.persistent} {
   %bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
   %a = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
   %c0 = arith.constant 0 : i32
@@ -104,9 +104,9 @@ func.func @one_loop(%lo: i32, %hi: i32, %first: i32, %total: i32, %count: i32,
 // CHECK:           %[[PAR:.*]] = arith.xori %[[KP]], %c1_i32
 // CHECK:           tilegpu.tma_load %{{.*}}, %[[A:.*]][%{{.*}}], %{{.*}}[%{{.*}}] if
 // CHECK:           tilegpu.tma_load %{{.*}}, %[[A]][%{{.*}}], %{{.*}}[%{{.*}}] if
-// CHECK-NEXT:      tilegpu.mbarrier_wait %[[QE]][%c0_i32], %[[PAR]] leader :
-// CHECK-NEXT:      tilegpu.mbarrier_expect %[[QF:.*]][%c0_i32], 16384 :
-// CHECK-NEXT:      tilegpu.tma_load %{{.*}}, %[[Q:.*]][%c0_i32], %[[QF]][%c0_i32] :
+// CHECK-NEXT:      tilegpu.mbarrier_wait %[[QE]][%c0_i32], %[[PAR]] leader {oncePerProgram} :
+// CHECK-NEXT:      tilegpu.mbarrier_expect %[[QF:.*]][%c0_i32], 16384 {oncePerProgram} :
+// CHECK-NEXT:      tilegpu.tma_load %{{.*}}, %[[Q:.*]][%c0_i32], %[[QF]][%c0_i32] {oncePerProgram} :
 // CHECK-NEXT:      tilegpu.mbarrier_wait %[[QF]][%c0_i32], %{{.*}} :
 // CHECK-NEXT:      scf.for
 // CHECK:             tilegpu.warpgroup_dot %[[Q]][%c0_i32], %[[A]]
@@ -124,9 +124,9 @@ func.func @one_loop(%lo: i32, %hi: i32, %first: i32, %total: i32, %count: i32,
 // WS:           scf.for
 // WS:             tilegpu.tma_load %{{.*}} if
 // WS:             tilegpu.tma_load %{{.*}} if
-// WS:             tilegpu.mbarrier_wait {{.*}} leader :
-// WS-NEXT:        tilegpu.mbarrier_expect
-// WS-NEXT:        tilegpu.tma_load
+// WS:             tilegpu.mbarrier_wait {{.*}} leader {oncePerProgram} :
+// WS-NEXT:        tilegpu.mbarrier_expect {{.*}} {oncePerProgram}
+// WS-NEXT:        tilegpu.tma_load {{.*}} {oncePerProgram}
 // WS:             scf.for
 
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
@@ -135,7 +135,7 @@ func.func @once_per_program(%lo: i32, %hi: i32, %first: i32, %total: i32, %count
                             %dq: !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
                             %da: !tilegpu.tma_desc<tensor<64x64xf16>, 2>,
                             %out: tensor<128x64x!tile.ptr<f32>, #wgmma>)
-    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.persistent} {
   %qbars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
   %q = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
   %bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
@@ -181,7 +181,7 @@ func.func @once_per_program(%lo: i32, %hi: i32, %first: i32, %total: i32, %count
 // CHECK-LABEL: func.func @released_in_last_iteration
 // CHECK:         %[[QE:.*]] = tilegpu.mbarrier_alloc : <1>
 // CHECK:         scf.for
-// CHECK:           tilegpu.mbarrier_wait %[[QE]][%c0_i32], %{{.*}} leader :
+// CHECK:           tilegpu.mbarrier_wait %[[QE]][%c0_i32], %{{.*}} leader {oncePerProgram} :
 // CHECK:           scf.for %[[I:.*]] = %[[LO:.*]] to %[[HI:.*]] step %c1_i32
 // CHECK:             %[[S:.*]] = tilegpu.warpgroup_dot %{{.*}}[%c0_i32]
 // CHECK-NEXT:        tilegpu.warpgroup_wait %[[S]] {pendings = 0 : i32}
@@ -206,16 +206,16 @@ func.func @once_per_program(%lo: i32, %hi: i32, %first: i32, %total: i32, %count
 // WS:             tilegpu.mbarrier_arrive %[[QE]][%c0_i32] if
 // WS:         } producer {
 // WS:           scf.for
-// WS:             tilegpu.mbarrier_wait %[[QE]][%c0_i32], %{{.*}} leader :
-// WS-NEXT:        tilegpu.mbarrier_expect
-// WS-NEXT:        tilegpu.tma_load
+// WS:             tilegpu.mbarrier_wait %[[QE]][%c0_i32], %{{.*}} leader {oncePerProgram} :
+// WS-NEXT:        tilegpu.mbarrier_expect {{.*}} {oncePerProgram}
+// WS-NEXT:        tilegpu.tma_load {{.*}} {oncePerProgram}
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
 
 func.func @released_in_last_iteration(%lo: i32, %hi: i32, %first: i32, %total: i32, %count: i32,
                             %dq: !tilegpu.tma_desc<tensor<128x64xf16>, 2>,
                             %da: !tilegpu.tma_desc<tensor<64x64xf16>, 2>,
                             %out: tensor<128x64x!tile.ptr<f32>, #wgmma>)
-    attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {
+    attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.persistent} {
   %qbars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>
   %q = tilegpu.local_alloc : !tilegpu.smem<1 x tensor<128x64xf16>>
   %bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<1>

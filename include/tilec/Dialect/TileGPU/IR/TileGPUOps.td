@@ -227,14 +227,16 @@ def TileGPU_MBarrierExpectOp : TileGPU_Op<"mbarrier_expect"> {
     count to `bytes` (`mbarrier.arrive.expect_tx.shared::cta.b64`, PTX ISA
     §9.7.13.15.12): the phase completes when the TMA copies signalling it
     have delivered that many bytes. With `pred`, only when it is true.
+    `oncePerProgram`: see `tilegpu.tma_load`.
 
     Example: `tilegpu.mbarrier_expect %bars[%i], 32768 : !tilegpu.mbarriers<3>`
   }];
   let arguments = (ins TileGPU_MBarriers:$barriers, I32:$index, I32Attr:$bytes,
-                   Optional<I1>:$pred);
+                   Optional<I1>:$pred, UnitAttr:$oncePerProgram);
   let assemblyFormat = [{
     $barriers `[` $index `]` `,` $bytes (`if` $pred^)? attr-dict `:` type($barriers)
   }];
+  let hasVerifier = 1;
 }
 
 def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
@@ -246,16 +248,19 @@ def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
     waits — the thread that issues the copies, before it copies into a
     buffer the other warps release — and, with `pred`, only when it is
     true. With the conversion's `mbarrier-spin-limit`, the spin is bounded
-    and traps with a message.
+    and traps with a message. `oncePerProgram` (with `leader`): the wait
+    for the release of a once-per-program copy's buffer, see
+    `tilegpu.tma_load`.
 
     Example: `tilegpu.mbarrier_wait %bars[%i], %phase : !tilegpu.mbarriers<3>`,
     `tilegpu.mbarrier_wait %empty[%i], %phase leader if %p : !tilegpu.mbarriers<3>`
   }];
   let arguments = (ins TileGPU_MBarriers:$barriers, I32:$index, I32:$phase,
-                   UnitAttr:$leader, Optional<I1>:$pred);
+                   UnitAttr:$leader, Optional<I1>:$pred, UnitAttr:$oncePerProgram);
   let assemblyFormat = [{
     $barriers `[` $index `]` `,` $phase (`leader` $leader^)? (`if` $pred^)? attr-dict `:` type($barriers)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -291,6 +296,14 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
     GEMM's grouped program order when the group holds an even count of M
     blocks).
 
+    `oncePerProgram`, on the copy, its `tilegpu.mbarrier_expect` and the
+    leader's `tilegpu.mbarrier_wait` for the release of its buffer (all
+    three directly in the body of a persistent kernel's loop over
+    programs, unpredicated): tilegpu-pipeline gave this copy of a tile
+    made once per program (attention's Q) the one-slot release protocol,
+    and tilegpu-warp-specialize hands the three to the producer with the
+    loops of the body it splits.
+
     Example:
 
     ```mlir
@@ -303,7 +316,8 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
                    TileGPU_SharedMemory:$dst, I32:$index,
                    TileGPU_MBarriers:$barriers, I32:$barrierIndex,
                    Optional<I1>:$pred, Optional<I1>:$multicastIf,
-                   OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>, IntMaxValue<8>]>>:$multicast);
+                   OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>, IntMaxValue<8>]>>:$multicast,
+                   UnitAttr:$oncePerProgram);
   let assemblyFormat = [{
     $desc `[` $coords `]` `,` $dst `[` $index `]` `,` $barriers `[` $barrierIndex `]` (`if` $pred^)?
     (`multicast_if` $multicastIf^)? attr-dict

@@ -443,8 +443,9 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     the loop over programs too, carrying what the copies' coordinates
     need (the ring iteration), and takes the body's once-per-program
     copies that tilegpu-pipeline gave the release protocol (attention's
-    Q), so it copies the next program's tiles while the consumers finish
-    this one. Ring handoffs are not made there.
+    Q: the ops it marked `oncePerProgram`), so it copies the next
+    program's tiles while the consumers finish this one. Ring handoffs are
+    not made there.
 
     Example: the pipelined matmul loop
 
