@@ -18,15 +18,31 @@ func.func @row_divisor(%x: tensor<128x64xf32>, %l: tensor<128xf32>) -> tensor<12
   return %q : tensor<128x64xf32>
 }
 
-// A column divisor (d[None, :]) in f16, other flags kept.
-// CHECK-LABEL: func.func @column_divisor_f16
-// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<nnan,arcp> : tensor<1x32xf16>
-// CHECK: tile.broadcast %{{.*}} : tensor<1x32xf16> -> tensor<16x32xf16>
-// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<nnan,arcp> : tensor<16x32xf16>
-func.func @column_divisor_f16(%x: tensor<16x32xf16>, %d: tensor<1x32xf16>) -> tensor<16x32xf16> {
-  %b = tile.broadcast %d : tensor<1x32xf16> -> tensor<16x32xf16>
-  %q = arith.divf %x, %b fastmath<nnan,arcp> : tensor<16x32xf16>
-  return %q : tensor<16x32xf16>
+// A column divisor (d[None, :]); the reciprocal keeps only arcp (with
+// ninf, 1 / d of a subnormal d would be poison), the product every flag.
+// CHECK-LABEL: func.func @column_divisor
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : tensor<1x32xf32>
+// CHECK: tile.broadcast %{{.*}} : tensor<1x32xf32> -> tensor<16x32xf32>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<nnan,ninf,arcp> : tensor<16x32xf32>
+func.func @column_divisor(%x: tensor<16x32xf32>, %d: tensor<1x32xf32>) -> tensor<16x32xf32> {
+  %b = tile.broadcast %d : tensor<1x32xf32> -> tensor<16x32xf32>
+  %q = arith.divf %x, %b fastmath<nnan,ninf,arcp> : tensor<16x32xf32>
+  return %q : tensor<16x32xf32>
+}
+
+// Left alone: f64 and fp8 (the frontend marks their `/` arcp too; 1 / d
+// would round where the division does not, or in 3 mantissa bits).
+// CHECK-LABEL: func.func @other_types
+// CHECK-NOT: arith.mulf
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : tensor<16x32xf64>
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : tensor<16x32xf8E4M3FN>
+// CHECK-NOT: arith.mulf
+func.func @other_types(%x: tensor<16x32xf64>, %d: tensor<16x1xf64>, %y: tensor<16x32xf8E4M3FN>, %e: tensor<16x1xf8E4M3FN>) -> (tensor<16x32xf64>, tensor<16x32xf8E4M3FN>) {
+  %b = tile.broadcast %d : tensor<16x1xf64> -> tensor<16x32xf64>
+  %q = arith.divf %x, %b fastmath<arcp> : tensor<16x32xf64>
+  %c = tile.broadcast %e : tensor<16x1xf8E4M3FN> -> tensor<16x32xf8E4M3FN>
+  %r = arith.divf %y, %c fastmath<arcp> : tensor<16x32xf8E4M3FN>
+  return %q, %r : tensor<16x32xf64>, tensor<16x32xf8E4M3FN>
 }
 
 // Left alone: an IEEE division (no arcp: tl.div_rn, f64), a divisor that

@@ -28,7 +28,11 @@ using namespace tilec::tile;
 namespace {
 
 /// `divf(x, broadcast(d)) {arcp}` -> `mulf(x, broadcast(divf(1, d) {arcp}))`
-/// when the broadcast repeats `d` (it has fewer elements than the result).
+/// on f32 tiles of static shape when the broadcast repeats `d` (it has
+/// fewer elements than the result). Not on f64 (the frontend marks its
+/// `/` arcp too, but `1 / d` then rounds where IEEE `div.rn.f64` does not
+/// round twice) nor on 8-bit floats (a reciprocal rounded to fp8 is
+/// nowhere near the quotient); f16 and bf16 tiles divide in f32 already.
 struct DivideBroadcastOnce : OpRewritePattern<arith::DivFOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -40,6 +44,9 @@ struct DivideBroadcastOnce : OpRewritePattern<arith::DivFOp> {
       return rewriter.notifyMatchFailure(div, "divisor is not a broadcast");
     auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
     auto result = cast<RankedTensorType>(broadcast.getType());
+    if (!source.getElementType().isF32() || !source.hasStaticShape() ||
+        !result.hasStaticShape())
+      return rewriter.notifyMatchFailure(div, "not an f32 tile of static shape");
     if (source.getNumElements() >= result.getNumElements())
       return rewriter.notifyMatchFailure(div, "broadcast repeats nothing");
     Location loc = div.getLoc();
@@ -48,8 +55,10 @@ struct DivideBroadcastOnce : OpRewritePattern<arith::DivFOp> {
     Value one = arith::ConstantOp::create(
         rewriter, loc, DenseElementsAttr::get(source, rewriter.getFloatAttr(
                                                           source.getElementType(), 1.0)));
+    // Only arcp on the reciprocal: with ninf, 1 / d of a subnormal d would
+    // be poison where x / d is finite.
     Value reciprocal = arith::DivFOp::create(rewriter, loc, one, broadcast.getSrc(),
-                                             div.getFastmathAttr());
+                                             arith::FastMathFlags::arcp);
     Value repeated = BroadcastOp::create(rewriter, loc, result, reciprocal);
     rewriter.setInsertionPoint(div);
     rewriter.replaceOpWithNewOp<arith::MulFOp>(div, div.getLhs(), repeated,

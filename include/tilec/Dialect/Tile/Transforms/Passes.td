@@ -83,8 +83,12 @@ def TileMultiplyByReciprocal : Pass<"tile-multiply-by-reciprocal"> {
     divisions a thread for a 128 x 128 tile over 8 warps) instead of once per
     element (64). `arcp` allows exactly this: `x / y` computed as
     `x * (1 / y)`, one more rounding (the result may differ from the
-    division in the last bit or two). Divisions without `arcp`
-    (`tl.div_rn`, `ieee_rounding=True`, f64) are left alone.
+    division in the last bit or two). Only f32 tiles: f64 (whose `/`
+    the frontend marks `arcp` too, but which the GPU divides with IEEE
+    `div.rn.f64`) and 8-bit floats (a reciprocal rounded to fp8 is
+    nowhere near the quotient) are left alone, as are divisions without
+    `arcp` (`tl.div_rn`, `ieee_rounding=True`); f16 and bf16 divide in
+    f32 already. The reciprocal keeps only `arcp`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
