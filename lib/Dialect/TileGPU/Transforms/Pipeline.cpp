@@ -71,6 +71,14 @@ bool isPredicable(Operation *op) {
 
 /// The single-stage copies of `forOp`'s body, or failure and why.
 FailureOr<LoopCopies> collectCopies(scf::ForOp forOp, std::string &whyNot) {
+  // scf::pipelineForLoop does not expand a loop that compares unsigned
+  // (it failed on one after this pass had rewritten the body: an internal
+  // error on a GEMM with a u32 K); such a loop keeps its single-stage
+  // copies.
+  if (forOp.getUnsignedCmp()) {
+    whyNot = "its bounds compare unsigned (an unsigned integer bound)";
+    return failure();
+  }
   Block *body = forOp.getBody();
   LoopCopies result;
   auto isEntryAlloc = [&](Value v) {
