@@ -1035,17 +1035,8 @@ struct TileGPUPipelinePass
           !isa_and_nonnull<BarrierOp>(barrier))
         continue;
       // The first and the last op of the body after the copy that read the
-      // buffer; after the last, the wait that retires every dot before it.
-      Operation *firstReader = nullptr, *lastReader = nullptr;
-      for (Operation *user : load.getDst().getUsers()) {
-        Operation *top = body->findAncestorOpInBlock(*user);
-        if (!top || top == load.getOperation() || top->isBeforeInBlock(load))
-          continue;
-        if (!firstReader || top->isBeforeInBlock(firstReader))
-          firstReader = top;
-        if (!lastReader || lastReader->isBeforeInBlock(top))
-          lastReader = top;
-      }
+      // buffer.
+      auto [firstReader, lastReader] = findReaders(load.getDst(), body, load);
       if (!lastReader)
         continue;
       // Released in the last iteration of the loop that reads it last, or
@@ -1053,16 +1044,18 @@ struct TileGPUPipelinePass
       auto readerLoop = dyn_cast<scf::ForOp>(lastReader);
       Operation *early =
           readerLoop ? findLastIterationRelease(readerLoop, load.getDst()) : nullptr;
-      Operation *release = early;
-      bool asyncDots = false;
-      lastReader->walk([&](WarpgroupDotOp dot) { asyncDots |= dot.getIsAsync(); });
-      if (!asyncDots)
-        release = lastReader;
-      for (Operation *op = lastReader->getNextNode(); op && !release; op = op->getNextNode())
-        if (auto wait = dyn_cast<WarpgroupWaitOp>(op); wait && wait.getPendings() == 0)
-          release = op;
-      if (!release || isa<scf::YieldOp>(release))
-        continue;
+      Operation *release = nullptr;
+      if (!early) {
+        bool asyncDots = false;
+        lastReader->walk([&](WarpgroupDotOp dot) { asyncDots |= dot.getIsAsync(); });
+        if (!asyncDots)
+          release = lastReader;
+        for (Operation *op = lastReader->getNextNode(); op && !release; op = op->getNextNode())
+          if (auto wait = dyn_cast<WarpgroupWaitOp>(op); wait && wait.getPendings() == 0)
+            release = op;
+        if (!release || isa<scf::YieldOp>(release))
+          continue;
+      }
       Location loc = load.getLoc();
       MLIRContext *ctx = persistent.getContext();
       OpBuilder entry(ctx);
@@ -1119,6 +1112,24 @@ struct TileGPUPipelinePass
     }
   }
 
+  /// The first and the last op of `block` that read `buffer` (use it, or
+  /// hold a use in their regions), after `after` when it is given (an op
+  /// of `block`, itself excluded); null when none does.
+  static std::pair<Operation *, Operation *> findReaders(Value buffer, Block *block,
+                                                         Operation *after) {
+    Operation *first = nullptr, *last = nullptr;
+    for (Operation *user : buffer.getUsers()) {
+      Operation *top = block->findAncestorOpInBlock(*user);
+      if (!top || (after && (top == after || top->isBeforeInBlock(after))))
+        continue;
+      if (!first || top->isBeforeInBlock(first))
+        first = top;
+      if (!last || last->isBeforeInBlock(top))
+        last = top;
+    }
+    return {first, last};
+  }
+
   /// Where the warps may release `buffer`, which `loop` reads, in the
   /// loop's last iteration: right after the wait that retires the body's
   /// last reader of it when that reader is a dot (attention's Q K^T: Q is
@@ -1126,16 +1137,8 @@ struct TileGPUPipelinePass
   /// the dot itself when it is synchronous. Null when the body's last
   /// reader is not a dot or no wait in the body retires it.
   static Operation *findLastIterationRelease(scf::ForOp loop, Value buffer) {
-    Block *body = loop.getBody();
-    Operation *lastReader = nullptr;
-    for (Operation *user : buffer.getUsers()) {
-      if (!loop->isAncestor(user))
-        continue;
-      Operation *top = body->findAncestorOpInBlock(*user);
-      if (!lastReader || lastReader->isBeforeInBlock(top))
-        lastReader = top;
-    }
-    auto dot = dyn_cast_or_null<WarpgroupDotOp>(lastReader);
+    auto dot = dyn_cast_or_null<WarpgroupDotOp>(
+        findReaders(buffer, loop.getBody(), /*after=*/nullptr).second);
     if (!dot)
       return nullptr;
     if (!dot.getIsAsync())
