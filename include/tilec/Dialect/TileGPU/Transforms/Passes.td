@@ -135,7 +135,8 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     beside the other rings it reads and its ops' scratch, would not fit the
     227 KB of a CTA's shared memory, fewer stages (at least 2) are taken and
     a remark says so. A loop it cannot take keeps the single-stage form and
-    gets a remark saying why.
+    gets a remark saying why (one whose bounds compare unsigned among them:
+    `scf::pipelineForLoop` does not expand it).
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",
