@@ -950,11 +950,23 @@ AffineAccessAnalysis::splitOffset(const AffinePoly &offset, std::string &whyNot)
 
 FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
                                                   std::string &whyNot) {
+  return getTMABox(load, load.getPtr(), load.getMask(), load.getOther(), whyNot);
+}
+
+FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::StoreOp store,
+                                                  std::string &whyNot) {
+  return getTMABox(store, store.getPtr(), store.getMask(), /*other=*/Value(), whyNot);
+}
+
+FailureOr<TMABox> AffineAccessAnalysis::getTMABox(Operation *access, Value ptrTile,
+                                                  Value mask, Value other,
+                                                  std::string &whyNot) {
   auto fail = [&](const Twine &reason) -> FailureOr<TMABox> {
     whyNot = reason.str();
     return failure();
   };
-  auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
+  auto load = dyn_cast<tile::LoadOp>(access);
+  auto ptrType = dyn_cast<RankedTensorType>(ptrTile.getType());
   if (!ptrType || ptrType.getRank() != 2)
     return fail("only 2-d tiles are copied with TMA");
   Type element =
@@ -968,10 +980,10 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
   polys.clear();
   pointers.clear();
   collectWraps = true;
-  FailureOr<PointerParts> ptr = decomposePointer(load.getPtr());
+  FailureOr<PointerParts> ptr = decomposePointer(ptrTile);
   FailureOr<SmallVector<Bound>> bounds = SmallVector<Bound>();
-  if (load.getMask())
-    bounds = decomposeMask(load.getMask());
+  if (mask)
+    bounds = decomposeMask(mask);
   collectWraps = false;
   SmallVector<Wrap> loadWraps = wraps;
   polys.clear();
@@ -1028,6 +1040,10 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
       return fail("two different mask bounds on one index");
     sizes[bound.dim] = size;
   }
+  // A store's wrapped rows would land on rows x % M that TMA, clipping at
+  // M, does not write.
+  if (!load && !loadWraps.empty())
+    return fail("a wrapped index (x % M) in a store");
   for (Wrap &wrap : loadWraps) {
     bool along0 = (coords[0] - wrap.start).isZero();
     bool along1 = (coords[1] - wrap.start).isZero();
@@ -1088,7 +1104,7 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::LoadOp load,
     return fail("more than 5 dimensions");
 
   // Other: zero (or NaN).
-  if (Value other = load.getOther()) {
+  if (other) {
     bool isNaN;
     if (!isSplatZero(other, isNaN))
       return fail("masked-off elements read a value other than 0 or NaN");

@@ -120,6 +120,11 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
     // 7'''. The small loads of a tensor-core loop, one iteration ahead.
     if (options.prefetchLoads)
       pm.addPass(tilegpu::createTileGPUPrefetchLoads());
+    // 7''''. Output tiles stored through shared memory by TMA.
+    if (options.tmaStore && options.useTMA) {
+      pm.addPass(tilegpu::createTileGPUStoreViaTMA());
+      addCleanups(pm);
+    }
   }
   // 7''. Kernels whose work grows with program_id(0) launch longest first.
   if (options.longestFirst)

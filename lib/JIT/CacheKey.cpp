@@ -53,6 +53,7 @@ std::string tilec::jit::getCacheKeyText(const CacheKeyInputs &in) {
      << "num-ctas " << in.numCTAs << "\n"
      << "longest-first " << (in.longestFirst ? 1 : 0) << "\n"
      << "prefetch-loads " << (in.prefetchLoads ? 1 : 0) << "\n"
+     << "tma-store " << (in.tmaStore ? 1 : 0) << "\n"
      << "issue-dots-early " << (in.issueDotsEarly ? 1 : 0) << "\n"
      << "persistent " << (in.persistent ? 1 : 0) << "\n"
      << "mbarrier-spin-limit " << in.mbarrierSpinLimit << "\n"

@@ -94,6 +94,12 @@ PipelineFlags::PipelineFlags(cl::SubCommand &sub, cl::OptionCategory &category)
                    "iteration ahead, into registers (tilegpu-prefetch-loads); "
                    "--prefetch-loads=false loads them where they are used"),
           cl::sub(sub), cl::cat(category)),
+      tmaStore(
+          "tma-store", cl::init(defaults().tmaStore),
+          cl::desc("Store a tensor-core kernel's 2-d output tiles through "
+                   "shared memory with TMA copies where the staging buffer "
+                   "fits (tilegpu-store-via-tma)"),
+          cl::sub(sub), cl::cat(category)),
       issueDotsEarly(
           "issue-dots-early", cl::init(defaults().issueDotsEarly),
           cl::desc("Move each dot of a loop up to just after the dot before "
@@ -133,6 +139,7 @@ llvm::Error PipelineFlags::apply(PipelineOptions &pipeline) const {
   pipeline.numCTAs = numCTAs;
   pipeline.longestFirst = longestFirst;
   pipeline.prefetchLoads = prefetchLoads;
+  pipeline.tmaStore = tmaStore;
   pipeline.issueDotsEarly = issueDotsEarly;
   pipeline.persistent = persistent;
   pipeline.mbarrierSpinLimit = mbarrierSpinLimit;

@@ -59,6 +59,7 @@ private:
   llvm::cl::opt<unsigned> numCTAs;
   llvm::cl::opt<bool> longestFirst;
   llvm::cl::opt<bool> prefetchLoads;
+  llvm::cl::opt<bool> tmaStore;
   llvm::cl::opt<bool> issueDotsEarly;
   llvm::cl::opt<bool> persistent;
   llvm::cl::opt<int64_t> mbarrierSpinLimit;

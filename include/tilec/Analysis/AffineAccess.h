@@ -59,6 +59,7 @@ class ForOp;
 namespace tilec {
 namespace tile {
 class LoadOp;
+class StoreOp;
 } // namespace tile
 
 /// One factor of a monomial: an SSA scalar (`atom`), the element index of
@@ -161,6 +162,10 @@ public:
 
   /// The TMA box `load` reads, or failure with the reason in `whyNot`.
   mlir::FailureOr<TMABox> getTMABox(tile::LoadOp load, std::string &whyNot);
+  /// The TMA box `store` writes (its masked-off elements are those outside
+  /// the box's sizes, which a TMA store does not write), or failure with
+  /// the reason in `whyNot`.
+  mlir::FailureOr<TMABox> getTMABox(tile::StoreOp store, std::string &whyNot);
 
   /// The polynomial of an integer scalar or tile value (failure when it
   /// cannot be decomposed: a non-affine tile).
@@ -184,6 +189,11 @@ public:
                      llvm::SmallVectorImpl<unsigned> &assumed, int depth = 0);
 
 private:
+  /// getTMABox of a load (`other`: its value for masked-off elements) or a
+  /// store `access` of the pointer tile `ptrTile` under `mask`.
+  mlir::FailureOr<TMABox> getTMABox(mlir::Operation *access, mlir::Value ptrTile,
+                                    mlir::Value mask, mlir::Value other,
+                                    std::string &whyNot);
   struct PointerParts {
     mlir::Value base; ///< a scalar !tile.ptr (a kernel argument)
     AffinePoly offset;

@@ -75,6 +75,10 @@ struct PassSwitches {
   /// ahead, in registers (tilegpu-prefetch-loads; `--prefetch-loads=false`
   /// turns it off).
   bool prefetchLoads = true;
+  /// Store a tensor-core kernel's 2-d output tiles through shared memory
+  /// with TMA where the staging buffer fits (tilegpu-store-via-tma;
+  /// `--tma-store`).
+  bool tmaStore = false;
   /// Issue each dot of a loop right after the dot before it when it does
   /// not need what lies between (tilegpu-issue-dots-early;
   /// `--issue-dots-early=false` turns it off).

@@ -335,6 +335,21 @@ void addAttentionCases(std::vector<CaseSpec> &cases) {
     small.tilecOptions = {"--persistent"};
     cases.push_back(small);
   }
+  // O through shared memory by TMA (tilegpu-store-via-tma): in the loop
+  // over programs the staging buffer is reused by each program, after the
+  // previous program's copy has read it (two stages make room at head dim
+  // 128); small, not persistent: one copy at the end.
+  {
+    CaseSpec rounds = attention("attention_persistent_tma_store_1024", 4, 8, 1024,
+                                128, 128, 128, false, 8, true);
+    rounds.tilecOptions = {"--persistent", "--tma-store"};
+    rounds.numStages = 2;
+    cases.push_back(rounds);
+    CaseSpec small = attention("attention_tma_store_small", 2, 3, 128, 64, 64, 32,
+                               false, 4, false);
+    small.tilecOptions = {"--tma-store"};
+    cases.push_back(small);
+  }
   // fp8 e5m2 with V transposed (the tutorial's Hopper fp8 path).
   cases.push_back(attention("attention_fp8_small", 2, 3, 128, 64, 64, 32,
                             false, 4, false, /*fp8=*/true));

@@ -113,6 +113,20 @@ void addMatmulCases(std::vector<CaseSpec> &cases) {
     rounds.tilecOptions = {"--persistent"};
     cases.push_back(rounds);
   }
+  // C through shared memory by TMA (tilegpu-store-via-tma): the edges'
+  // rows and columns past M and N are not written (the TMA box clips at
+  // the tensor's sizes, the mask's bounds); persistent: the staging buffer
+  // reused program after program.
+  {
+    CaseSpec edges = matmul("matmul_tma_store_edges", 1000, 1040, 1008, 128, 128,
+                            64, 8, 8, true);
+    edges.tilecOptions = {"--tma-store"};
+    cases.push_back(edges);
+    CaseSpec rounds = matmul("matmul_persistent_tma_store_edges", 1000, 1040, 1008,
+                             128, 128, 64, 8, 8, true);
+    rounds.tilecOptions = {"--persistent", "--tma-store"};
+    cases.push_back(rounds);
+  }
   // K unsigned (u32:16): the K loop compares its bounds unsigned, which
   // tilegpu-pipeline leaves single-stage (TMA copies and wgmma, one copy
   // in flight) with a remark.

@@ -13,7 +13,7 @@
 #include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Analysis/AffineAccess.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
-#include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
+#include "tilec/Dialect/TileGPU/Transforms/TMADescriptor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -43,15 +43,6 @@ struct Ring {
 
 int64_t tileBytes(RankedTensorType type) {
   return type.getNumElements() * type.getElementTypeBitWidth() / 8;
-}
-
-/// The tile type a ring holds: `type`'s shape (swapped when transposed),
-/// no encoding.
-RankedTensorType ringTile(RankedTensorType type, bool transposed) {
-  SmallVector<int64_t> shape(type.getShape());
-  if (transposed)
-    std::swap(shape[0], shape[1]);
-  return RankedTensorType::get(shape, type.getElementType());
 }
 
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
@@ -334,42 +325,17 @@ FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA, bool viaTrans,
 LogicalResult Assigner::emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring) {
   MLIRContext *ctx = func.getContext();
   Location loc = load.getLoc();
-  auto type = cast<RankedTensorType>(load.getType());
-  RankedTensorType tile = ringTile(type, box.transposed);
-  int64_t eltBytes = type.getElementTypeBitWidth() / 8;
-  auto shared = SharedTileLayout::get(tile.getDimSize(0), tile.getDimSize(1), eltBytes);
+  RankedTensorType tile =
+      getBufferTile(cast<RankedTensorType>(load.getType()), box.transposed);
 
   // Coordinates first: they may fail to materialize.
   OpBuilder b(load);
-  SmallVector<Value> coords;
-  for (const TMABox::Dim &dim : llvm::reverse(box.dims)) {
-    FailureOr<Value> coord = affine.materialize(b, loc, dim.coord);
-    if (failed(coord))
-      return failure();
-    coords.push_back(*coord);
-  }
-
-  auto term = [&](const AffineTerm &t) {
-    return TMATermAttr::get(ctx, t.factor, t.args);
-  };
-  SmallVector<TMATermAttr> sizes, strides;
-  SmallVector<int64_t> boxDims;
-  for (const TMABox::Dim &dim : box.dims) {
-    sizes.push_back(term(dim.size));
-    strides.push_back(term(dim.stride));
-    boxDims.push_back(dim.tileDim < 0 ? 1 : 0);
-  }
-  boxDims[0] = shared.getBlockCols();
-  boxDims[1] = tile.getDimSize(0);
-  auto recipe = TMARecipeAttr::get(ctx, box.baseArg, box.element, sizes, strides,
-                                   boxDims, shared.swizzleBytes, box.nanFill,
-                                   box.nonNegativeArgs);
-  unsigned argIndex = func.getNumArguments();
-  if (failed(func.insertArgument(
-          argIndex, TMADescriptorType::get(ctx, tile, box.dims.size()),
-          b.getDictionaryAttr(b.getNamedAttr(kTMARecipeAttrName, recipe)), loc)))
+  FailureOr<SmallVector<Value>> coords = materializeTMACoordinates(b, loc, affine, box);
+  if (failed(coords))
     return failure();
-  Value desc = func.getArgument(argIndex);
+  FailureOr<Value> desc = addTMADescriptorArgument(func, box, tile, loc);
+  if (failed(desc))
+    return failure();
 
   ring.smem = allocRing(loc, tile);
   ring.transposed = box.transposed;
@@ -392,7 +358,7 @@ LogicalResult Assigner::emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring
   }
   MBarrierExpectOp::create(b, loc, bars, zero, b.getI32IntegerAttr(tileBytes(tile)),
                            /*pred=*/Value(), /*oncePerProgram=*/UnitAttr());
-  TMALoadOp::create(b, loc, desc, coords, ring.smem, zero, bars, zero,
+  TMALoadOp::create(b, loc, *desc, *coords, ring.smem, zero, bars, zero,
                     /*pred=*/Value(), /*multicastIf=*/Value(),
                     /*multicast=*/IntegerAttr(), /*oncePerProgram=*/UnitAttr());
   Value phase = loop ? emitParity(b, loc, loop) : zero;
@@ -408,7 +374,7 @@ Ring Assigner::emitCpAsync(tile::LoadOp load, unsigned vec, bool transposed) {
   Location loc = load.getLoc();
   Ring ring;
   ring.transposed = transposed;
-  ring.smem = allocRing(loc, ringTile(cast<RankedTensorType>(load.getType()), transposed));
+  ring.smem = allocRing(loc, getBufferTile(cast<RankedTensorType>(load.getType()), transposed));
   OpBuilder b(load);
   if (isInLoop(load))
     BarrierOp::create(b, loc);
@@ -427,7 +393,7 @@ Ring Assigner::emitLocalStore(Value value, Operation *before, bool transposed) {
   Location loc = value.getLoc();
   Ring ring;
   ring.transposed = transposed;
-  ring.smem = allocRing(loc, ringTile(cast<RankedTensorType>(value.getType()), transposed));
+  ring.smem = allocRing(loc, getBufferTile(cast<RankedTensorType>(value.getType()), transposed));
   OpBuilder b(before);
   if (isInLoop(before))
     BarrierOp::create(b, loc);

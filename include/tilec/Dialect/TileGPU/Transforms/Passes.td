@@ -273,6 +273,46 @@ def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::tilec::tile::TileDialect"];
 }
 
+def TileGPUStoreViaTMA : Pass<"tilegpu-store-via-tma", "mlir::ModuleOp"> {
+  let summary = "Store a tensor-core kernel's 2-d output tiles through shared memory with TMA";
+  let description = [{
+    A `tl.store` of a 2-d tile from registers (`st.global`, one to four
+    elements a thread and instruction) keeps the consumer warps at the
+    load/store unit while they could start the next program, and writes
+    rows in 16-byte pieces. FlashAttention-3 and CUTLASS's epilogues write
+    the tile into shared memory instead and let one thread hand it to the
+    TMA unit (`cp.async.bulk.tensor` global from shared, PTX ISA
+    §9.7.9.25.5.3), which writes whole lines while the warps go on.
+
+    In a kernel with a `tilegpu.warpgroup_dot`, a store qualifies when its
+    tile is 2-d, its addresses and mask are a TMA box of a kernel argument
+    (`AffineAccessAnalysis::getTMABox`, as for loads: a mask bound is the
+    tensor's size, and TMA does not write elements outside it) and it sits
+    directly in the kernel's body, in the consumer region of its
+    `tilegpu.warp_specialize`, or in a persistent kernel's loop over
+    programs (every consumer thread runs it alike: the barriers meet). It
+    becomes:
+
+    - `tilegpu.tma_store_wait` first when it is in the loop over programs
+      (the previous program's copy has read the buffer);
+    - `tilegpu.local_store` of the value into a one-buffer staging ring
+      (`tilegpu.local_alloc`, the swizzled layout the descriptor's box
+      reads), `tilegpu.fence_async_shared`, a barrier of the consumer
+      threads;
+    - `tilegpu.tma_store` by thread 0, with a `!tilegpu.tma_desc` argument
+      and its `#tilegpu.tma_recipe`;
+    - one `tilegpu.tma_store_wait` at the end of the kernel (or of the
+      consumer region): the CTA's shared memory outlives the copies' reads.
+
+    The staging buffer is live where the store is: after a loop it reuses
+    the loop's rings (tilegpu-allocate-shared), in a persistent kernel it
+    is a buffer of its own. When it would take the kernel past 227 KB of
+    shared memory (`planSharedMemoryBytes`), the store stays as it is,
+    with a remark (fewer pipeline stages make room).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileGPUPersistent : Pass<"tilegpu-persistent", "mlir::ModuleOp"> {
   let summary = "Make kernels persistent: each CTA loops over programs of the grid";
   let description = [{

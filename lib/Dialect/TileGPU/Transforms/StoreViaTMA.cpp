@@ -1,0 +1,185 @@
+//===- StoreViaTMA.cpp - tile stores as TMA stores from shared memory ------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tilegpu-store-via-tma pass (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
+#include "tilec/Dialect/TileGPU/Transforms/TMADescriptor.h"
+
+#include "tilec/Analysis/AffineAccess.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPUSTOREVIATMA
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+#define DEBUG_TYPE "tilegpu-store-via-tma"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+namespace {
+
+/// The most dynamic shared memory a CTA can have on Hopper (227 KB).
+constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+
+/// Where a TMA store may replace `store`: directly in the kernel's body,
+/// in the consumer region of its tilegpu.warp_specialize, or in the loop
+/// over programs of a persistent kernel (whose threads all run it the
+/// same number of times, so the barriers around the copy meet). Returns
+/// the block whose end the last store's wait goes before (the kernel's, or
+/// the consumer region's), or null.
+Block *getStoreBlock(tile::StoreOp store) {
+  for (Operation *p = store->getParentOp(); p; p = p->getParentOp()) {
+    if (isa<func::FuncOp>(p))
+      return &cast<func::FuncOp>(p).getBody().front();
+    if (auto ws = dyn_cast<WarpSpecializeOp>(p))
+      return store->getParentRegion() == &ws.getProducer() ||
+                     ws.getProducer().isAncestor(store->getParentRegion())
+                 ? nullptr
+                 : &ws.getConsumer().front();
+    auto loop = dyn_cast<scf::ForOp>(p);
+    if (!loop || !loop->hasAttr(TileGPUDialect::getPersistentAttrName()))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Erases the ops computing `values` that nothing else uses, and what
+/// they alone used.
+void eraseDeadDefinitions(ArrayRef<Value> values) {
+  llvm::SetVector<Operation *> worklist;
+  for (Value v : values)
+    if (Operation *def = v.getDefiningOp())
+      worklist.insert(def);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.insert(def);
+    op->erase();
+  }
+}
+
+class StoreRewriter {
+public:
+  explicit StoreRewriter(func::FuncOp func) : func(func), affine(func) {}
+
+  void run();
+
+private:
+  /// Rewrites `store` (in `block`, see getStoreBlock) into a TMA store, or
+  /// leaves it as it is when its staging buffer does not fit (a remark).
+  void rewrite(tile::StoreOp store, const TMABox &box, Block *block);
+
+  func::FuncOp func;
+  AffineAccessAnalysis affine;
+  /// The blocks whose end waits for the TMA stores' reads.
+  llvm::SetVector<Block *> waitBlocks;
+};
+
+void StoreRewriter::run() {
+  bool hasWgmma = false;
+  func.walk([&](WarpgroupDotOp) { hasWgmma = true; });
+  if (!hasWgmma)
+    return;
+  SmallVector<tile::StoreOp> stores;
+  func.walk([&](tile::StoreOp store) { stores.push_back(store); });
+  for (tile::StoreOp store : stores) {
+    auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
+    if (!type || type.getRank() != 2)
+      continue;
+    Block *block = getStoreBlock(store);
+    if (!block)
+      continue;
+    std::string whyNot;
+    FailureOr<TMABox> box = affine.getTMABox(store, whyNot);
+    if (failed(box)) {
+      LLVM_DEBUG(llvm::dbgs() << "not a TMA store: " << whyNot << "\n");
+      continue;
+    }
+    rewrite(store, *box, block);
+  }
+  for (Block *block : waitBlocks) {
+    OpBuilder b = OpBuilder::atBlockTerminator(block);
+    TMAStoreWaitOp::create(b, block->getTerminator()->getLoc());
+  }
+}
+
+void StoreRewriter::rewrite(tile::StoreOp store, const TMABox &box, Block *block) {
+  MLIRContext *ctx = func.getContext();
+  Location loc = store.getLoc();
+  auto type = cast<RankedTensorType>(store.getValue().getType());
+  RankedTensorType tile = getBufferTile(type, box.transposed);
+
+  OpBuilder b(store);
+  FailureOr<SmallVector<Value>> coords = materializeTMACoordinates(b, loc, affine, box);
+  if (failed(coords))
+    return;
+  FailureOr<Value> desc = addTMADescriptorArgument(func, box, tile, loc);
+  if (failed(desc))
+    return;
+  unsigned descIndex = cast<BlockArgument>(*desc).getArgNumber();
+
+  OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+  Value staging = LocalAllocOp::create(entry, loc, SharedMemoryType::get(ctx, 1, tile),
+                                       /*offset=*/IntegerAttr());
+  SmallVector<Operation *> ops{staging.getDefiningOp()};
+  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  ops.push_back(zero.getDefiningOp());
+  // In the loop over programs, the previous program's copy must have read
+  // the buffer before it is written again.
+  if (store->getBlock() != block)
+    ops.push_back(TMAStoreWaitOp::create(b, loc));
+  ops.push_back(LocalStoreOp::create(b, loc, store.getValue(), staging, zero,
+                                     box.transposed));
+  ops.push_back(FenceAsyncSharedOp::create(b, loc));
+  ops.push_back(BarrierOp::create(b, loc));
+  ops.push_back(TMAStoreOp::create(b, loc, staging, zero, *desc, *coords));
+
+  int64_t bytes = planSharedMemoryBytes(func);
+  if (bytes > kMaxSharedMemoryBytes) {
+    for (Operation *op : llvm::reverse(ops))
+      op->erase();
+    eraseDeadDefinitions(*coords);
+    (void)func.eraseArgument(descIndex);
+    store.emitRemark() << "tl.store stays a store from registers, not a TMA store: its "
+                       << tile.getNumElements() * tile.getElementTypeBitWidth() / 8 / 1024
+                       << " KB staging buffer would take the kernel's shared memory to "
+                       << bytes / 1024 << " KB, past the 227 KB a CTA can have (fewer "
+                          "pipeline stages, num_stages, make room)";
+    return;
+  }
+  store.erase();
+  waitBlocks.insert(block);
+}
+
+struct TileGPUStoreViaTMAPass
+    : tilegpu::impl::TileGPUStoreViaTMABase<TileGPUStoreViaTMAPass> {
+  using TileGPUStoreViaTMABase::TileGPUStoreViaTMABase;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      StoreRewriter(func).run();
+  }
+};
+
+} // namespace
