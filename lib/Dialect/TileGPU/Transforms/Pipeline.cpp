@@ -1159,9 +1159,10 @@ struct TileGPUPipelinePass
     bool isUnsigned = loop.getUnsignedCmp();
     OpBuilder b(point->getContext());
     b.setInsertionPointAfter(point);
+    // In the loop iv < ub, so ub - iv is in (0, 2^w): compared unsigned it
+    // is exact even where the signed difference overflows (hi - lo > 2^31).
     Value left = arith::SubIOp::create(b, loc, loop.getUpperBound(), loop.getInductionVar());
-    Value isLast = arith::CmpIOp::create(b, loc, isUnsigned ? Predicate::ule : Predicate::sle,
-                                         left, loop.getStep());
+    Value isLast = arith::CmpIOp::create(b, loc, Predicate::ule, left, loop.getStep());
     MBarrierArriveOp::create(b, loc, empty, constI32(b, loc, 0), isLast,
                              /*clusterCTAs=*/IntegerAttr());
     b.setInsertionPointAfter(loop);

@@ -185,8 +185,10 @@ func.func @once_per_program(%lo: i32, %hi: i32, %first: i32, %total: i32, %count
 // CHECK:           scf.for %[[I:.*]] = %[[LO:.*]] to %[[HI:.*]] step %c1_i32
 // CHECK:             %[[S:.*]] = tilegpu.warpgroup_dot %{{.*}}[%c0_i32]
 // CHECK-NEXT:        tilegpu.warpgroup_wait %[[S]] {pendings = 0 : i32}
+// hi - i is in (0, 2^32) in the loop: compared unsigned, exact even where
+// the signed difference would overflow (hi - lo > 2^31).
 // CHECK-NEXT:        %[[LEFT:.*]] = arith.subi %[[HI]], %[[I]] : i32
-// CHECK-NEXT:        %[[LAST:.*]] = arith.cmpi sle, %[[LEFT]], %c1_i32 : i32
+// CHECK-NEXT:        %[[LAST:.*]] = arith.cmpi ule, %[[LEFT]], %c1_i32 : i32
 // CHECK-NEXT:        tilegpu.mbarrier_arrive %[[QE]][%c0_i32] if %[[LAST]] :
 // CHECK:             scf.yield
 // CHECK-NEXT:      }
