@@ -45,13 +45,13 @@ extern "C" {
 /** Bumped when a struct below changes layout (2: tilec_options gained the
  * pass switches, after `device`; 3: tilec_options starts with struct_size
  * and gained debug and enable_fp_fusion at its end; 4: tilec_options gained
- * persistent at its end). Since version 3,
- * tilec_options only grows at its end and the library takes one of any
- * earlier layout from version 3 on by its struct_size (the fields past it
- * take their defaults), so a program built for an older version keeps
- * working with a newer library. A program or binding built for version 1
- * or 2 (no struct_size) must be rebuilt. */
-#define TILEC_C_API_VERSION 4
+ * persistent at its end; 5: tilec_options gained tma_store at its end).
+ * Since version 3, tilec_options only grows at its end and the library
+ * takes one of any earlier layout from version 3 on by its struct_size (the
+ * fields past it take their defaults), so a program built for an older
+ * version keeps working with a newer library. A program or binding built
+ * for version 1 or 2 (no struct_size) must be rebuilt. */
+#define TILEC_C_API_VERSION 5
 
 /* ===--- Status ---------------------------------------------------------=== */
 
@@ -92,8 +92,8 @@ typedef enum tilec_switch {
 /** Compiler options; set with tilec_options_init, then change fields. NULL
  * strings take the defaults. Meaning as in include/tilec/JIT/Options.h.
  * Every field from arch to line_info, the pass switches, debug,
- * enable_fp_fusion and persistent are part of the kernel cache key
- * (docs/cache.md). */
+ * enable_fp_fusion, persistent and tma_store are part of the kernel cache
+ * key (docs/cache.md). */
 typedef struct tilec_options {
   /** Since TILEC_C_API_VERSION 3: the bytes of the fields the caller knows,
    * from the start of the struct to the end of its last field (not sizeof:
@@ -165,6 +165,12 @@ typedef struct tilec_options {
    * the runtime launches as many CTAs as the GPU runs at once
    * (--persistent): 0. */
   int32_t persistent;
+
+  /* Since TILEC_C_API_VERSION 5. */
+  /** Store a tensor-core kernel's 2-d output tiles through shared memory
+   * with TMA where the staging buffer fits (tilegpu-store-via-tma;
+   * --tma-store): 0. */
+  int32_t tma_store;
 } tilec_options;
 
 /** The struct_size of a tilec_options whose last field is `last_field`:
@@ -180,11 +186,14 @@ typedef struct tilec_options {
   TILEC_OPTIONS_SIZE_THROUGH(mbarrier_spin_limit)
 /** ... with debug and enable_fp_fusion, version 3. */
 #define TILEC_OPTIONS_STRUCT_SIZE_V3 TILEC_OPTIONS_SIZE_THROUGH(enable_fp_fusion)
-/** ... with persistent, version 4: all of them (140 bytes on LP64, 4 less
- * than sizeof(tilec_options): its tail padding is no field). */
+/** ... with persistent, version 4 (140 bytes on LP64, 4 less than
+ * sizeof(tilec_options) had then: its tail padding is no field). */
 #define TILEC_OPTIONS_STRUCT_SIZE_V4 TILEC_OPTIONS_SIZE_THROUGH(persistent)
+/** ... with tma_store, version 5: all of them (144 bytes on LP64, equal to
+ * sizeof(tilec_options): no tail padding). */
+#define TILEC_OPTIONS_STRUCT_SIZE_V5 TILEC_OPTIONS_SIZE_THROUGH(tma_store)
 /** The struct_size of this header's tilec_options (tilec_options_init's). */
-#define TILEC_OPTIONS_STRUCT_SIZE TILEC_OPTIONS_STRUCT_SIZE_V4
+#define TILEC_OPTIONS_STRUCT_SIZE TILEC_OPTIONS_STRUCT_SIZE_V5
 
 /** Fills the first `struct_size` bytes of `options` with the defaults of
  * the fields that lie wholly within them, zeroes the rest of those bytes

@@ -294,13 +294,13 @@ static std::optional<llvm::StringRef> fromSwitch(int32_t value) {
   X(use_wgmma) X(use_mma) X(use_tma) X(use_cp_async) X(warp_specialize)        \
   X(ping_pong) X(intra_warpgroup_overlap) X(num_ctas) X(longest_first)         \
   X(prefetch_loads) X(issue_dots_early) X(mbarrier_spin_limit) X(debug)        \
-  X(enable_fp_fusion) X(persistent)
+  X(enable_fp_fusion) X(persistent) X(tma_store)
 
 static_assert(TILEC_OPTIONS_STRUCT_SIZE <= sizeof(tilec_options),
               "TILEC_OPTIONS_STRUCT_SIZE ends past the struct");
 static_assert(offsetof(tilec_options, struct_size) == 0,
               "struct_size must be the first field");
-static_assert(TILEC_OPTIONS_SIZE_THROUGH(persistent) ==
+static_assert(TILEC_OPTIONS_SIZE_THROUGH(tma_store) ==
                   TILEC_OPTIONS_STRUCT_SIZE,
               "TILEC_OPTIONS_STRUCT_SIZE must end at the last field (and "
               "TILEC_OPTIONS_FIELDS list it)");
@@ -346,6 +346,7 @@ static tilec_options getDefaultOptions() {
   options.debug = defaults.debug;
   options.enable_fp_fusion = defaults.enableFPFusion;
   options.persistent = defaults.persistent;
+  options.tma_store = defaults.tmaStore;
   return options;
 }
 
@@ -448,6 +449,7 @@ tilec_status tilec_compiler_create(const tilec_options *options,
   cpp.debug = o.debug != 0;
   cpp.enableFPFusion = o.enable_fp_fusion != 0;
   cpp.persistent = o.persistent != 0;
+  cpp.tmaStore = o.tma_store != 0;
   llvm::Expected<jit::Compiler> created = jit::Compiler::create(cpp);
   if (!created)
     return fail(TILEC_ERROR_INVALID_ARGUMENT, created.takeError());

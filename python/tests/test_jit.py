@@ -62,6 +62,26 @@ def prefix_rows_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + pid * BLOCK + offs, acc)
 
 
+@tilec.jit
+def gemm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # A warpgroup dot whose masked 2-d store of C is a TMA box: with
+    # tma_store=True (tilegpu-store-via-tma) it goes through shared memory.
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_bk
+    c_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :],
+             acc.to(c_ptr.dtype.element_ty), mask=c_mask)
+
+
 def on_device(a):
     """numpy without torch; a torch tensor on this run's device with it."""
     return a if torch is None else torch.from_numpy(a).to(device())
@@ -258,7 +278,7 @@ class PassSwitchTest(unittest.TestCase):
                     warp_specialize="auto", ping_pong=None, intra_warpgroup_overlap=None,
                     num_ctas=1, longest_first=True, prefetch_loads=True,
                     issue_dots_early=True, mbarrier_spin_limit=0, enable_fp_fusion=True,
-                    persistent=False)
+                    persistent=False, tma_store=False)
 
     def test_compile_keywords_reach_the_compiler_and_the_key(self):
         default = prefix_rows_kernel.compile(self.SIGNATURE)
@@ -277,7 +297,8 @@ class PassSwitchTest(unittest.TestCase):
                        dict(intra_warpgroup_overlap=True), dict(intra_warpgroup_overlap=False),
                        dict(num_ctas=2), dict(prefetch_loads=False),
                        dict(issue_dots_early=False), dict(mbarrier_spin_limit=1000),
-                       dict(enable_fp_fusion=False), dict(persistent=True)):
+                       dict(enable_fp_fusion=False), dict(persistent=True),
+                       dict(tma_store=True)):
             key = prefix_rows_kernel.compile(self.SIGNATURE, **change).cache_key
             self.assertNotIn(key, keys, change)
             keys.add(key)
@@ -314,6 +335,23 @@ class PassSwitchTest(unittest.TestCase):
         self.assertEqual(rows_persistent.asm["ptx"], rows.asm["ptx"])
         self.assertNotEqual(rows_persistent.cache_key, rows.cache_key)
 
+    def test_tma_store(self):
+        # tma_store=True (--tma-store) reaches the compiler: the gemm's C
+        # tile is copied to global memory by TMA (a bulk tensor copy from
+        # shared memory), which it is not by default nor without TMA.
+        signature = ("*fp16:16, *fp16:16, *fp16:16, i32, i32, i32:16, i32:16, i32:16, i32:16, "
+                     "64, 64, 64")
+        tma_store = "cp.async.bulk.tensor.2d.global.shared::cta"
+        plain = gemm_kernel.compile(signature, num_stages=2)
+        stored = gemm_kernel.compile(signature, num_stages=2, tma_store=True)
+        self.assertNotIn(tma_store, plain.asm["ptx"])
+        self.assertIn(tma_store, stored.asm["ptx"])
+        self.assertNotEqual(stored.cache_key, plain.cache_key)
+        self.assertEqual(gemm_kernel.compile(signature, num_stages=2, tma_store=False).cache_key,
+                         plain.cache_key)
+        no_tma = gemm_kernel.compile(signature, num_stages=2, tma_store=True, use_tma=False)
+        self.assertNotIn(tma_store, no_tma.asm["ptx"])
+
     def test_persistent_launch(self):
         # On the GPU a persistent launch of more programs than it runs CTAs
         # at once; on the CPU backend (which ignores the pass switches) the
@@ -331,7 +369,8 @@ class PassSwitchTest(unittest.TestCase):
                               (dict(num_ctas=3), ValueError), (dict(warp_specialize="yes"), ValueError),
                               (dict(mbarrier_spin_limit=-1), ValueError),
                               (dict(enable_fp_fusion=0), TypeError),
-                              (dict(persistent=1), TypeError), (dict(persistent=None), TypeError)):
+                              (dict(persistent=1), TypeError), (dict(persistent=None), TypeError),
+                              (dict(tma_store=1), TypeError), (dict(tma_store="on"), TypeError)):
             with self.assertRaises(error, msg=str(change)):
                 prefix_rows_kernel.compile(self.SIGNATURE, **change)
         with self.assertRaisesRegex(TypeError, "longest_frist"):
@@ -344,7 +383,8 @@ class PassSwitchTest(unittest.TestCase):
         specs = []
         for options in (dict(), dict(longest_first=False, ping_pong=False, num_ctas=2),
                         dict(prefetch_loads=False, intra_warpgroup_overlap=True, use_tma=False),
-                        dict(enable_fp_fusion=False), dict(persistent=True)):
+                        dict(enable_fp_fusion=False), dict(persistent=True),
+                        dict(tma_store=True)):
             out = on_device(poison(rows * block))
             spec = prefix_rows_kernel[(rows,)](on_device(x), out, BLOCK=block, **options)
             np.testing.assert_allclose(host(out), expected, rtol=1e-5, atol=1e-5, err_msg=str(options))

@@ -69,7 +69,7 @@ def __getattr__(name):
 
 # The TILEC_C_API_VERSION whose struct layouts this module mirrors; a
 # libtilec of another version is not loaded (lib()).
-API_VERSION = 4
+API_VERSION = 5
 
 # tilec_switch (tilec_options.ping_pong, .intra_warpgroup_overlap).
 SWITCH_AUTO, SWITCH_OFF, SWITCH_ON = -1, 0, 1
@@ -97,12 +97,14 @@ class Options(ctypes.Structure):
                 # Since API version 3.
                 ("debug", ctypes.c_int32), ("enable_fp_fusion", ctypes.c_int32),
                 # Since API version 4.
-                ("persistent", ctypes.c_int32)]
+                ("persistent", ctypes.c_int32),
+                # Since API version 5.
+                ("tma_store", ctypes.c_int32)]
 
 
 # tilec_options.struct_size of the mirror above (TILEC_OPTIONS_STRUCT_SIZE):
 # the end of its last field (not ctypes.sizeof: tail padding is no field).
-OPTIONS_STRUCT_SIZE = Options.persistent.offset + Options.persistent.size
+OPTIONS_STRUCT_SIZE = Options.tma_store.offset + Options.tma_store.size
 
 
 class CacheStats(ctypes.Structure):

@@ -127,6 +127,9 @@ def set_backend(name):
 # - persistent: a bool (False by default); True makes kernels persistent:
 #   each CTA loops over programs of the grid and the runtime launches as
 #   many CTAs as the GPU runs at once (--persistent);
+# - tma_store: a bool (False by default); True stores a tensor-core
+#   kernel's 2-d output tiles through shared memory with TMA where the
+#   staging buffer fits (--tma-store);
 # - mbarrier_spin_limit: > 0 makes mbarrier waits trap after that many polls;
 # - enable_fp_fusion: Triton's; False (--disable-fp-fusion) rounds every
 #   floating-point multiply and add on its own instead of fusing a multiply
@@ -138,7 +141,7 @@ SWITCHES = types.MappingProxyType({
     "warp_specialize": "auto", "ping_pong": None, "intra_warpgroup_overlap": None,
     "num_ctas": 1, "longest_first": True, "prefetch_loads": True,
     "issue_dots_early": True, "mbarrier_spin_limit": 0, "enable_fp_fusion": True,
-    "persistent": False,
+    "persistent": False, "tma_store": False,
 })
 _SWITCH_NAMES = tuple(SWITCHES)
 # The defaults as _switches returns them (a tuple in _SWITCH_NAMES order).

@@ -6,8 +6,8 @@
 Loads libtilec.so, compiles a kernel to PTX in a fresh cache directory,
 and checks its metadata and the disk cache hit from a second compiler. This
 is the shape a Python package binds tilec with. Then a binding of an older
-layout (tilec_options up to its version-2 or version-3 fields) still
-creates a compiler, whose missing fields take their defaults, and a
+layout (tilec_options up to its version-2, version-3 or version-4 fields)
+still creates a compiler, whose missing fields take their defaults, and a
 struct_size too small for the version-1 fields is refused with a message.
 """
 import ctypes
@@ -42,9 +42,13 @@ V3_FIELDS = V2_FIELDS + [("debug", ctypes.c_int32),
                          ("enable_fp_fusion", ctypes.c_int32)]
 
 
+# TILEC_C_API_VERSION 4: persistent.
+V4_FIELDS = V3_FIELDS + [("persistent", ctypes.c_int32)]
+
+
 class Options(ctypes.Structure):
-    # TILEC_C_API_VERSION 4: persistent.
-    _fields_ = V3_FIELDS + [("persistent", ctypes.c_int32)]
+    # TILEC_C_API_VERSION 5: tma_store.
+    _fields_ = V4_FIELDS + [("tma_store", ctypes.c_int32)]
 
 
 class OptionsV2(ctypes.Structure):
@@ -57,13 +61,18 @@ class OptionsV3(ctypes.Structure):
     _fields_ = V3_FIELDS
 
 
+class OptionsV4(ctypes.Structure):
+    """What a binding written for the version-4 fields mirrors."""
+    _fields_ = V4_FIELDS
+
+
 def struct_size(cls):
     """tilec_options.struct_size of a mirror: the end of its last field."""
     last = getattr(cls, cls._fields_[-1][0])
     return last.offset + last.size
 
 
-API_VERSION = 4
+API_VERSION = 5
 
 
 SOURCE = b"""
@@ -112,12 +121,12 @@ def main():
             opts = Options()
             check(lib.tilec_options_init_sized(ctypes.byref(opts),
                                                struct_size(Options)))
-            assert opts.struct_size == struct_size(Options) == 140
-            assert ctypes.sizeof(Options) == 144  # tail padding: no field
+            assert opts.struct_size == struct_size(Options) == 144
+            assert ctypes.sizeof(Options) == 144  # no tail padding
             assert (opts.ping_pong, opts.longest_first, opts.num_ctas,
                     opts.mbarrier_spin_limit, opts.debug,
-                    opts.enable_fp_fusion, opts.persistent) == \
-                (-1, 1, 1, 0, 0, 1, 0)
+                    opts.enable_fp_fusion, opts.persistent,
+                    opts.tma_store) == (-1, 1, 1, 0, 0, 1, 0, 0)
             opts.cache_dir = cache.encode()
             opts.ptx_only = 1
             compiler, kernel, binary = p(), p(), p()
@@ -157,7 +166,8 @@ def main():
     compiler = p()
     check(lib.tilec_compiler_create(ctypes.byref(old), ctypes.byref(compiler)))
     lib.tilec_compiler_destroy(compiler)
-    # A binding of the version-3 fields: persistent takes its default.
+    # A binding of the version-3 fields: persistent and tma_store take their
+    # defaults.
     v3 = OptionsV3()
     check(lib.tilec_options_init_sized(ctypes.byref(v3), struct_size(OptionsV3)))
     assert v3.struct_size == struct_size(OptionsV3) == 136, v3.struct_size
@@ -165,6 +175,17 @@ def main():
     v3.ptx_only = 1
     v3.disk_cache = 0
     check(lib.tilec_compiler_create(ctypes.byref(v3), ctypes.byref(compiler)))
+    lib.tilec_compiler_destroy(compiler)
+    # A binding of the version-4 fields (4 bytes of tail padding, no field):
+    # tma_store takes its default.
+    v4 = OptionsV4()
+    check(lib.tilec_options_init_sized(ctypes.byref(v4), struct_size(OptionsV4)))
+    assert v4.struct_size == struct_size(OptionsV4) == 140, v4.struct_size
+    assert ctypes.sizeof(OptionsV4) == 144
+    assert (v4.debug, v4.enable_fp_fusion, v4.persistent) == (0, 1, 0)
+    v4.ptx_only = 1
+    v4.disk_cache = 0
+    check(lib.tilec_compiler_create(ctypes.byref(v4), ctypes.byref(compiler)))
     lib.tilec_compiler_destroy(compiler)
     # Too small for even the version-1 fields: refused, with the sizes.
     for size in (0, struct_size(OptionsV2) - 80):

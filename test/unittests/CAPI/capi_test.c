@@ -85,8 +85,11 @@ int main(int argc, char **argv) {
   CHECK(options.debug == 0 && options.enable_fp_fusion == 1);
   /* Version 4: persistent kernels, off by default. */
   CHECK(options.persistent == 0);
-  CHECK(TILEC_OPTIONS_STRUCT_SIZE == TILEC_OPTIONS_STRUCT_SIZE_V4 &&
-        TILEC_OPTIONS_STRUCT_SIZE_V3 < TILEC_OPTIONS_STRUCT_SIZE_V4);
+  CHECK(TILEC_OPTIONS_STRUCT_SIZE_V3 < TILEC_OPTIONS_STRUCT_SIZE_V4);
+  /* Version 5: stores through shared memory by TMA, off by default. */
+  CHECK(options.tma_store == 0);
+  CHECK(TILEC_OPTIONS_STRUCT_SIZE == TILEC_OPTIONS_STRUCT_SIZE_V5 &&
+        TILEC_OPTIONS_STRUCT_SIZE_V4 < TILEC_OPTIONS_STRUCT_SIZE_V5);
   {
     /* A struct_size too small for the version-1 fields is an error, not a
      * read past the caller's struct (CAPIOptionsTest checks the rest). */
@@ -102,6 +105,11 @@ int main(int argc, char **argv) {
     tiny.cache_dir = argv[1];
     tiny.enable_fp_fusion = 7; /* not read */
     tiny.persistent = 7;       /* not read */
+    tiny.tma_store = 7;        /* not read */
+    CHECK(tilec_compiler_create(&tiny, &none) == TILEC_SUCCESS);
+    tilec_compiler_destroy(none);
+    /* The version-4 fields: accepted, tma_store at its default. */
+    tiny.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V4;
     CHECK(tilec_compiler_create(&tiny, &none) == TILEC_SUCCESS);
     tilec_compiler_destroy(none);
   }

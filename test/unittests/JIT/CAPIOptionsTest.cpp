@@ -8,10 +8,11 @@
 // tilec_options_init gives jit::CompilerOptions' defaults, and a compiler
 // created from tilec_options compiles what the C++ compiler with the same
 // options compiles: the same cache key, setting by setting, for every pass
-// switch, debug, enable_fp_fusion and persistent (no GPU: PTX only). A tilec_options of
-// an older, smaller layout (its struct_size) is read up to its size, the
-// other fields taking their defaults; one too small for the version-1
-// fields, or larger than the library knows, is a clear error.
+// switch, debug, enable_fp_fusion, persistent and tma_store (no GPU: PTX
+// only). A tilec_options of an older, smaller layout (its struct_size) is
+// read up to its size, the other fields taking their defaults; one too
+// small for the version-1 fields, or larger than the library knows, is a
+// clear error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,10 +87,12 @@ TEST(CAPIOptionsTest, InitGivesTheDefaultsOfTheCppOptions) {
   EXPECT_EQ(c.enable_fp_fusion != 0, cpp.enableFPFusion);
   EXPECT_EQ(c.persistent, 0);
   EXPECT_EQ(c.persistent != 0, cpp.persistent);
+  EXPECT_EQ(c.tma_store, 0);
+  EXPECT_EQ(c.tma_store != 0, cpp.tmaStore);
   EXPECT_EQ(c.struct_size, TILEC_OPTIONS_STRUCT_SIZE);
-  // The end of the last field, not sizeof: the struct's tail padding (4
-  // bytes on LP64 since version 4) is no field.
-  EXPECT_EQ(c.struct_size, TILEC_OPTIONS_SIZE_THROUGH(persistent));
+  // The end of the last field, not sizeof: a struct's tail padding (4
+  // bytes on LP64 in version 4, none in version 5) is no field.
+  EXPECT_EQ(c.struct_size, TILEC_OPTIONS_SIZE_THROUGH(tma_store));
   EXPECT_LE(c.struct_size, sizeof(tilec_options));
 }
 
@@ -99,9 +102,10 @@ TEST(CAPIOptionsTest, StructSizesOfTheVersions) {
   EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V2, 128u);
   EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V3, 136u);
   EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V4, 140u);
-  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE, TILEC_OPTIONS_STRUCT_SIZE_V4);
-  EXPECT_EQ(sizeof(tilec_options), 144u); // 4 bytes of tail padding.
-  EXPECT_EQ(tilec_api_version(), 4);
+  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE_V5, 144u);
+  EXPECT_EQ(TILEC_OPTIONS_STRUCT_SIZE, TILEC_OPTIONS_STRUCT_SIZE_V5);
+  EXPECT_EQ(sizeof(tilec_options), 144u); // tma_store fills the padding.
+  EXPECT_EQ(tilec_api_version(), 5);
   EXPECT_EQ(tilec_api_version(), TILEC_C_API_VERSION);
 }
 
@@ -204,6 +208,8 @@ TEST(CAPIOptionsTest, EveryPassSwitchMeansWhatTheCppOptionMeans) {
        [](CompilerOptions &o) { o.enableFPFusion = false; }},
       {"persistent", [](tilec_options &o) { o.persistent = 1; },
        [](CompilerOptions &o) { o.persistent = true; }},
+      {"tma_store", [](tilec_options &o) { o.tma_store = 1; },
+       [](CompilerOptions &o) { o.tmaStore = true; }},
   };
   std::set<std::string> keys;
   for (const Setting &setting : settings) {
@@ -240,6 +246,7 @@ TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
   c.debug = 1;
   c.enable_fp_fusion = 0;
   c.persistent = 1;
+  c.tma_store = 1;
 
   // A caller of the version-1 fields: none of the switches is read.
   c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V1;
@@ -259,7 +266,7 @@ TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
   c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V2 + 2;
   EXPECT_EQ(keyThroughC(c), v2Key);
   // Of the version-3 fields: debug and enable_fp_fusion are read,
-  // persistent keeps its default (off).
+  // persistent and tma_store keep their defaults (off).
   c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V3;
   CompilerOptions v3 = v2;
   v3.debug = true;
@@ -270,13 +277,24 @@ TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
   // A size that ends inside persistent: persistent is not read either.
   c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V3 + 2;
   EXPECT_EQ(keyThroughC(c), v3Key);
-  // All of it.
-  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE;
+  // Of the version-4 fields: persistent is read, tma_store keeps its
+  // default (off).
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V4;
   CompilerOptions v4 = v3;
   v4.persistent = true;
   std::string v4Key = keyThroughC(c);
   EXPECT_EQ(v4Key, keyThroughCpp(v4));
   EXPECT_NE(v4Key, v3Key);
+  // A size that ends inside tma_store: tma_store is not read either.
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE_V4 + 2;
+  EXPECT_EQ(keyThroughC(c), v4Key);
+  // All of it.
+  c.struct_size = TILEC_OPTIONS_STRUCT_SIZE;
+  CompilerOptions v5 = v4;
+  v5.tmaStore = true;
+  std::string v5Key = keyThroughC(c);
+  EXPECT_EQ(v5Key, keyThroughCpp(v5));
+  EXPECT_NE(v5Key, v4Key);
 
   // tilec_options_init_sized writes the caller's bytes only: the version-2
   // fields' defaults, and nothing past them.
@@ -291,8 +309,9 @@ TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
   EXPECT_EQ(buffer.debug, 0x5a5a5a5a);
   EXPECT_EQ(buffer.enable_fp_fusion, 0x5a5a5a5a);
   EXPECT_EQ(buffer.persistent, 0x5a5a5a5a);
+  EXPECT_EQ(buffer.tma_store, 0x5a5a5a5a);
   // The version-3 fields: debug and enable_fp_fusion get their defaults,
-  // persistent stays untouched.
+  // persistent and tma_store stay untouched.
   std::memset(&buffer, 0x5a, sizeof(buffer));
   ASSERT_EQ(tilec_options_init_sized(&buffer, TILEC_OPTIONS_STRUCT_SIZE_V3),
             TILEC_SUCCESS);
@@ -300,6 +319,15 @@ TEST(CAPIOptionsTest, OlderSmallerStructsTakeTheDefaultsOfTheRest) {
   EXPECT_EQ(buffer.debug, 0);
   EXPECT_EQ(buffer.enable_fp_fusion, 1);
   EXPECT_EQ(buffer.persistent, 0x5a5a5a5a);
+  EXPECT_EQ(buffer.tma_store, 0x5a5a5a5a);
+  // The version-4 fields: persistent gets its default, tma_store stays
+  // untouched.
+  std::memset(&buffer, 0x5a, sizeof(buffer));
+  ASSERT_EQ(tilec_options_init_sized(&buffer, TILEC_OPTIONS_STRUCT_SIZE_V4),
+            TILEC_SUCCESS);
+  EXPECT_EQ(buffer.struct_size, TILEC_OPTIONS_STRUCT_SIZE_V4);
+  EXPECT_EQ(buffer.persistent, 0);
+  EXPECT_EQ(buffer.tma_store, 0x5a5a5a5a);
 }
 
 TEST(CAPIOptionsTest, StructSizesOutOfRangeAreClearErrors) {
@@ -333,8 +361,8 @@ TEST(CAPIOptionsTest, StructSizesOutOfRangeAreClearErrors) {
     EXPECT_EQ(compiler, nullptr);
     EXPECT_EQ(std::string(tilec_last_error()),
               "tilec_options.struct_size is " + std::to_string(size) +
-                  " bytes, more than the 140 this libtilec knows (C API "
-                  "version 4): the program was built for a newer tilec; "
+                  " bytes, more than the 144 this libtilec knows (C API "
+                  "version 5): the program was built for a newer tilec; "
                   "rebuild it for this one, or use a newer libtilec");
   }
 
@@ -364,6 +392,7 @@ TEST(CAPIOptionsTest, StructSizesOutOfRangeAreClearErrors) {
   EXPECT_EQ(newer.known.num_warps, 4u);
   EXPECT_EQ(newer.known.enable_fp_fusion, 1);
   EXPECT_EQ(newer.known.persistent, 0);
+  EXPECT_EQ(newer.known.tma_store, 0);
   EXPECT_EQ(tilec_compiler_create(&newer.known, &compiler),
             TILEC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::strstr(tilec_last_error(), "built for a newer tilec"),

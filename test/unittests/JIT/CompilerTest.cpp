@@ -211,6 +211,8 @@ TEST(CompilerTest, DefaultsAreThoseOfThePipelineAndTheCommandLine) {
   EXPECT_EQ(jit.numCTAs, pipeline.numCTAs);
   EXPECT_EQ(jit.longestFirst, pipeline.longestFirst);
   EXPECT_EQ(jit.prefetchLoads, pipeline.prefetchLoads);
+  EXPECT_EQ(jit.tmaStore, pipeline.tmaStore);
+  EXPECT_FALSE(jit.tmaStore); // Off unless asked for (--tma-store).
   EXPECT_EQ(jit.issueDotsEarly, pipeline.issueDotsEarly);
   EXPECT_EQ(jit.persistent, pipeline.persistent);
   EXPECT_FALSE(jit.persistent); // Off unless asked for (--persistent).
@@ -229,6 +231,7 @@ TEST(CompilerTest, DefaultsAreThoseOfThePipelineAndTheCommandLine) {
   EXPECT_EQ(key.numCTAs, jit.numCTAs);
   EXPECT_EQ(key.longestFirst, jit.longestFirst);
   EXPECT_EQ(key.prefetchLoads, jit.prefetchLoads);
+  EXPECT_EQ(key.tmaStore, jit.tmaStore);
   EXPECT_EQ(key.issueDotsEarly, jit.issueDotsEarly);
   EXPECT_EQ(key.persistent, jit.persistent);
   EXPECT_EQ(key.mbarrierSpinLimit, jit.mbarrierSpinLimit);
@@ -261,6 +264,7 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
   add("longest-first 0", [](CompilerOptions &o) { o.longestFirst = false; });
   add("prefetch-loads 0",
       [](CompilerOptions &o) { o.prefetchLoads = false; });
+  add("tma-store 1", [](CompilerOptions &o) { o.tmaStore = true; });
   add("issue-dots-early 0",
       [](CompilerOptions &o) { o.issueDotsEarly = false; });
   add("persistent 1", [](CompilerOptions &o) { o.persistent = true; });
@@ -276,8 +280,9 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
        {"wgmma 1\n", "mma 1\n", "tma 1\n", "cp-async 1\n",
         "warp-specialize auto\n", "ping-pong auto\n",
         "intra-warpgroup-overlap auto\n", "num-ctas 1\n",
-        "longest-first 1\n", "prefetch-loads 1\n", "issue-dots-early 1\n",
-        "persistent 0\n", "mbarrier-spin-limit 0\n", "fp-fusion 1\n"})
+        "longest-first 1\n", "prefetch-loads 1\n", "tma-store 0\n",
+        "issue-dots-early 1\n", "persistent 0\n", "mbarrier-spin-limit 0\n",
+        "fp-fusion 1\n"})
     EXPECT_NE(reference->keyText.find(line.str()), std::string::npos)
         << line.str() << reference->keyText;
   // The default programs are handed out longest first.
