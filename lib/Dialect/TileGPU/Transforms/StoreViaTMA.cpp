@@ -14,6 +14,7 @@
 
 #include "tilec/Analysis/AffineAccess.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -79,6 +80,16 @@ void eraseDeadDefinitions(ArrayRef<Value> values) {
   }
 }
 
+/// True when two threads (or lanes, or warps) hold the same element of
+/// `type`: both would write it into the staging buffer, and copies of one
+/// element may differ in their last bit (a contracted fma).
+bool isReplicated(RankedTensorType type) {
+  FailureOr<LinearLayout> layout = toLinearLayout(type.getShape(), type.getEncoding());
+  return failed(layout) || layout->getReplicatedMask(HwDim::Register) != 0 ||
+         layout->getReplicatedMask(HwDim::Lane) != 0 ||
+         layout->getReplicatedMask(HwDim::Warp) != 0;
+}
+
 class StoreRewriter {
 public:
   explicit StoreRewriter(func::FuncOp func) : func(func), affine(func) {}
@@ -105,7 +116,7 @@ void StoreRewriter::run() {
   func.walk([&](tile::StoreOp store) { stores.push_back(store); });
   for (tile::StoreOp store : stores) {
     auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
-    if (!type || type.getRank() != 2)
+    if (!type || type.getRank() != 2 || isReplicated(type))
       continue;
     Block *block = getStoreBlock(store);
     if (!block)
