@@ -557,7 +557,7 @@ struct TMAStoreLowering : OpConversionPattern<TMAStoreOp> {
     SharedMemoryType ring = op.getSrc().getType();
     Value src = offsetPtr(rewriter, loc, adaptor.getSrc(), adaptor.getIndex(),
                           ring.getBufferBytes());
-    Value leader = emitLeaderPredicate(rewriter, loc, op, Value());
+    Value leader = emitLeaderPredicate(rewriter, loc, op, adaptor.getPred());
     auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());

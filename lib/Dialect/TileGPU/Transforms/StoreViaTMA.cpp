@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
@@ -90,6 +92,62 @@ bool isReplicated(RankedTensorType type) {
          layout->getReplicatedMask(HwDim::Warp) != 0;
 }
 
+/// Whether the kernel signals other CTAs or the host (an atomic, inline
+/// assembly, a call) after which they may read what it stored: a TMA
+/// store's global writes are not ordered before them.
+bool mayPublishStores(func::FuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        return isa<tile::AtomicRMWOp, tile::AtomicCASOp, tile::InlineAsmElementwiseOp,
+                   CallOpInterface>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether the kernel reads the tensor at pointer argument `arg` (a load
+/// of pointers computed from it, or a TMA copy of it): a read after the
+/// store would not see a TMA store's writes.
+bool readsArgument(func::FuncOp func, unsigned arg) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto recipe = func.getArgAttrOfType<TMARecipeAttr>(i, kTMARecipeAttrName);
+        recipe && recipe.getBase() == arg)
+      return true;
+  SetVector<Operation *> slice;
+  getForwardSlice(func.getArgument(arg), &slice);
+  return llvm::any_of(slice, [](Operation *op) {
+    return isa<tile::LoadOp, AsyncCopyOp>(op);
+  });
+}
+
+/// True when no size of `box` is 0 (each size is a constant or a positive
+/// factor times kernel arguments: all of them positive), or null when no
+/// size depends on an argument; the ops it creates are appended to `ops`.
+/// The runtime encodes an empty dimension as one element (a descriptor
+/// cannot describe none), where the masked store wrote nothing.
+Value emitNonEmpty(OpBuilder &b, Location loc, func::FuncOp func, const TMABox &box,
+                   SmallVectorImpl<Operation *> &ops) {
+  llvm::SetVector<unsigned> args;
+  for (const TMABox::Dim &dim : box.dims)
+    args.insert(dim.size.args.begin(), dim.size.args.end());
+  Value all;
+  for (unsigned arg : args) {
+    Value value = func.getArgument(arg);
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(value.getType(), 0));
+    Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, value, zero);
+    ops.push_back(zero.getDefiningOp());
+    ops.push_back(positive.getDefiningOp());
+    if (all) {
+      all = arith::AndIOp::create(b, loc, all, positive);
+      ops.push_back(all.getDefiningOp());
+    } else {
+      all = positive;
+    }
+  }
+  return all;
+}
+
 class StoreRewriter {
 public:
   explicit StoreRewriter(func::FuncOp func) : func(func), affine(func) {}
@@ -103,14 +161,16 @@ private:
 
   func::FuncOp func;
   AffineAccessAnalysis affine;
-  /// The blocks whose end waits for the TMA stores' reads.
-  llvm::SetVector<Block *> waitBlocks;
+  /// Per block (see getStoreBlock), the wait at its end for the reads of
+  /// its TMA stores; its operands, their staging buffers, stay live (and
+  /// unshared) until there.
+  llvm::DenseMap<Block *, TMAStoreWaitOp> lastWaits;
 };
 
 void StoreRewriter::run() {
   bool hasWgmma = false;
   func.walk([&](WarpgroupDotOp) { hasWgmma = true; });
-  if (!hasWgmma)
+  if (!hasWgmma || mayPublishStores(func))
     return;
   SmallVector<tile::StoreOp> stores;
   func.walk([&](tile::StoreOp store) { stores.push_back(store); });
@@ -127,11 +187,9 @@ void StoreRewriter::run() {
       LLVM_DEBUG(llvm::dbgs() << "not a TMA store: " << whyNot << "\n");
       continue;
     }
+    if (readsArgument(func, box->baseArg))
+      continue;
     rewrite(store, *box, block);
-  }
-  for (Block *block : waitBlocks) {
-    OpBuilder b = OpBuilder::atBlockTerminator(block);
-    TMAStoreWaitOp::create(b, block->getTerminator()->getLoc());
   }
 }
 
@@ -159,15 +217,34 @@ void StoreRewriter::rewrite(tile::StoreOp store, const TMABox &box, Block *block
   // In the loop over programs, the previous program's copy must have read
   // the buffer before it is written again.
   if (store->getBlock() != block)
-    ops.push_back(TMAStoreWaitOp::create(b, loc));
+    ops.push_back(TMAStoreWaitOp::create(b, loc, ValueRange{staging}));
   ops.push_back(LocalStoreOp::create(b, loc, store.getValue(), staging, zero,
                                      box.transposed));
   ops.push_back(FenceAsyncSharedOp::create(b, loc));
   ops.push_back(BarrierOp::create(b, loc));
-  ops.push_back(TMAStoreOp::create(b, loc, staging, zero, *desc, *coords));
+  ops.push_back(TMAStoreOp::create(b, loc, staging, zero, *desc, *coords,
+                                   emitNonEmpty(b, loc, func, box, ops)));
+
+  // The block's last wait keeps the buffer live to the end: nothing after
+  // the copy reuses its memory while the copy reads it.
+  TMAStoreWaitOp &lastWait = lastWaits[block];
+  bool newWait = !lastWait;
+  if (newWait) {
+    OpBuilder end = OpBuilder::atBlockTerminator(block);
+    lastWait = TMAStoreWaitOp::create(end, block->getTerminator()->getLoc(),
+                                      ValueRange{staging});
+  } else {
+    lastWait->insertOperands(lastWait->getNumOperands(), staging);
+  }
 
   int64_t bytes = planSharedMemoryBytes(func);
   if (bytes > kMaxSharedMemoryBytes) {
+    if (newWait) {
+      lastWait.erase();
+      lastWaits.erase(block);
+    } else {
+      lastWait->eraseOperand(lastWait->getNumOperands() - 1);
+    }
     for (Operation *op : llvm::reverse(ops))
       op->erase();
     eraseDeadDefinitions(*coords);
@@ -180,7 +257,6 @@ void StoreRewriter::rewrite(tile::StoreOp store, const TMABox &box, Block *block
     return;
   }
   store.erase();
-  waitBlocks.insert(block);
 }
 
 struct TileGPUStoreViaTMAPass

@@ -326,7 +326,7 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store"> {
+def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store", [AttrSizedOperandSegments]> {
   let summary = "TMA copy of a shared-memory tile to a block of global memory";
   let description = [{
     Thread 0 issues `cp.async.bulk.tensor.<rank>d.global.shared::cta.tile.bulk_group`
@@ -336,19 +336,23 @@ def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store"> {
     outside the tensor's sizes are not written. The buffer must have been
     written and made visible to the async proxy (`tilegpu.local_store`,
     `tilegpu.fence_async_shared`, a CTA barrier); `tilegpu.tma_store_wait`
-    says when it may be overwritten.
+    says when it may be overwritten. With `pred`, only when it is true (a
+    tensor with an empty dimension, which a descriptor cannot describe:
+    the runtime encodes its size as 1, and the copy must then write
+    nothing).
 
     Example:
 
     ```mlir
-    tilegpu.tma_store %c[%c0], %desc[%row, %col]
+    tilegpu.tma_store %c[%c0], %desc[%row, %col] if %nonEmpty
         : !tilegpu.smem<1 x tensor<128x128xf16>>, !tilegpu.tma_desc<tensor<128x128xf16>, 2>
     ```
   }];
   let arguments = (ins TileGPU_SharedMemory:$src, I32:$index,
-                   TileGPU_TMADescriptor:$desc, Variadic<I32>:$coords);
+                   TileGPU_TMADescriptor:$desc, Variadic<I32>:$coords,
+                   Optional<I1>:$pred);
   let assemblyFormat = [{
-    $src `[` $index `]` `,` $desc `[` $coords `]` attr-dict `:` type($src) `,` type($desc)
+    $src `[` $index `]` `,` $desc `[` $coords `]` (`if` $pred^)? attr-dict `:` type($src) `,` type($desc)
   }];
   let hasVerifier = 1;
 }
@@ -359,10 +363,14 @@ def TileGPU_TMAStoreWaitOp : TileGPU_Op<"tma_store_wait"> {
     Thread 0 executes `cp.async.bulk.wait_group.read 0` (PTX ISA
     §9.7.9.25.5.6): every bulk store it committed has finished reading
     shared memory, which may then be reused; then a CTA barrier.
+    `buffers` are the sources of those stores: they stay live (and so
+    unshared, tilegpu-allocate-shared) until here.
 
-    Example: `tilegpu.tma_store_wait`
+    Example: `tilegpu.tma_store_wait`,
+    `tilegpu.tma_store_wait %c : !tilegpu.smem<1 x tensor<128x128xf16>>`
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins Variadic<TileGPU_SharedMemory>:$buffers);
+  let assemblyFormat = "($buffers^ `:` type($buffers))? attr-dict";
 }
 
 def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments]> {

@@ -300,9 +300,20 @@ def TileGPUStoreViaTMA : Pass<"tilegpu-store-via-tma", "mlir::ModuleOp"> {
       reads), `tilegpu.fence_async_shared`, a barrier of the consumer
       threads;
     - `tilegpu.tma_store` by thread 0, with a `!tilegpu.tma_desc` argument
-      and its `#tilegpu.tma_recipe`;
+      and its `#tilegpu.tma_recipe`, only when every size of the box that
+      depends on a kernel argument is positive (the runtime describes an
+      empty dimension as one element, which the masked store did not
+      write);
     - one `tilegpu.tma_store_wait` at the end of the kernel (or of the
-      consumer region): the CTA's shared memory outlives the copies' reads.
+      consumer region) naming every staging buffer: the buffers stay live
+      until there, so nothing after a copy reuses their memory while it
+      reads them, and the CTA's shared memory outlives the reads.
+
+    A kernel that reads the stored tensor (a load of pointers computed from
+    its argument, or a TMA copy of it) keeps that store: a read after it
+    would not see the copy's writes, which `wait_group.read` does not
+    order. A kernel with an atomic, inline assembly or a call keeps all its
+    stores: it may tell another CTA the output is ready.
 
     The staging buffer is live where the store is: after a loop it reuses
     the loop's rings (tilegpu-allocate-shared), in a persistent kernel it
