@@ -612,8 +612,12 @@ FailureOr<CGValue> CodeGen::binaryOp(BinaryOp op, const CGValue &lhsIn,
     // `/` is Triton's: not rounded as IEEE requires (`arcp`: a GPU divides
     // f32 with the 2-ulp `div.full.f32`, as Triton does); tl.div_rn and
     // tl.fdiv(..., ieee_rounding=True) are (builtinFdiv clears the flag).
-    auto approx = arith::FastMathFlagsAttr::get(builder.getContext(),
-                                                arith::FastMathFlags::arcp);
+    // fp64's `/` is IEEE-rounded, as Triton's (`div.rn.f64`): with `arcp`
+    // LLVM would divide by a constant or a loop-invariant divisor as a
+    // product with its rounded reciprocal, on both backends.
+    auto approx = arith::FastMathFlagsAttr::get(
+        builder.getContext(), ret->isFP64() ? arith::FastMathFlags::none
+                                            : arith::FastMathFlags::arcp);
     if (!isFloat) {
       // int / int is computed in fp32.
       DType fp32 = DType::get(ScalarType::FP32);
