@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
 using namespace tilec;
 using namespace tilec::frontend;
@@ -55,6 +56,32 @@ static FailureOr<CGValue> floatInput(CodeGen &cg, Args &a, size_t i) {
   return x;
 }
 
+/// fp8 has math functions of no kind (no hardware, and the GPU backend's
+/// emulation of fp8 covers arith only): a math function of fp8 tiles
+/// computes on their fp32 values, and its result is rounded back to the fp8
+/// type once (the CPU backend's math-extend-to-supported-types did the same
+/// for the functions it widens). `x` becomes the fp32 value; the returned
+/// dtype is what the result is converted back to, if anything.
+static FailureOr<std::optional<DType>> widenFP8(CodeGen &cg, CGValue &x,
+                                                SMLoc loc) {
+  if (!x.isRuntime() || !x.getDType().isFP8())
+    return std::optional<DType>();
+  DType fp8 = x.getDType();
+  FailureOr<CGValue> wide = cg.cast(x, DType::get(ScalarType::FP32), loc);
+  if (failed(wide))
+    return failure();
+  x = *wide;
+  return std::optional<DType>(fp8);
+}
+
+/// `r` converted back to the fp8 type widenFP8 returned, if any.
+static FailureOr<CGValue> narrowFP8(CodeGen &cg, FailureOr<CGValue> r,
+                                    std::optional<DType> fp8, SMLoc loc) {
+  if (failed(r) || !fp8)
+    return r;
+  return cg.cast(*r, *fp8, loc);
+}
+
 enum class MathFn {
   Exp,
   Exp2,
@@ -73,6 +100,9 @@ enum class MathFn {
 static FailureOr<CGValue> unaryMath(CodeGen &cg, Args &a, MathFn kind) {
   FailureOr<CGValue> x = floatInput(cg, a, 0);
   if (failed(x))
+    return failure();
+  FailureOr<std::optional<DType>> fp8 = widenFP8(cg, *x, a.loc(0));
+  if (failed(fp8))
     return failure();
   mlir::Value v = x->getValue();
   mlir::Value r;
@@ -114,7 +144,7 @@ static FailureOr<CGValue> unaryMath(CodeGen &cg, Args &a, MathFn kind) {
     r = math::ErfOp::create(cg.builder, cg.loc(), v);
     break;
   }
-  return CGValue::runtime(r, x->getDType());
+  return narrowFP8(cg, CGValue::runtime(r, x->getDType()), *fp8, a.loc(0));
 }
 
 static FailureOr<CGValue> builtinAbs(CodeGen &cg, Args &a) {
@@ -132,9 +162,17 @@ static FailureOr<CGValue> builtinAbs(CodeGen &cg, Args &a) {
   DType d = x->getDType();
   if (d.isPointer() || x->isBlockLike())
     return cg.error(a.loc(0), "abs() of " + x->describe() + " is not defined");
-  if (d.isFloat())
-    return CGValue::runtime(
-        math::AbsFOp::create(cg.builder, cg.loc(), x->getValue()), d);
+  if (d.isFloat()) {
+    FailureOr<std::optional<DType>> fp8 = widenFP8(cg, *x, a.loc(0));
+    if (failed(fp8))
+      return failure();
+    return narrowFP8(
+        cg,
+        CGValue::runtime(
+            math::AbsFOp::create(cg.builder, cg.loc(), x->getValue()),
+            x->getDType()),
+        *fp8, a.loc(0));
+  }
   if (d.isUnsigned())
     return *x;
   return CGValue::runtime(
@@ -146,6 +184,9 @@ static FailureOr<CGValue> builtinSigmoid(CodeGen &cg, Args &a) {
   FailureOr<CGValue> x = floatInput(cg, a, 0);
   if (failed(x))
     return failure();
+  FailureOr<std::optional<DType>> fp8 = widenFP8(cg, *x, a.loc(0));
+  if (failed(fp8))
+    return failure();
   // 1 / (1 + exp(-x)), with Triton's promotion of the division.
   CGValue neg = CGValue::runtime(
       arith::NegFOp::create(cg.builder, cg.loc(), x->getValue()),
@@ -156,8 +197,10 @@ static FailureOr<CGValue> builtinSigmoid(CodeGen &cg, Args &a) {
                                          call.loc, call.loc, call.loc);
   if (failed(denom))
     return failure();
-  return cg.binaryOp(BinaryOp::Div, CGValue::integer(1), *denom, call.loc,
-                     call.loc, call.loc);
+  return narrowFP8(cg,
+                   cg.binaryOp(BinaryOp::Div, CGValue::integer(1), *denom,
+                               call.loc, call.loc, call.loc),
+                   *fp8, call.loc);
 }
 
 /// Promotes two arguments like an arithmetic operator and broadcasts them.
@@ -288,10 +331,19 @@ static FailureOr<CGValue> builtinFma(CodeGen &cg, Args &a) {
     return failure();
   if (!x.getDType().isFloat())
     return cg.error(call.loc, "tl.fma() needs floating-point operands");
-  return CGValue::runtime(math::FmaOp::create(cg.builder, cg.loc(),
-                                              x.getValue(), y.getValue(),
-                                              z.getValue()),
-                          x.getDType());
+  // fp8: one rounding of the fp32 fma (the product of two fp8 values is
+  // exact in fp32).
+  FailureOr<std::optional<DType>> fp8 = widenFP8(cg, x, call.loc);
+  if (failed(fp8) || failed(widenFP8(cg, y, call.loc)) ||
+      failed(widenFP8(cg, z, call.loc)))
+    return failure();
+  return narrowFP8(cg,
+                   CGValue::runtime(math::FmaOp::create(cg.builder, cg.loc(),
+                                                        x.getValue(),
+                                                        y.getValue(),
+                                                        z.getValue()),
+                                    x.getDType()),
+                   *fp8, call.loc);
 }
 
 /// tl.fdiv (ieee_rounding=False: `/`, not IEEE-rounded) and tl.div_rn
@@ -572,9 +624,15 @@ static FailureOr<CGValue> builtinPow(CodeGen &cg, Args &a) {
   if (!x.getDType().isFloat() || x.getDType().isPointer())
     return cg.error(call.loc, "tl.pow() needs floating-point operands, got " +
                                   x.describe());
-  return CGValue::runtime(
-      math::PowFOp::create(cg.builder, cg.loc(), x.getValue(), y.getValue()),
-      x.getDType());
+  FailureOr<std::optional<DType>> fp8 = widenFP8(cg, x, call.loc);
+  if (failed(fp8) || failed(widenFP8(cg, y, call.loc)))
+    return failure();
+  return narrowFP8(cg,
+                   CGValue::runtime(math::PowFOp::create(cg.builder, cg.loc(),
+                                                         x.getValue(),
+                                                         y.getValue()),
+                                    x.getDType()),
+                   *fp8, call.loc);
 }
 
 //===----------------------------------------------------------------------===//
