@@ -58,3 +58,28 @@ func.func @constant() -> f8E4M3FN {
   %c = arith.constant 1.0 : f8E4M3FN
   return %c : f8E4M3FN
 }
+
+// -----
+
+// From f64: to f32 rounded to odd (truncf, then where the truncation was
+// inexact and left the last bit even, one step of the magnitude toward the
+// value), so that the fp8 rounding after it is the only one: an f64 just
+// beyond an fp8 midpoint must not become that midpoint in f32.
+// CHECK-LABEL: func.func @narrow_f64
+// CHECK: %[[T:.*]] = arith.truncf %arg0 : f64 to f32
+// CHECK: %[[BACK:.*]] = arith.extf %[[T]] : f32 to f64
+// CHECK: %[[INEXACT:.*]] = arith.cmpf one, %[[BACK]], %arg0 : f64
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[T]] : f32 to i32
+// CHECK: %[[LOW:.*]] = arith.andi %[[BITS]], %c1_i32 : i32
+// CHECK: %[[EVEN:.*]] = arith.cmpi eq, %[[LOW]], %c0_i32 : i32
+// CHECK-DAG: %[[DOWN:.*]] = arith.subi %[[BITS]], %c1_i32 : i32
+// CHECK-DAG: %[[UP:.*]] = arith.addi %[[BITS]], %c1_i32 : i32
+// CHECK: %[[ODD:.*]] = arith.select %{{.*}}, %[[DOWN]], %[[UP]] : i32
+// CHECK: %[[FIX:.*]] = arith.andi %[[INEXACT]], %[[EVEN]] : i1
+// CHECK: %[[R:.*]] = arith.select %[[FIX]], %[[ODD]], %[[BITS]] : i32
+// CHECK: arith.bitcast %[[R]] : i32 to f32
+// CHECK: arith.minui %{{.*}}, %c126_i32 : i32
+func.func @narrow_f64(%x: f64) -> f8E4M3FN {
+  %a = arith.truncf %x : f64 to f8E4M3FN
+  return %a : f8E4M3FN
+}

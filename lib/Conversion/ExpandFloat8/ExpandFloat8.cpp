@@ -78,15 +78,46 @@ struct IntBuilder {
   }
 };
 
-/// Widens or narrows a float to f32 (exact from f16/bf16; rounded from f64).
+/// Widens or narrows a float to f32 for narrowToFloat8Bits: exact from
+/// f16/bf16; from f64 rounded to odd (toward zero, then the last bit set if
+/// anything was lost). Rounded to nearest instead, an f64 just beyond an fp8
+/// midpoint would become the midpoint in f32 and then round to the even fp8
+/// value, the wrong way; rounded to odd, the one fp8 rounding after it is
+/// the correctly rounded fp8 of the f64 (f32 keeps more than twice fp8's
+/// precision plus two bits).
 Value toF32(OpBuilder &b, Location loc, Value value) {
   Type f32 = b.getF32Type();
   unsigned width = value.getType().getIntOrFloatBitWidth();
   if (value.getType() == f32)
     return value;
-  if (width > 32)
-    return arith::TruncFOp::create(b, loc, f32, value);
-  return arith::ExtFOp::create(b, loc, f32, value);
+  if (width <= 32)
+    return arith::ExtFOp::create(b, loc, f32, value);
+  IntBuilder ib{b, loc, b.getI32Type()};
+  Value nearest = arith::TruncFOp::create(b, loc, f32, value);
+  Value back = arith::ExtFOp::create(b, loc, value.getType(), nearest);
+  // Inexact (a NaN compares unordered: left as it is).
+  Value inexact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, value);
+  Value bits = ib.toBits(nearest);
+  Value even = ib.cmp(arith::CmpIPredicate::eq,
+                      arith::AndIOp::create(b, loc, bits, ib.c(1)), ib.c(0));
+  // An inexact, even result is one of the two f32 neighbours of the value;
+  // the other one, odd, is a step of the magnitude toward the value: down
+  // where the rounding went away from zero (an overflow to infinity becomes
+  // the largest finite value), up where it went toward zero (an underflow
+  // to zero becomes the smallest subnormal).
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(value.getType(), 0.0));
+  Value positive =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, value, zero);
+  Value above = ib.select(
+      positive,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, back, value),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, back, value));
+  Value odd = ib.select(above, arith::SubIOp::create(b, loc, bits, ib.c(1)),
+                        arith::AddIOp::create(b, loc, bits, ib.c(1)));
+  Value fix = arith::AndIOp::create(b, loc, inexact, even);
+  return ib.toFloat(ib.select(fix, odd, bits));
 }
 
 /// f32 -> fp8 bits (an i32 holding the byte), rounding to nearest even with
