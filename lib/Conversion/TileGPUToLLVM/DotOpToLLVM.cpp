@@ -7,7 +7,8 @@
 // The FMA path of tile.dot: both operands go to shared memory (row-major),
 // then a loop over K where every thread multiplies-and-adds, for each
 // accumulator element it holds, a[m][k] * b[k][n] (operands widened to the
-// accumulator type: f16/bf16 -> f32, i8 -> i32). Correct for every shape
+// accumulator type: f16/bf16/fp8 -> f32, i8 -> i32; fp8 bytes become f32
+// after the lowering, in expand-fp8-conversions). Correct for every shape
 // and layout. Dots whose accumulator has a tensor-core layout go to
 // WarpgroupDotToLLVM.cpp (#tilegpu.wgmma) or MMADotToLLVM.cpp (#tilegpu.mma).
 //
@@ -64,8 +65,6 @@ struct DotOpLowering : OpConversionPattern<tile::DotOp> {
     if (!accType.isF32() && !accType.isF16() && !accType.isInteger(32))
       return op.emitOpError() << "FMA lowering does not support accumulator "
                               << accType;
-    if (isa<Float8E4M3FNType, Float8E5M2Type>(inType))
-      return op.emitOpError("fp8 operands need the tensor-core path");
 
     unsigned rank = cType.getRank();
     int64_t batch = rank == 3 ? cType.getDimSize(0) : 1;
