@@ -9,7 +9,9 @@ checked against the program's float64 / exact-integer reference.
                   [--runner batch|process]
   difftest.py show SEED            print one program and its command line
   difftest.py replay CASE.json...  re-run saved (reduced) cases; exit 1 on
-                                   any failure (the regression tests)
+                                   any failure (the regression tests); on
+                                   the CPU and, for a case found there, ptx
+                                   (or on --backends)
   difftest.py reduce SEED --backends B   reduce one failing program
 
 Backend ptx only compiles for the GPU (PTX, and a cubin when ptxas is
@@ -366,6 +368,9 @@ def run_triton(p, d, timeout=None):
     import triton  # noqa: F401
     if TORCH_DT is None:
         TORCH_DT = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
+                    "fp64": torch.float64,
+                    "fp8e4nv": getattr(torch, "float8_e4m3fn", None),
+                    "fp8e5": getattr(torch, "float8_e5m2", None),
                     "i8": torch.int8, "i16": torch.int16, "i32": torch.int32,
                     "i64": torch.int64, "u8": torch.uint8,
                     "u32": getattr(torch, "uint32", None), "i1": torch.bool}
@@ -393,6 +398,8 @@ def run_triton(p, d, timeout=None):
                 t = torch.from_numpy(raw.view(np.int32).copy()).view(torch.uint32)
             elif dt == "i1":
                 t = torch.from_numpy(raw != 0)
+            elif tilegen.is_fp8(dt):
+                t = torch.from_numpy(raw.copy()).view(tdt)
             else:
                 t = torch.from_numpy(raw.copy())
             t = t.cuda()
@@ -421,6 +428,8 @@ def run_triton(p, d, timeout=None):
                 t = t.view(torch.int16)
             if dt == "u32":
                 t = t.view(torch.int32)
+            if tilegen.is_fp8(dt):
+                t = t.view(torch.uint8)
             if dt == "i1":
                 outs[name] = t.numpy().astype(np.int8)
                 continue
@@ -639,7 +648,11 @@ def replay(args):
         with open(path) as f:
             d = json.load(f)
         p = from_json(d)
-        backends = args.backends.split(",") if args.backends else ["cpu"]
+        # by default the CPU, and the backend that found the case where it
+        # runs on this machine too (ptx: compile only)
+        found = d.get("found", {}).get("backend")
+        backends = args.backends.split(",") if args.backends else \
+            ["cpu"] + (["ptx"] if found == "ptx" else [])
         for b in backends:
             st, msg = run_backend(p, b, opts, os.path.join(opts["work"], os.path.basename(path)))
             print("%-50s %-6s %s %s" % (os.path.basename(path), b, st, msg))
@@ -697,6 +710,7 @@ def main():
     q.add_argument("seed", type=int)
     q = sub.add_parser("replay")
     common(q)
+    q.set_defaults(backends=None)
     q.add_argument("cases", nargs="+")
     q = sub.add_parser("reduce")
     common(q)

@@ -11,7 +11,9 @@ value of every node together with
   dtype, the approximation error of the GPU's special functions, the
   reassociation of reductions), so a backend's result ``out`` is right when
   ``|out - ref| <= 2 * err`` (integers and bit operations: ``err == 0``,
-  exact);
+  exact). ``err == 0`` means the backend holds exactly ``ref``: fp64 and
+  fp8 operations that every backend rounds correctly keep it so on exact
+  operands, with ``ref`` the rounded value (``Program._round_out``);
 * an "unsure" mask: elements whose value depends on a comparison or a
   rounding that the error bound cannot decide (``a < b`` with ``|a - b|``
   within the error, a float-to-int conversion next to an integer). They are
@@ -30,36 +32,118 @@ import random
 
 import numpy as np
 
-FLOATS = ["fp32", "fp16", "bf16"]
+FP8 = ["fp8e4nv", "fp8e5"]
+FLOATS = ["fp32", "fp16", "bf16", "fp64"] + FP8
 SINTS = ["i8", "i16", "i32", "i64"]
 UINTS = ["u8", "u32"]
 INTS = SINTS + UINTS
 TL = {"fp32": "tl.float32", "fp16": "tl.float16", "bf16": "tl.bfloat16",
-      "fp64": "tl.float64", "i1": "tl.int1", "i8": "tl.int8",
+      "fp64": "tl.float64", "fp8e4nv": "tl.float8e4nv", "fp8e5": "tl.float8e5",
+      "i1": "tl.int1", "i8": "tl.int8",
       "i16": "tl.int16", "i32": "tl.int32", "i64": "tl.int64",
       "u8": "tl.uint8", "u16": "tl.uint16", "u32": "tl.uint32",
       "u64": "tl.uint64"}
 NP_STORE = {"fp32": np.float32, "fp16": np.float16, "bf16": np.uint16,
-            "fp64": np.float64, "i1": np.int8, "i8": np.int8,
+            "fp64": np.float64, "fp8e4nv": np.uint8, "fp8e5": np.uint8,
+            "i1": np.int8, "i8": np.int8,
             "i16": np.int16, "i32": np.int32, "i64": np.int64,
             "u8": np.uint8, "u16": np.uint16, "u32": np.uint32}
 BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8,
         "u16": 16, "u32": 32, "fp16": 16, "bf16": 16, "fp32": 32,
-        "fp64": 64}
-# unit roundoff, smallest normal, largest value we allow (well inside range)
+        "fp64": 64, "fp8e4nv": 8, "fp8e5": 8}
+# unit roundoff; TINY: the absolute error of rounding near zero (the
+# smallest normal: a backend may flush denormals; fp8: half the spacing of
+# its subnormals, which every backend keeps); BIG: the largest magnitude we
+# allow (well inside range; fp8: the largest finite value, since Triton's
+# conversions saturate there but its arithmetic need not)
 UNIT = {"fp32": 2.0 ** -24, "fp16": 2.0 ** -11, "bf16": 2.0 ** -8,
-        "fp64": 2.0 ** -53}
+        "fp64": 2.0 ** -53, "fp8e4nv": 2.0 ** -4, "fp8e5": 2.0 ** -3}
 TINY = {"fp32": 2.0 ** -126, "fp16": 2.0 ** -14, "bf16": 2.0 ** -126,
-        "fp64": 2.0 ** -1022}
-BIG = {"fp32": 1e30, "fp16": 3e4, "bf16": 1e30, "fp64": 1e300}
+        "fp64": 2.0 ** -1022, "fp8e4nv": 2.0 ** -10, "fp8e5": 2.0 ** -17}
+BIG = {"fp32": 1e30, "fp16": 3e4, "bf16": 1e30, "fp64": 1e200,
+       "fp8e4nv": 448.0, "fp8e5": 57344.0}
 # relative / absolute error of the GPU's approximate special functions
 # (ex2.approx, lg2.approx, rsqrt.approx: about 2 ulp of fp32), with margin
 APPROX_REL = 2.0 ** -18
 APPROX_ABS = 2.0 ** -19
+# fp64 special functions: the CPU calls libm (glibc: exp, log, sin, cos
+# within 1 ulp, tanh and erf within a few), the GPU libdevice (__nv_exp ...:
+# 1 or 2 ulp), rsqrt is 1 / sqrt (two roundings) on the CPU and sigmoid
+# 1 / (1 + exp(-x)); the reference's numpy functions are within a few ulp
+# too. 32 ulp of margin: still 2^30 tighter than an fp32 approximation.
+APPROX_REL64 = 2.0 ** -48
+APPROX_ABS64 = 2.0 ** -52
+
+
+def _fp8_table(ebits, mbits, fn):
+    """The 256 values of an fp8 format (fn: no infinities, one NaN code
+    0x7f/0xff, as e4m3fn; else IEEE-like, as e5m2)."""
+    bias = (1 << (ebits - 1)) - 1
+    vals = np.empty(256)
+    for c in range(256):
+        s = -1.0 if c & 0x80 else 1.0
+        e = (c >> mbits) & ((1 << ebits) - 1)
+        m = c & ((1 << mbits) - 1)
+        if fn and e == (1 << ebits) - 1 and m == (1 << mbits) - 1:
+            v = np.nan
+        elif not fn and e == (1 << ebits) - 1:
+            v = np.inf if m == 0 else np.nan
+        elif e == 0:
+            v = m * 2.0 ** (1 - bias - mbits)
+        else:
+            v = (1 + m / (1 << mbits)) * 2.0 ** (e - bias)
+        vals[c] = s * v
+    return vals
+
+
+FP8_VALUES = {"fp8e4nv": _fp8_table(4, 3, True), "fp8e5": _fp8_table(5, 2, False)}
+# the finite non-negative values in code order (increasing): e4m3 0 .. 448,
+# e5m2 0 .. 57344
+FP8_POS = {k: v[:128][np.isfinite(v[:128])] for k, v in FP8_VALUES.items()}
+
+
+def fp8_round(x, dt):
+    """float64 -> the nearest fp8 value, ties to the even code, saturating
+    at the largest finite value (cvt.rn.satfinite: Hopper's conversion,
+    Triton's and tilec's on both backends); as float64."""
+    x = np.asarray(x, dtype=np.float64)
+    pos = FP8_POS[dt]
+    a = np.minimum(np.abs(x), pos[-1])
+    k = np.clip(np.searchsorted(pos, a, side="right") - 1, 0, len(pos) - 2)
+    lo, hi = pos[k], pos[k + 1]
+    mid = (lo + hi) / 2
+    up = (a > mid) | ((a == mid) & (k % 2 == 1))
+    r = np.where(a >= pos[-1], pos[-1], np.where(up, hi, lo))
+    return np.where(np.signbit(x), -r, r)
+
+
+def two_product_exact(a, b):
+    """Whether the float64 product a * b is exact (Dekker's TwoProduct: the
+    rounding error of fl(a * b) is zero). Tiny or huge products count as
+    inexact (the splitting would under- or overflow)."""
+    with np.errstate(all="ignore"):
+        a = np.asarray(a, dtype=np.float64)
+        b = np.asarray(b, dtype=np.float64)
+        p = a * b
+
+        def split(x):
+            c = 134217729.0 * x
+            hi = c - (c - x)
+            return hi, x - hi
+        ah, al = split(a)
+        bh, bl = split(b)
+        err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        ok = (np.abs(a) < 1e150) & (np.abs(b) < 1e150) & \
+            ((np.abs(p) > 1e-280) | (a == 0) | (b == 0))
+        return (err == 0) & ok
 
 
 def is_float(dt):
-    return dt in FLOATS or dt == "fp64"
+    return dt in FLOATS
+
+
+def is_fp8(dt):
+    return dt in FP8
 
 
 def is_int(dt):
@@ -108,6 +192,8 @@ def round_to(x, dt):
         return np.asarray(x).astype(np.float16).astype(np.float64)
     if dt == "bf16":
         return bf16_round(x)
+    if is_fp8(dt):
+        return fp8_round(x, dt)
     return np.asarray(x, dtype=np.float64)
 
 
@@ -116,6 +202,11 @@ def to_bits(x, dt):
     if dt == "bf16":
         f = np.asarray(x, dtype=np.float32)
         return (f.view(np.uint32) >> 16).astype(np.uint16)
+    if is_fp8(dt):
+        # the code of each (representable) value; -0.0 keeps its sign
+        x = np.asarray(x, dtype=np.float64)
+        k = np.searchsorted(FP8_POS[dt], np.abs(x))
+        return (k | np.where(np.signbit(x), 0x80, 0)).astype(np.uint8)
     if dt == "i1":
         return np.asarray(x).astype(np.int8)
     return np.asarray(x).astype(NP_STORE[dt])
@@ -125,6 +216,8 @@ def from_bits(raw, dt):
     """Raw array of dt -> float64 / int64 values."""
     if dt == "bf16":
         return (raw.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    if is_fp8(dt):
+        return FP8_VALUES[dt][np.asarray(raw).astype(np.uint8)]
     if is_float(dt):
         return raw.astype(np.float64)
     if dt == "i1":
@@ -497,8 +590,10 @@ class Program:
             return self._binary(at["op"], self.nodes[n.args[0]].dtype, dt, a, b, check)
         if k == "fma":
             a, b, c = args
-            r = self._binary("*", dt, "fp64", a, b, check)
-            r = (r[0], r[1], r[2])
+            # one rounding: the product is exact in float64 for the narrower
+            # types; an fp64 product is rounded (its error counted), which
+            # fl(fl(a * b) + c) and fma(a, b, c) both lie within
+            r = self._binary("*", dt, dt if dt == "fp64" else "exact", a, b, check)
             return self._binary("+", dt, dt, r, c, check)
         if k == "where":
             c, a, b = args
@@ -521,6 +616,10 @@ class Program:
                     er = e.sum(axis=ax, keepdims=True) + \
                         cnt * UNIT[dt] * np.abs(v).sum(axis=ax, keepdims=True) + cnt * TINY[dt]
                     self._check_float(r, er, dt, check)
+                    if check and is_fp8(dt) and \
+                            (np.abs(v) + e).sum(axis=ax).max(initial=0) > BIG[dt]:
+                        # a partial sum in any order could saturate
+                        raise Unsafe("fp8 partial sums")
                 else:
                     er = np.zeros(r.shape)
                     self._check_int(r, dt, check)
@@ -559,10 +658,13 @@ class Program:
             if is_float(dt):
                 ad = self.nodes[n.args[0]].dtype
                 uin = 2.0 ** -11 if (ad == "fp32" and not at.get("ieee")) else 0.0
+                # Hopper's fp8 wgmma adds with an accumulator shorter than
+                # fp32 (about 14 bits, perhaps truncating): 2^-13 an addition
+                acc = 2.0 ** -13 if is_fp8(ad) else UNIT["fp32"]
                 mag = np.matmul(np.abs(va) + a[1], np.abs(vb) + b[1])
                 kk = va.shape[-1]
                 er = np.matmul(a[1], np.abs(vb) + b[1]) + np.matmul(np.abs(va), b[1]) + \
-                    mag * (2 * uin + (kk + 2) * UNIT["fp32"]) + kk * TINY["fp32"]
+                    mag * (2 * uin + (kk + 2) * acc) + kk * TINY["fp32"]
                 self._check_float(r, er, dt, check)
             else:
                 er = np.zeros(r.shape)
@@ -628,6 +730,38 @@ class Program:
         e = np.where(exact, 0.0, e + UNIT[dt] * np.abs(r) + TINY[dt])
         return e
 
+    def _round_out(self, dt, r, e, exact, check, saturate=False):
+        """(value, error) of an operation's result r in dt, from the exact
+        result r on the operands' references and the error e it inherits.
+
+        fp32, fp16, bf16: r stays, the rounding is counted in the error
+        (zero only where r is representable and e zero).
+
+        fp64 and fp8 model the rounding exactly where the operands are
+        (e == 0 means the backend holds exactly the reference's value) and
+        the operation is correctly rounded on every backend (`exact`: a
+        bool or a mask): fp64 +, -, /, sqrt and products that are exact (a
+        backend may contract a product into an fma, skipping its rounding);
+        fp8 arithmetic (computed in f32, exact for +, - and *, and within
+        2.5 ulp of f32 for /, which fp8's midpoints are never that close
+        to) and conversions. There the reference is the rounded value
+        (numpy's float64 operation is IEEE; fp8: fp8_round) with error 0,
+        so that a backend must match it bit for bit; elsewhere the rounding
+        is counted in the error. fp8 results beyond the largest finite
+        value are left out (Unsafe), except for conversions (`saturate`),
+        where they saturate as cvt.rn.satfinite does."""
+        e = np.broadcast_to(np.asarray(e, dtype=np.float64), np.shape(r))
+        if dt not in ("fp64",) and not is_fp8(dt):
+            return r, self._float_out(dt, r, e.copy())
+        ex = (e == 0) & exact
+        if is_fp8(dt):
+            if check and not saturate and (np.abs(r) + e).max(initial=0) > BIG[dt]:
+                raise Unsafe("fp8 range")
+            rc = np.clip(r, -BIG[dt], BIG[dt])
+            v = np.where(ex, fp8_round(rc, dt), rc)
+            return v, np.where(ex, 0.0, e + UNIT[dt] * np.abs(rc) + TINY[dt])
+        return r, np.where(ex, 0.0, e + UNIT[dt] * np.abs(r) + TINY[dt])
+
     def _unary(self, op, dt, a, check):
         v, e, u = a
         if is_int(dt) or dt == "i1":
@@ -643,6 +777,9 @@ class Program:
                 r = wrap(r, dt)
             self._check_int(r, dt, check)
             return r, np.zeros(r.shape), u
+        # the special functions' error: the GPU's fp32 approximations, or
+        # fp64's libm / libdevice
+        arel, aabs = (APPROX_REL64, APPROX_ABS64) if dt == "fp64" else (APPROX_REL, APPROX_ABS)
         with np.errstate(all="ignore"):
             if op == "neg":
                 return -v, e, u
@@ -658,13 +795,13 @@ class Program:
                 if check and v.max(initial=0) + e.max(initial=0) > 60:
                     raise Unsafe("exp range")
                 r = np.power(base, v)
-                er = r * (np.power(base, e) - 1) + APPROX_REL * r
+                er = r * (np.power(base, e) - 1) + arel * r
             elif op in ("log", "log2"):
                 if check and (v - e).min(initial=1) < 0.05:
                     raise Unsafe("log domain")
                 r = np.log(v) if op == "log" else np.log2(v)
                 s = 1.0 if op == "log" else 1 / math.log(2)
-                er = s * e / np.maximum(v - e, 1e-300) + APPROX_ABS + APPROX_REL * np.abs(r)
+                er = s * e / np.maximum(v - e, 1e-300) + aabs + arel * np.abs(r)
             elif op == "sqrt":
                 if check and (v - e).min(initial=1) < 0:
                     raise Unsafe("sqrt domain")
@@ -674,24 +811,25 @@ class Program:
                 if check and (v - e).min(initial=1) < 0.05:
                     raise Unsafe("rsqrt domain")
                 r = 1 / np.sqrt(v)
-                er = 0.5 * e * (np.maximum(v - e, 1e-300) ** -1.5) + APPROX_REL * r
+                er = 0.5 * e * (np.maximum(v - e, 1e-300) ** -1.5) + arel * r
             elif op in ("sin", "cos"):
                 if check and np.abs(v).max(initial=0) > 100:
                     raise Unsafe("trig range")
                 r = np.sin(v) if op == "sin" else np.cos(v)
-                er = e + APPROX_ABS
+                er = e + aabs + (arel * np.abs(r) if dt == "fp64" else 0)
             elif op == "tanh":
                 r = np.tanh(v)
-                er = e + APPROX_ABS + APPROX_REL * np.abs(r)
+                er = e + aabs + arel * np.abs(r)
             elif op == "sigmoid":
                 r = 1 / (1 + np.exp(-v))
-                er = e / 4 + APPROX_ABS + APPROX_REL * np.abs(r)
+                er = e / 4 + aabs + arel * np.abs(r)
             elif op == "erf":
                 r = np.vectorize(math.erf, otypes=[np.float64])(v) if v.size else v
-                er = e * 1.13 + APPROX_ABS
+                er = e * 1.13 + aabs + (arel * np.abs(r) if dt == "fp64" else 0)
             else:
                 raise ValueError(op)
-        er = self._float_out(dt, r, er)
+        # IEEE sqrt (sqrt.rn, sqrtsd) is exact-rounded; the rest not
+        r, er = self._round_out(dt, r, er, op == "sqrt", check)
         er = np.where(er == 0, 0, er)
         self._check_float(r, er, dt, check)
         return r, er, u
@@ -756,7 +894,8 @@ class Program:
             r = np.asarray(r, dtype=np.int64)
             self._check_int(r, sdt, check)
             return r, np.zeros(r.shape), np.broadcast_to(u, r.shape)
-        # floats
+        # floats (dt "exact": fma's product, not rounded)
+        exact = True
         with np.errstate(all="ignore"):
             if op == "+":
                 r = va + vb
@@ -767,16 +906,21 @@ class Program:
             elif op == "*":
                 r = va * vb
                 er = np.abs(va) * eb + np.abs(vb) * ea + ea * eb
+                if dt == "fp64":
+                    exact = two_product_exact(va, vb)
             elif op == "/":
                 den = np.abs(vb) - eb
                 if check and den.min(initial=1) < 0.1:
                     raise Unsafe("division near zero")
                 r = va / vb
                 er = (ea + np.abs(r) * eb) / np.maximum(den, 1e-300)
-                # fp32 '/' may be div.full (2 ulp) where Triton asks, and
-                # x * div.full(1, d) (2.5 ulp) where d is broadcast
-                # (tile-multiply-by-reciprocal)
-                er = er + 5 * UNIT["fp32"] * np.abs(r)
+                if dt == "fp32":
+                    # fp32 '/' may be div.full (2 ulp) where Triton asks,
+                    # and x * div.full(1, d) (2.5 ulp) where d is broadcast
+                    # (tile-multiply-by-reciprocal). fp64's is IEEE (Triton:
+                    # div.rn.f64), fp8's is rounded once to fp8 from an f32
+                    # quotient (see _round_out).
+                    er = er + 5 * UNIT["fp32"] * np.abs(r)
             elif op == "maximum":
                 r = np.maximum(va, vb)
                 er = np.maximum(ea, eb)
@@ -787,9 +931,11 @@ class Program:
                 return r, er, np.broadcast_to(u, r.shape)
             else:
                 raise ValueError(op)
-        if dt != "fp64":
-            er = self._float_out(dt, r, np.broadcast_to(er, np.shape(r)).copy())
-        self._check_float(r, er, dt, check)
+        if dt == "exact":
+            return r, er, np.broadcast_to(u, r.shape)
+        r0 = r
+        r, er = self._round_out(dt, r, er, exact, check)
+        self._check_float(r0, er, dt, check)
         return r, er, np.broadcast_to(u, r.shape)
 
     def _cast(self, sdt, dt, a, bitcast, check):
@@ -801,6 +947,8 @@ class Program:
             r = from_bits(raw.view(NP_STORE[dt]), dt)
             if is_float(sdt):
                 u = u | (v == 0)
+            if is_float(dt):
+                self._check_float(r, np.zeros(r.shape), dt, check)
             return r, np.zeros(r.shape), u
         if dt == "i1":
             r = (v != 0).astype(np.int64)
@@ -818,15 +966,26 @@ class Program:
         if (is_int(sdt) or sdt == "i1") and is_int(dt):
             return wrap(v, dt), np.zeros(v.shape), u
         if (is_int(sdt) or sdt == "i1") and is_float(dt):
-            r = v.astype(np.float64)
-            er = self._float_out(dt, r, np.zeros(r.shape))
-            self._check_float(r, er, dt, check)
+            # fp64: numpy's conversion is the IEEE one; fp8: through fp32,
+            # exact in range (no saturation relied on)
+            r0 = v.astype(np.float64)
+            r, er = self._round_out(dt, r0, np.zeros(r0.shape), True, check)
+            self._check_float(r0, er, dt, check)
             return r, er, u
         # float -> float
-        er = self._float_out(dt, v, e.copy()) if UNIT[dt] > UNIT[sdt] else e
-        if UNIT[dt] > UNIT[sdt]:
+        if is_fp8(dt):
+            # rounded once to nearest even, saturating at the largest finite
+            # value (cvt.rn.satfinite)
+            r, er = self._round_out(dt, v, e, True, check, saturate=True)
+            if check and not (np.all(np.isfinite(r)) and np.all(np.isfinite(er))):
+                raise Unsafe("non-finite")
+            return r, er, u
+        if UNIT[dt] > UNIT[sdt] or (dt == "fp16" and sdt == "bf16"):
+            # narrowing (bf16 -> fp16: a narrower range)
+            er = self._float_out(dt, v, e.copy())
             self._check_float(v, er, dt, check)
-        return v, er, u
+            return v, er, u
+        return v, e, u
 
     # ---- outputs ----------------------------------------------------------
     def expected(self):
@@ -905,15 +1064,24 @@ class Program:
 
 def rand_input(rng, dt, n, kind):
     """Raw contents of an input: floats in [-2, 2] (sometimes positive or
-    small integers), integers small or full-range."""
+    small integers, sometimes (kind 3) of magnitudes 2^-12 to 2^11: fp8's
+    subnormals and saturation; fp8: any finite code), integers small or
+    full-range."""
     if is_float(dt):
         if kind == 0:
             v = rng.uniform(-2, 2, n)
         elif kind == 1:
             v = rng.uniform(0.25, 3, n)
+        elif kind == 3 and is_fp8(dt):
+            codes = np.flatnonzero(np.isfinite(FP8_VALUES[dt]))
+            return rng.choice(codes, n).astype(np.uint8)
+        elif kind == 3:
+            v = rng.uniform(-2, 2, n) * 2.0 ** rng.integers(-12, 11, n)
         else:
             v = rng.integers(-8, 9, n).astype(np.float64) * 0.5
         return to_bits(round_to(v, dt), dt)
+    if kind == 3:
+        kind = 0
     lo, hi = int_range(dt)
     if kind == 0:
         lo, hi = max(lo, -100), min(hi, 100)
@@ -1005,7 +1173,9 @@ class Generator:
         name = "x%d" % self.narr if role == "in" else "y%d" % self.narr
         self.narr += 1
         if role == "in":
-            raw = rand_input(self.nr, dt, n, self.r.randrange(3) if kind is None else kind)
+            if kind is None:
+                kind = self.r.randrange(3) if self.r.random() < 0.85 else 3
+            raw = rand_input(self.nr, dt, n, kind)
         else:
             raw = poison(dt, n)
         self.p.arrays[name] = (dt, raw, role)
@@ -1043,7 +1213,7 @@ class Generator:
 
     def new_dot(self):
         p, r = self.p, self.r
-        dt = r.choice(["fp16", "bf16", "fp32", "fp32", "i8"])
+        dt = r.choice(["fp16", "bf16", "fp32", "fp32", "i8", r.choice(FP8)])
         sa = p.K + r.choice([0, 0, 5])
         sb = p.N + r.choice([0, 0, 3])
         a = self.new_array(dt, p.M * sa, kind=0)
@@ -1092,6 +1262,8 @@ class Generator:
                 if y is None:
                     return False
                 cdt = computation_type(p.nodes[y].dtype, sdt, False)
+                if cdt is None:
+                    return False
                 op = r.choice(["+", "-", "*", "maximum", "minimum", "<", "=="])
                 odt = "i1" if op in ("<", "==") else cdt
                 i = self.try_add(Node("bin", odt, p.nodes[y].shape, [y, s], op=op, cdt=cdt))
@@ -1157,7 +1329,7 @@ class Generator:
             i = self.try_add(Node("where", dt, bshape(*(p.nodes[j].shape for j in (c, z, w))), [c, z, w]))
             return self._keep(i)
         if choice < 0.62 and "math" in feats:
-            if dt in ("fp16", "bf16"):
+            if dt in ("fp16", "bf16") or is_fp8(dt):
                 # Triton's math functions take fp32 and fp64 only
                 op = r.choice(["neg", "abs"])
             elif is_float(dt):
@@ -1179,10 +1351,16 @@ class Generator:
             return self._keep(i)
         if choice < 0.72 and "cast" in feats:
             to = r.choice(FLOATS + INTS + ["i1"])
+            if is_float(dt) and not is_fp8(dt) and r.random() < 0.25:
+                # conversions to fp8: rounding, subnormals, saturation
+                to = r.choice(FP8)
             bit = False
-            if "bitcast" in feats and r.random() < 0.15 and dt in ("fp32", "fp16", "bf16", "i32", "i16", "u32"):
+            if "bitcast" in feats and r.random() < 0.15 and \
+                    dt in ("fp32", "fp16", "bf16", "i32", "i16", "u32", "fp64", "i8", "u8") + tuple(FP8):
                 to = {"fp32": "i32", "fp16": "i16", "bf16": "i16", "i32": "u32",
-                      "i16": "fp16" if False else "i16", "u32": "i32"}[dt]
+                      "i16": "fp16" if False else "i16", "u32": "i32", "fp64": "i64",
+                      "fp8e4nv": r.choice(["i8", "u8"]), "fp8e5": r.choice(["i8", "u8"]),
+                      "i8": r.choice(FP8), "u8": r.choice(FP8)}[dt]
                 bit = dt != to
             if to == dt:
                 return False
@@ -1198,7 +1376,7 @@ class Generator:
                 odt = "i32"
             if op == "sum" and dt == "u8":
                 odt = "u32"
-            if op in ("max", "min") and dt in ("fp16", "bf16"):
+            if op in ("max", "min") and (dt in ("fp16", "bf16") or is_fp8(dt)):
                 odt = "fp32"
             if op in ("max", "min") and dt in ("i8", "i16", "u8"):
                 odt = "i32"
@@ -1208,7 +1386,7 @@ class Generator:
             sh = (1, nx.shape[1]) if ax == 0 else (nx.shape[0], 1)
             i = self.try_add(Node("reduce", odt, sh, [x], op=op, axis=ax))
             return self._keep(i)
-        if choice < 0.82 and "scan" in feats and dt not in ("i1", "fp16"):
+        if choice < 0.82 and "scan" in feats and dt not in ("i1", "fp16") and not is_fp8(dt):
             odt = "fp32" if dt == "bf16" else dt
             if dt in ("i8", "i16"):
                 odt = "i32"
@@ -1319,7 +1497,7 @@ class Generator:
             arr = self.new_array(dt, p.M * stride, role="out")
             p.stores.append({"kind": kind, "arr": arr, "stride": stride, "args": [i]})
         if "atomic" in self.features and r.random() < 0.25:
-            ints = [i for i in self.pool if p.nodes[i].dtype in ("i32", "fp32")]
+            ints = [i for i in self.pool if p.nodes[i].dtype in ("i32", "fp32", "fp64")]
             if ints:
                 i = r.choice(ints)
                 dt = p.nodes[i].dtype
@@ -1358,6 +1536,12 @@ def computation_type(a, b, div_or_mod):
         return "fp32" if div_or_mod else "bf16"
     if "bf16" in (a, b):
         return "fp32"
+    # two fp8s: the same one, or fp16 (/ too); fp8 with an integer is
+    # Triton's TypeError
+    if is_fp8(a) and is_fp8(b):
+        return a if a == b else "fp16"
+    if is_fp8(a) or is_fp8(b):
+        return None
     if div_or_mod and is_signed(a) != is_signed(b):
         return None
     return integer_promote(a, b)
@@ -1366,7 +1550,7 @@ def computation_type(a, b, div_or_mod):
 def poison(dt, n):
     """Output buffers start as a recognizable pattern (NaN-free for floats)."""
     if is_float(dt):
-        return to_bits(np.full(n, -1234.5 if dt != "fp16" else -1234.0), dt)
+        return to_bits(np.full(n, -96.0 if is_fp8(dt) else -1234.5 if dt != "fp16" else -1234.0), dt)
     if dt == "i1":
         return np.full(n, 1, dtype=np.int8)
     lo, hi = int_range(dt)
@@ -1374,7 +1558,7 @@ def poison(dt, n):
 
 
 def atomic_init(nr, dt, n, op):
-    if dt == "fp32":
+    if is_float(dt):
         return to_bits(round_to(nr.uniform(-1, 1, n), dt), dt)
     return to_bits(nr.integers(-50, 50, n, dtype=np.int64), dt)
 
