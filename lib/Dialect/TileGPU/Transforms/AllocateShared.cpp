@@ -32,9 +32,6 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// The most dynamic shared memory a CTA can have on Hopper (227 KB).
-constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
-
 struct Buffer {
   Operation *owner;
   int64_t size, alignment;

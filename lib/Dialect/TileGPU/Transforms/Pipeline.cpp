@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/Scratch.h"
@@ -889,9 +890,6 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   }
   return true;
 }
-
-/// The most dynamic shared memory a Hopper CTA can have (227 KB).
-constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
 
 /// The stages that fit: `wanted`, or fewer (at least 2) when the rings this
 /// loop multiplies, with the other rings it reads and its ops' scratch,

@@ -39,9 +39,6 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// The most dynamic shared memory a CTA can have on Hopper (227 KB).
-constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
-
 /// Where a TMA store may replace `store`: directly in the kernel's body,
 /// in the consumer region of its tilegpu.warp_specialize, or in the loop
 /// over programs of a persistent kernel (whose threads all run it the

@@ -59,8 +59,6 @@ constexpr llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
 /// Warps of the producer: one warpgroup (setmaxnreg is per warpgroup).
 constexpr unsigned kProducerWarps = kWarpsPerWarpgroup;
 
-/// The most dynamic shared memory a Hopper CTA can have (227 KB).
-constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
 
 /// Shared memory the kernel needs when every ring lives through the whole
 /// split (the producer runs ahead of the consumers, unordered with their

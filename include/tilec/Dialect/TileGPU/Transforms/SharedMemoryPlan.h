@@ -20,6 +20,10 @@ class FuncOp;
 
 namespace tilec::tilegpu {
 
+/// The most dynamic shared memory a Hopper CTA can have: 227 KB (232,448
+/// bytes, CUDA C Programming Guide, compute capability 9.0).
+inline constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+
 /// The bytes of dynamic shared memory tilegpu-allocate-shared would give
 /// the kernel `func` as it is now: its rings, mbarrier arrays and scratch
 /// laid out by the pass's own rule (live ranges, first fit, largest
