@@ -235,3 +235,88 @@ func.func @expanded_load(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %z: 
   tile.store %zp, %vb : tensor<64x64x2x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// A dot's bf16 result stored through contiguous addresses: the addresses
+// take the accumulator's layout with runs of 8 columns per thread (lanes 0
+// and 1 step by 8 and 16 columns instead of 2 and 4), the value is
+// converted to it; the row index keeps the accumulator's slice (the same
+// map in both layouts), the column index gets its own copy.
+// CHECK: #[[$RUNS:.*]] = #tilegpu.linear<register = {{\[\[}}0, 1], [0, 2], [0, 4], [8, 0], [0, 32]], lane = {{\[\[}}0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK: #[[$ACC:.*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+// CHECK: #[[$ROWS:.*]] = #tilegpu.slice<{dim = 1, parent = #[[$ACC]]}>
+// CHECK: #[[$COLS:.*]] = #tilegpu.slice<{dim = 0, parent = #[[$RUNS]]}>
+// CHECK-LABEL: func.func @store_accumulator_runs
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #[[$ACC]]>
+// CHECK: tile.make_range {{.*}} : tensor<64xi32, #[[$ROWS]]>
+// CHECK: tile.make_range {{.*}} : tensor<64xi32, #[[$COLS]]>
+// CHECK: %[[V:.*]] = arith.truncf {{.*}} to tensor<64x64xbf16, #[[$ACC]]>
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[V]] : tensor<64x64xbf16, #[[$ACC]]> -> tensor<64x64xbf16, #[[$RUNS]]>
+// CHECK: tile.store %{{.*}}, %[[C]] : tensor<64x64x!tile.ptr<bf16>, #[[$RUNS]]>
+// CHECK: tile.reduce {{.*}} -> tensor<64xf32, #[[$ROWS]]>
+// CHECK: tile.store {{.*}} : tensor<64x!tile.ptr<f32>, #[[$ROWS]]>
+func.func @store_accumulator_runs(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %o: !tile.ptr<bf16> {tile.divisibility = 16 : i32}, %m: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %d = tile.dot %a, %b, %zero : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+  %rows = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %cols = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64 = arith.constant dense<64> : tensor<64x1xi32>
+  %ro = arith.muli %r2, %c64 : tensor<64x1xi32>
+  %c2 = tile.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rb = tile.broadcast %ro : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cb = tile.broadcast %c2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rb, %cb : tensor<64x64xi32>
+  %os = tile.splat %o : tensor<64x64x!tile.ptr<bf16>>
+  %op = tile.addptr %os, %off : tensor<64x64x!tile.ptr<bf16>>, tensor<64x64xi32>
+  %v = arith.truncf %d : tensor<64x64xf32> to tensor<64x64xbf16>
+  tile.store %op, %v : tensor<64x64x!tile.ptr<bf16>>
+  // The row maxima, stored by row index: the accumulator's rows.
+  %mx = tile.reduce %d {axis = 1 : i32} : (tensor<64x64xf32>) -> tensor<64xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.maximumf %x, %y : f32
+    tile.reduce.return %s : f32
+  }
+  %ms = tile.splat %m : tensor<64x!tile.ptr<f32>>
+  %mp = tile.addptr %ms, %rows : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  tile.store %mp, %mx : tensor<64x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// Stored as f32 (8-byte stores from the accumulator, whole sectors per
+// quad), or through a mask that changes every column: the addresses keep
+// the accumulator's layout and nothing is converted.
+// CHECK: #[[$ACC:.*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+// CHECK-LABEL: func.func @store_accumulator_as_is
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store {{.*}} : tensor<64x64x!tile.ptr<f32>, #[[$ACC]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store {{.*}} : tensor<64x64x!tile.ptr<bf16>, #[[$ACC]]>
+func.func @store_accumulator_as_is(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %o: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %h: !tile.ptr<bf16> {tile.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %d = tile.dot %a, %b, %zero : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+  %rows = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %cols = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64 = arith.constant dense<64> : tensor<64x1xi32>
+  %ro = arith.muli %r2, %c64 : tensor<64x1xi32>
+  %c2 = tile.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rb = tile.broadcast %ro : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cb = tile.broadcast %c2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rb, %cb : tensor<64x64xi32>
+  %os = tile.splat %o : tensor<64x64x!tile.ptr<f32>>
+  %op = tile.addptr %os, %off : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>
+  tile.store %op, %d : tensor<64x64x!tile.ptr<f32>>
+  // Column c < n for an n of unknown divisibility: no run of the mask.
+  %ns = tile.splat %n : tensor<1x64xi32>
+  %in = arith.cmpi slt, %c2, %ns : tensor<1x64xi32>
+  %mask = tile.broadcast %in : tensor<1x64xi1> -> tensor<64x64xi1>
+  %hs = tile.splat %h : tensor<64x64x!tile.ptr<bf16>>
+  %hp = tile.addptr %hs, %off : tensor<64x64x!tile.ptr<bf16>>, tensor<64x64xi32>
+  %v = arith.truncf %d : tensor<64x64xf32> to tensor<64x64xbf16>
+  tile.store %hp, %v, %mask : tensor<64x64x!tile.ptr<bf16>>
+  return
+}

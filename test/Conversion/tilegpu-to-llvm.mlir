@@ -246,3 +246,24 @@ func.func @volatile_flag(%flag: !tile.ptr<i32>, %out: !tile.ptr<i32>) attributes
   tile.store %out, %s : !tile.ptr<i32>
   return
 }
+
+// -----
+
+#acc = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+#runs = #tilegpu.linear<register = [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+
+// The accumulator's column pairs gathered into runs of 8 (a stored dot's
+// addresses, convert-tile-to-tilegpu): two butterflies, lane bits 0 and 1,
+// of the 16 words (bf16 pairs) a thread holds, 8 shuffles each, and no
+// shared memory.
+// CHECK-LABEL: llvm.func @gather_accumulator_runs
+// CHECK-NOT: nvvm.barrier0
+// CHECK-COUNT-8: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c1_i32{{[_0-9]*}}, %c31_i32{{[_0-9]*}} : i32 -> i32
+// CHECK-COUNT-8: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c2_i32{{[_0-9]*}}, %c31_i32{{[_0-9]*}} : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+func.func @gather_accumulator_runs(%x: tensor<64x64xbf16, #acc>) -> tensor<64x64xbf16, #runs> attributes {tilegpu.num_warps = 4 : i32} {
+  %y = tilegpu.convert_layout %x : tensor<64x64xbf16, #acc> -> tensor<64x64xbf16, #runs>
+  return %y : tensor<64x64xbf16, #runs>
+}

@@ -36,6 +36,16 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
     dots get a register-blocked layout for the FMA path, with a remark
     saying why.
 
+    A store of a tensor-core accumulator narrower than 32 bits (O or C
+    stored as bf16/fp16/fp8) keeps its addresses and mask in a class of
+    their own: the accumulator's layout with its register and lane bases
+    exchanged so that each thread holds runs as long as the addresses'
+    contiguity, alignment and the mask's constancy allow, up to 16 bytes
+    (`gatherRegisterRun`; the wgmma layout gives a thread pairs of
+    columns). The value gets a `tilegpu.convert_layout`, which lowers to
+    butterfly shuffles within warps; the store then writes 16 bytes per
+    thread and instruction instead of 4.
+
     Example: in a row softmax the row maximum is
     `#tilegpu.slice<{dim = 1, parent = #blocked}>` of the tile's layout, so
     `x - m[:, None]` needs no data movement.

@@ -7,7 +7,9 @@
 // make_range, splat, broadcast, expand_dims, convert_layout, reshape, trans
 // (through shared memory with rows padded against bank conflicts).
 // When each thread already holds what it needs (getRegisterMapping), these
-// rename register slots; otherwise the tile goes through shared memory.
+// rename register slots; a convert_layout whose layouts differ by
+// exchanges of register and lane bases (getLaneRegisterSwaps) shuffles
+// within warps; otherwise the tile goes through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -145,6 +148,93 @@ struct ExpandDimsOpLowering : TileOpLowering<tile::ExpandDimsOp> {
   }
 };
 
+/// Packs `values` (one element type) into 32-bit words of `perWord`
+/// consecutive slots each (perWord 1: the values as they are).
+static SmallVector<Value> packWords(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> values, int64_t perWord) {
+  if (perWord == 1)
+    return SmallVector<Value>(values);
+  SmallVector<Value> words;
+  for (size_t i = 0; i < values.size(); i += perWord) {
+    Type storage = getStorageType(values[i].getType());
+    auto vectorType = VectorType::get({perWord}, storage);
+    Value vector = LLVM::UndefOp::create(b, loc, vectorType);
+    for (int64_t j = 0; j < perWord; ++j)
+      vector = LLVM::InsertElementOp::create(
+          b, loc, vector, toStorage(b, loc, values[i + j]), i32Val(b, loc, j));
+    words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector));
+  }
+  return words;
+}
+
+/// The inverse of packWords: `perWord` values of `element` per word.
+static SmallVector<Value> unpackWords(OpBuilder &b, Location loc,
+                                      ArrayRef<Value> words, int64_t perWord,
+                                      Type element) {
+  if (perWord == 1)
+    return SmallVector<Value>(words);
+  auto vectorType = VectorType::get({perWord}, getStorageType(element));
+  SmallVector<Value> values;
+  for (Value word : words) {
+    Value vector = LLVM::BitcastOp::create(b, loc, vectorType, word);
+    for (int64_t j = 0; j < perWord; ++j)
+      values.push_back(fromStorage(
+          b, loc,
+          LLVM::ExtractElementOp::create(b, loc, vector, i32Val(b, loc, j)),
+          element));
+  }
+  return values;
+}
+
+/// A convert_layout within warps: the butterflies of `swaps`
+/// (getLaneRegisterSwaps) from `src`, then the renaming to `dst`. For a
+/// swap of register bit ρ and lane bit λ, each pair of slots that differs
+/// in ρ costs one `shfl.sync.bfly` and three selects: a lane keeps the slot
+/// whose bit ρ equals its bit λ and trades the other. Elements narrower
+/// than 32 bits travel packed in words where the low register bits, which
+/// no swap touches, allow.
+static SmallVector<Value> exchangeWithinWarp(OpBuilder &b, Location loc,
+                                             ValueRange srcValues,
+                                             const LinearLayout &src,
+                                             const LinearLayout &dst,
+                                             ArrayRef<LaneRegisterSwap> swaps) {
+  Type element = srcValues.front().getType();
+  unsigned packBits = getSwapPackBits(
+      src, swaps, getStorageType(element).getIntOrFloatBitWidth());
+  int64_t perWord = int64_t(1) << packBits;
+  SmallVector<Value> words = packWords(
+      b, loc, SmallVector<Value>(srcValues.begin(), srcValues.end()), perWord);
+  ThreadIndices ids = getThreadIndices(b, loc);
+  LinearLayout current = src;
+  for (LaneRegisterSwap swap : swaps) {
+    Value laneBit = arith::AndIOp::create(b, loc, ids.lane,
+                                          i32Val(b, loc, int64_t(1) << swap.lane));
+    Value upper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        laneBit, i32Val(b, loc, 0));
+    int64_t bit = int64_t(1) << (swap.reg - packBits);
+    for (int64_t lo = 0, e = words.size(); lo < e; ++lo) {
+      if (lo & bit)
+        continue;
+      int64_t hi = lo | bit;
+      // Lanes with bit λ clear keep `lo` and trade `hi`; the others keep
+      // `hi` and trade `lo`.
+      Value give = arith::SelectOp::create(b, loc, upper, words[lo], words[hi]);
+      Value got = emitShuffleXor(b, loc, give, 1u << swap.lane);
+      Value newLo = arith::SelectOp::create(b, loc, upper, got, words[lo]);
+      Value newHi = arith::SelectOp::create(b, loc, upper, words[hi], got);
+      words[lo] = newLo;
+      words[hi] = newHi;
+    }
+    current = applySwap(current, swap);
+  }
+  SmallVector<Value> values = unpackWords(b, loc, words, perWord, element);
+  auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
+  std::optional<SmallVector<int64_t>> mapping =
+      getRegisterMapping(current, dst, identity);
+  assert(mapping && "getLaneRegisterSwaps checked the renaming");
+  return gatherSlots(*mapping, values);
+}
+
 struct ConvertLayoutOpLowering : TileOpLowering<ConvertLayoutOp> {
   using TileOpLowering::TileOpLowering;
   LogicalResult
@@ -159,6 +249,14 @@ struct ConvertLayoutOpLowering : TileOpLowering<ConvertLayoutOp> {
     auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
     if (auto mapping = getRegisterMapping(*src, *dst, identity)) {
       rewriter.replaceOpWithMultiple(op, {gatherSlots(*mapping, adaptor.getSrc())});
+      return success();
+    }
+    if (auto swaps = getCheapLaneRegisterSwaps(
+            *src, *dst,
+            getStorageType(adaptor.getSrc().front().getType()).getIntOrFloatBitWidth())) {
+      rewriter.replaceOpWithMultiple(
+          op, {exchangeWithinWarp(rewriter, loc, adaptor.getSrc(), *src, *dst,
+                                  *swaps)});
       return success();
     }
     ArrayRef<int64_t> shape = srcType.getShape();

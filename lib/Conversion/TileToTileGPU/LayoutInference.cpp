@@ -125,6 +125,16 @@ LogicalResult LayoutInference::collect(Operation *op) {
         addSlice(result, reduce.getAxis(), reduce.getSrcs().front(), op);
     return success();
   }
+  // A store's value and address join later (resolveStores), unless the
+  // value is a dot's accumulator.
+  if (auto store = dyn_cast<tile::StoreOp>(op); store && isTile(store.getPtr())) {
+    classOf(store.getValue());
+    classOf(store.getPtr());
+    if (store.getMask())
+      unite(store.getPtr(), store.getMask());
+    stores.push_back(store);
+    return success();
+  }
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     classOf(dot.getA());
     classOf(dot.getB());
@@ -180,6 +190,27 @@ LogicalResult LayoutInference::collect(Operation *op) {
   return success();
 }
 
+void LayoutInference::resolveStores() {
+  SmallVector<unsigned> dots;
+  for (auto [id, value] : llvm::enumerate(values))
+    if (isa_and_present<tile::DotOp>(value.getDefiningOp()) &&
+        cast<RankedTensorType>(value.getType()).getRank() >= 2)
+      dots.push_back(id);
+  // A dot's accumulator is stored from its tensor-core layout, where a
+  // thread holds short runs (pairs of columns); its addresses keep a class
+  // of their own, whose layout gathers longer runs (deriveFromStoredValue).
+  // Every other store's value shares its address's layout.
+  for (tile::StoreOp store : stores) {
+    unsigned value = find(classOf(store.getValue()));
+    if (value == find(classOf(store.getPtr())))
+      continue;
+    if (llvm::any_of(dots, [&](unsigned id) { return find(id) == value; }))
+      storesOfDots.push_back(store);
+    else
+      unite(store.getValue(), store.getPtr());
+  }
+}
+
 void LayoutInference::resolveBroadcasts() {
   // A broadcast source shares its result's layout. When one source is
   // broadcast into tiles of two classes (rows of A and rows of C in a
@@ -202,9 +233,28 @@ void LayoutInference::resolveBroadcasts() {
   }
 }
 
+/// The class a slice along `axis` of class `parent` takes its layout from:
+/// for the addresses of a stored accumulator (resolveStores), sliced along
+/// the dimension their runs were gathered in, the accumulator's class. The
+/// two slices are the same map (gatherRegisterRun exchanges only steps
+/// along that dimension), and tutorial 06's offs_m, which addresses O,
+/// also addresses M and masks the scores: it keeps the accumulator's rows.
+unsigned LayoutInference::getSliceParent(unsigned parent, unsigned axis) {
+  for (tile::StoreOp store : storesOfDots) {
+    unsigned value = find(classOf(store.getValue()));
+    if (find(classOf(store.getPtr())) != parent || value == parent)
+      continue;
+    ClassAccess access = getBestAccess(parent);
+    if (!access.order.empty() && access.order.front() == axis)
+      return value;
+  }
+  return parent;
+}
+
 void LayoutInference::resolveSlices() {
   for (const SliceRequest &req : requests) {
-    unsigned child = find(req.child), parent = find(req.parent);
+    unsigned child = find(req.child);
+    unsigned parent = getSliceParent(find(req.parent), req.axis);
     auto it = sliceOf.find(child);
     if (it == sliceOf.end()) {
       sliceOf[child] = {req.axis, parent, req.op};
@@ -317,12 +367,56 @@ Attribute LayoutInference::deriveFromReshape(unsigned root) {
                            reshapeLayout(*from, toType.getShape()));
 }
 
+Attribute LayoutInference::deriveFromStoredValue(unsigned root,
+                                                 tile::StoreOp store) {
+  Attribute from = layoutOfClass(find(classOf(store.getValue())));
+  if (!isa<WarpgroupMMAEncodingAttr, MMAEncodingAttr>(from))
+    return from;
+  // 32-bit elements are stored 8 bytes at a time from the accumulator,
+  // whole 32-byte sectors per four lanes: not worth the shuffles.
+  auto type = store.getValue().getType();
+  Type element = cast<RankedTensorType>(type).getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() >= 32)
+    return from;
+  // The gathered layout describes the stored tile: a larger tile of the
+  // class (a broadcast past it) keeps the accumulator's.
+  auto storedType = cast<RankedTensorType>(type);
+  for (auto [id, value] : llvm::enumerate(values))
+    if (find(id) == root &&
+        cast<RankedTensorType>(value.getType()).getNumElements() >
+            storedType.getNumElements())
+      return from;
+  ClassAccess access = getBestAccess(root);
+  if (access.vec <= 1)
+    return from;
+  unsigned dim = access.order.front();
+  int64_t run = access.vec;
+  // A mask must be uniform over the run (tile-axis-info constancy).
+  for (tile::StoreOp other : storesOfDots) {
+    if (find(classOf(other.getPtr())) != root || !other.getMask())
+      continue;
+    AxisInfo mask = axisInfo.lookup(other.getMask());
+    run = mask.getRank() == access.shape.size()
+              ? std::min<int64_t>(run, mask.getConstancy(dim))
+              : 1;
+  }
+  FailureOr<LinearLayout> accumulator =
+      toLinearLayout(storedType.getShape(), from);
+  if (run <= 1 || failed(accumulator))
+    return from;
+  LinearLayout gathered = gatherRegisterRun(*accumulator, dim, run);
+  if (gathered == *accumulator)
+    return from;
+  return getLinearEncoding(func->getContext(), gathered);
+}
+
 LogicalResult LayoutInference::run() {
   WalkResult walk = func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     return failed(collect(op)) ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
+  resolveStores();
   resolveBroadcasts();
   resolveSlices();
   resolveReshapes();
@@ -567,6 +661,12 @@ Attribute LayoutInference::layoutOfClass(unsigned root) {
     }
   } else if (reshapedFrom.contains(root)) {
     layout = deriveFromReshape(root);
+  } else if (tile::StoreOp *store = llvm::find_if(
+                 storesOfDots,
+                 [&](tile::StoreOp s) { return find(classOf(s.getPtr())) == root; });
+             store != storesOfDots.end() &&
+             find(classOf(store->getValue())) != root) {
+    layout = deriveFromStoredValue(root, *store);
   } else {
     layout = chooseBlocked(root);
   }

@@ -9,7 +9,9 @@
 // into classes; expand_dims and reduce relate a class to the slice of a
 // higher-rank class; a class reshaped from (or into) one whose layout has a
 // reason of its own takes that layout reshaped, so that tile.reshape stays
-// in registers; every other class gets a blocked layout.
+// in registers; the addresses of a store of a tensor-core accumulator take
+// the accumulator's layout with longer runs per thread (the value is
+// converted within warps); every other class gets a blocked layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,10 +66,13 @@ private:
   void addSlice(mlir::Value child, unsigned axis, mlir::Value parent,
                 mlir::Operation *op);
   mlir::LogicalResult collect(mlir::Operation *op);
+  void resolveStores();
   void resolveBroadcasts();
   void resolveSlices();
+  unsigned getSliceParent(unsigned parent, unsigned axis);
   void resolveReshapes();
   mlir::Attribute deriveFromReshape(unsigned root);
+  mlir::Attribute deriveFromStoredValue(unsigned root, tile::StoreOp store);
   mlir::Attribute layoutOfClass(unsigned root);
   mlir::Attribute chooseBlocked(unsigned root);
 
@@ -97,6 +102,11 @@ private:
   llvm::SmallVector<SliceRequest> requests;
   llvm::SmallVector<tile::BroadcastOp> broadcasts;
   llvm::SmallVector<tile::ReshapeOp> reshapes;
+  /// Stores of tiles, their value not yet in their address's class.
+  llvm::SmallVector<tile::StoreOp> stores;
+  /// Stores whose addresses keep a class of their own (resolveStores): the
+  /// value accumulates a dot.
+  llvm::SmallVector<tile::StoreOp> storesOfDots;
   /// Per root class: the accepted slice request (axis, parent value id, the
   /// expand_dims or reduce that asked for it).
   struct AcceptedSlice {

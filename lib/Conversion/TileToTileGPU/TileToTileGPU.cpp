@@ -103,7 +103,8 @@ void applyLayouts(func::FuncOp func, LayoutInference &inference) {
 }
 
 /// Inserts convert_layout where an expand_dims, broadcast or reduce did not
-/// get the layout relation it implies (the conflicts left after splitting).
+/// get the layout relation it implies (the conflicts left after splitting),
+/// and where a store's value has another layout than its addresses.
 void insertConversions(func::FuncOp func) {
   OpBuilder builder(func.getContext());
   func.walk([&](Operation *op) {
@@ -128,6 +129,20 @@ void insertConversions(func::FuncOp func) {
           builder, op->getLoc(), withLayout(bcast.getSrc().getType(), expected),
           bcast.getSrc());
       bcast.getSrcMutable().assign(converted);
+      return;
+    }
+    // The addresses of a stored accumulator (LayoutInference::resolveStores).
+    if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      auto ptrType = dyn_cast<RankedTensorType>(store.getPtr().getType());
+      if (!ptrType || getEncoding(store.getValue().getType()) ==
+                          ptrType.getEncoding())
+        return;
+      builder.setInsertionPoint(op);
+      Value converted = ConvertLayoutOp::create(
+          builder, op->getLoc(),
+          withLayout(store.getValue().getType(), ptrType.getEncoding()),
+          store.getValue());
+      store.getValueMutable().assign(converted);
       return;
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {

@@ -238,4 +238,83 @@ TEST_F(LinearLayoutTest, ExchangeRoundsTakeRegisterBitsOfBothLayouts) {
   EXPECT_EQ(shaped.dstBits, SmallVector<unsigned>({8, 7}));
 }
 
+TEST_F(LinearLayoutTest, GatherRegisterRunGivesEightConsecutiveColumns) {
+  // The 128x128 wgmma accumulator on 8 warps: a thread holds pairs
+  // (columns 2l, 2l + 1 of every 8); the gathered layout holds 8
+  // consecutive columns, lanes 0-1 stepping by 8 and 16 columns.
+  auto enc = WarpgroupMMAEncodingAttr::get(&ctx, {8, 1}, 128);
+  auto acc = toLinearLayout({128, 128}, enc);
+  ASSERT_TRUE(succeeded(acc));
+  LinearLayout run = gatherRegisterRun(*acc, 1, 8);
+  ArrayRef<Coord> regs = run.getBases(HwDim::Register);
+  ASSERT_EQ(regs.size(), acc->getBases(HwDim::Register).size());
+  EXPECT_EQ(regs[0], Coord({0, 1}));
+  EXPECT_EQ(regs[1], Coord({0, 2}));
+  EXPECT_EQ(regs[2], Coord({0, 4}));
+  EXPECT_EQ(run.getBases(HwDim::Lane)[0], Coord({0, 8}));
+  EXPECT_EQ(run.getBases(HwDim::Lane)[1], Coord({0, 16}));
+  EXPECT_EQ(run.getBases(HwDim::Warp), acc->getBases(HwDim::Warp));
+  // Still every element exactly once.
+  std::set<int64_t> seen;
+  for (int64_t w = 0; w < 8; ++w)
+    for (int64_t l = 0; l < 32; ++l)
+      for (int64_t r = 0; r < run.getNumRegisters(); ++r)
+        EXPECT_TRUE(seen.insert(run.linearize(run.apply(r, l, w))).second);
+  EXPECT_EQ(seen.size(), 128u * 128u);
+  // A run the layout already has, or one past the tile: unchanged / capped.
+  EXPECT_EQ(gatherRegisterRun(*acc, 1, 2), *acc);
+  // Four columns: column 2 is a lane's and no register steps further along
+  // the row to give it: the run stays 2.
+  auto narrow = toLinearLayout({128, 4}, enc);
+  ASSERT_TRUE(succeeded(narrow));
+  EXPECT_EQ(gatherRegisterRun(*narrow, 1, 8), *narrow);
+  // Only steps along the row moved: the rows' slice is unchanged.
+  auto rows = [](const LinearLayout &l) {
+    SmallVector<Coord> bases;
+    for (HwDim hw : {HwDim::Register, HwDim::Lane, HwDim::Warp})
+      for (const Coord &b : l.getBases(hw))
+        bases.push_back(Coord({b[0]}));
+    return bases;
+  };
+  SmallVector<Coord> rowsBefore = rows(*acc), rowsAfter = rows(run);
+  llvm::erase_if(rowsBefore, [](const Coord &c) { return c[0] == 0; });
+  llvm::erase_if(rowsAfter, [](const Coord &c) { return c[0] == 0; });
+  EXPECT_EQ(rowsBefore, rowsAfter);
+
+  // The conversion is two butterflies: lane bits 0 and 1 with the
+  // registers that held columns 8 and 16.
+  auto swaps = getLaneRegisterSwaps(*acc, run);
+  ASSERT_TRUE(swaps.has_value());
+  ASSERT_EQ(swaps->size(), 2u);
+  EXPECT_EQ((*swaps)[0].lane, 0u);
+  EXPECT_EQ((*swaps)[1].lane, 1u);
+  LinearLayout after = *acc;
+  for (LaneRegisterSwap swap : *swaps)
+    after = applySwap(after, swap);
+  auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
+  auto mapping = getRegisterMapping(after, run, identity);
+  ASSERT_TRUE(mapping.has_value());
+  // Every slot of every thread: the element the swaps leave there is the
+  // one `run` puts there (after the renaming).
+  for (int64_t w = 0; w < 8; ++w)
+    for (int64_t l = 0; l < 32; ++l)
+      for (int64_t r = 0; r < run.getNumRegisters(); ++r)
+        EXPECT_EQ(after.apply((*mapping)[r], l, w), run.apply(r, l, w));
+  // Two butterflies of 32 words (bf16 pairs) for 64 elements: cheap. Of
+  // fp32 (64 words), 64 shuffles: still one per element.
+  EXPECT_TRUE(getCheapLaneRegisterSwaps(*acc, run, 16).has_value());
+  EXPECT_EQ(getSwapPackBits(*acc, *swaps, 16), 1u);
+  EXPECT_EQ(getSwapPackBits(*acc, *swaps, 8), 2u); // column pairs of rows r and r + 8
+  EXPECT_TRUE(getCheapLaneRegisterSwaps(*acc, run, 32).has_value());
+  EXPECT_FALSE(getCheapLaneRegisterSwaps(*acc, run, 64).has_value());
+  // Nothing to shuffle in the reverse of a renaming; across warps or into
+  // replication there is no sequence of swaps.
+  EXPECT_TRUE(getLaneRegisterSwaps(*acc, *acc).has_value());
+  EXPECT_TRUE(getLaneRegisterSwaps(*acc, *acc)->empty());
+  auto rowsAcrossWarps = blocked({1, 8}, {8, 4}, {8, 1}, {1, 0});
+  auto blockedLayout = toLinearLayout({128, 128}, rowsAcrossWarps);
+  ASSERT_TRUE(succeeded(blockedLayout));
+  EXPECT_FALSE(getLaneRegisterSwaps(*acc, *blockedLayout).has_value());
+}
+
 } // namespace

@@ -359,6 +359,141 @@ LinearEncodingAttr tilec::tilegpu::getLinearEncoding(MLIRContext *context,
                                  flat[2]);
 }
 
+LinearLayout tilec::tilegpu::applySwap(const LinearLayout &layout,
+                                       LaneRegisterSwap swap) {
+  std::array<SmallVector<Coord>, kNumHwDims> bases;
+  for (unsigned hw = 0; hw < kNumHwDims; ++hw)
+    bases[hw].assign(layout.getBases(static_cast<HwDim>(hw)).begin(),
+                     layout.getBases(static_cast<HwDim>(hw)).end());
+  std::swap(bases[unsigned(HwDim::Register)][swap.reg],
+            bases[unsigned(HwDim::Lane)][swap.lane]);
+  return LinearLayout(layout.getShape(), std::move(bases));
+}
+
+static bool isZero(ArrayRef<int64_t> basis) {
+  return llvm::all_of(basis, [](int64_t v) { return v == 0; });
+}
+
+std::optional<SmallVector<LaneRegisterSwap>>
+tilec::tilegpu::getLaneRegisterSwaps(const LinearLayout &src,
+                                     const LinearLayout &dst) {
+  if (src.getShape() != dst.getShape() ||
+      src.getBases(HwDim::Warp) != dst.getBases(HwDim::Warp) ||
+      src.getNumBits(HwDim::Lane) != dst.getNumBits(HwDim::Lane) ||
+      src.getNumBits(HwDim::Register) != dst.getNumBits(HwDim::Register))
+    return std::nullopt;
+  SmallVector<LaneRegisterSwap> swaps;
+  LinearLayout current = src;
+  for (unsigned lane = 0, e = dst.getNumBits(HwDim::Lane); lane < e; ++lane) {
+    const Coord &wanted = dst.getBases(HwDim::Lane)[lane];
+    if (current.getBases(HwDim::Lane)[lane] == wanted)
+      continue;
+    if (isZero(wanted))
+      return std::nullopt;
+    ArrayRef<Coord> regs = current.getBases(HwDim::Register);
+    const auto *it = llvm::find(regs, wanted);
+    if (it == regs.end())
+      return std::nullopt;
+    LaneRegisterSwap swap{static_cast<unsigned>(it - regs.begin()), lane};
+    current = applySwap(current, swap);
+    swaps.push_back(swap);
+  }
+  auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
+  if (!getRegisterMapping(current, dst, identity))
+    return std::nullopt;
+  return swaps;
+}
+
+unsigned tilec::tilegpu::getSwapPackBits(const LinearLayout &src,
+                                         ArrayRef<LaneRegisterSwap> swaps,
+                                         unsigned elementBits) {
+  unsigned lowestSwapped = src.getNumBits(HwDim::Register);
+  for (LaneRegisterSwap swap : swaps)
+    lowestSwapped = std::min(lowestSwapped, swap.reg);
+  unsigned packBits = 0;
+  while (packBits < lowestSwapped && (elementBits << (packBits + 1)) <= 32)
+    ++packBits;
+  return packBits;
+}
+
+std::optional<SmallVector<LaneRegisterSwap>>
+tilec::tilegpu::getCheapLaneRegisterSwaps(const LinearLayout &src,
+                                          const LinearLayout &dst,
+                                          unsigned elementBits) {
+  std::optional<SmallVector<LaneRegisterSwap>> swaps =
+      getLaneRegisterSwaps(src, dst);
+  if (!swaps)
+    return std::nullopt;
+  int64_t elements = src.getNumRegisters();
+  int64_t words = elements * std::max<int64_t>(1, elementBits / 32) >>
+                  getSwapPackBits(src, *swaps, elementBits);
+  // Each butterfly moves half of the words.
+  if (int64_t(swaps->size()) * words / 2 > elements)
+    return std::nullopt;
+  return swaps;
+}
+
+LinearLayout tilec::tilegpu::gatherRegisterRun(const LinearLayout &layout,
+                                               unsigned dim, int64_t run) {
+  auto step = [&](int64_t value) {
+    Coord c(layout.getRank(), 0);
+    c[dim] = value;
+    return c;
+  };
+  auto isStep = [&](const Coord &basis) {
+    return llvm::all_of(llvm::seq<unsigned>(0, basis.size()), [&](unsigned d) {
+      return d == dim ? llvm::isPowerOf2_64(basis[d]) : basis[d] == 0;
+    });
+  };
+  // The steps of the run, each a register basis after the exchanges.
+  SmallVector<Coord> steps;
+  for (int64_t value = 1; value < run && value < layout.getShape()[dim];
+       value *= 2)
+    steps.push_back(step(value));
+  auto isRunStep = [&](const Coord &basis) {
+    return llvm::is_contained(steps, basis);
+  };
+  LinearLayout current = layout;
+  unsigned kept = 0;
+  for (const Coord &wanted : steps) {
+    ArrayRef<Coord> regs = current.getBases(HwDim::Register);
+    if (llvm::is_contained(regs, wanted)) {
+      ++kept;
+      continue;
+    }
+    ArrayRef<Coord> lanes = current.getBases(HwDim::Lane);
+    const auto *lane = llvm::find(lanes, wanted);
+    if (lane == lanes.end())
+      break;
+    // The register basis to give the lane: the smallest step along `dim`
+    // that is not part of the run. Only steps along `dim` move, so the
+    // layout's slices along `dim` stay what they were.
+    std::optional<unsigned> give;
+    for (auto [i, basis] : llvm::enumerate(regs))
+      if (!isRunStep(basis) && isStep(basis) &&
+          (!give || basis[dim] < regs[*give][dim]))
+        give = i;
+    if (!give)
+      break;
+    current = applySwap(current, {*give, static_cast<unsigned>(lane - lanes.begin())});
+    ++kept;
+  }
+  // Registers: the run's steps first, in order, then the rest as they were.
+  SmallVector<Coord> regs;
+  ArrayRef<Coord> old = current.getBases(HwDim::Register);
+  for (unsigned i = 0; i < kept; ++i)
+    regs.push_back(steps[i]);
+  for (const Coord &basis : old)
+    if (!llvm::is_contained(ArrayRef<Coord>(regs).take_front(kept), basis))
+      regs.push_back(basis);
+  std::array<SmallVector<Coord>, kNumHwDims> bases;
+  bases[unsigned(HwDim::Register)] = std::move(regs);
+  for (HwDim hw : {HwDim::Lane, HwDim::Warp})
+    bases[unsigned(hw)].assign(current.getBases(hw).begin(),
+                               current.getBases(hw).end());
+  return LinearLayout(layout.getShape(), std::move(bases));
+}
+
 /// Whether only register slots of `layout` address bit `bit` of dimension
 /// `dim` (no lane or warp basis sets it).
 static bool isRegisterBit(const LinearLayout &layout, unsigned dim,

@@ -55,15 +55,20 @@ exchangeBytes(RankedTensorType src, RankedTensorType dst,
 }
 
 int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
-  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+    unsigned elementBits =
+        8 * getScratchElementBytes(convert.getType().getElementType());
     return exchangeBytes(
         convert.getSrc().getType(), convert.getType(), 0, 0,
-        [](const LinearLayout &from, const LinearLayout &to) {
+        [&](const LinearLayout &from, const LinearLayout &to) {
           auto identity = [](ArrayRef<int64_t> c) {
             return Coord(c.begin(), c.end());
           };
-          return getRegisterMapping(from, to, identity).has_value();
+          // Renamed registers, or shuffles within warps (ViewOpToLLVM.cpp).
+          return getRegisterMapping(from, to, identity).has_value() ||
+                 getCheapLaneRegisterSwaps(from, to, elementBits).has_value();
         });
+  }
   if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
     return exchangeBytes(
         reshape.getSrc().getType(), reshape.getType(), 0, 0,

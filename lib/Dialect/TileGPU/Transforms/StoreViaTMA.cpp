@@ -215,7 +215,14 @@ void StoreRewriter::rewrite(tile::StoreOp store, const TMABox &box, Block *block
   // the buffer before it is written again.
   if (store->getBlock() != block)
     ops.push_back(TMAStoreWaitOp::create(b, loc, ValueRange{staging}));
-  ops.push_back(LocalStoreOp::create(b, loc, store.getValue(), staging, zero,
+  // Shared memory takes any layout: a conversion that only served the
+  // store's addresses (a wgmma accumulator's runs gathered within warps,
+  // convert-tile-to-tilegpu) is skipped.
+  Value value = store.getValue();
+  if (auto convert = value.getDefiningOp<ConvertLayoutOp>();
+      convert && !isReplicated(convert.getSrc().getType()))
+    value = convert.getSrc();
+  ops.push_back(LocalStoreOp::create(b, loc, value, staging, zero,
                                      box.transposed));
   ops.push_back(FenceAsyncSharedOp::create(b, loc));
   ops.push_back(BarrierOp::create(b, loc));

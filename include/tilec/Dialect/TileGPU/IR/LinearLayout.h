@@ -137,6 +137,60 @@ LinearLayout reshapeLayout(const LinearLayout &layout, llvm::ArrayRef<int64_t> s
 std::optional<llvm::SmallVector<int64_t>>
 getReshapeRegisterMapping(const LinearLayout &src, const LinearLayout &dst);
 
+/// One step of a conversion within a warp: register bit `reg` and lane bit
+/// `lane` trade their bases. A thread whose lane bit differs from the
+/// register bit of a slot takes that slot from the lane that differs in
+/// `lane`, which holds it in the slot that differs in `reg`: one butterfly
+/// shuffle (`shfl.sync.bfly`, PTX ISA §9.7.8.6) per pair of slots.
+struct LaneRegisterSwap {
+  unsigned reg, lane;
+};
+
+/// `layout` after `swap`: its register basis `swap.reg` and lane basis
+/// `swap.lane` exchanged.
+LinearLayout applySwap(const LinearLayout &layout, LaneRegisterSwap swap);
+
+/// The swaps, in order, that take `src` to a layout with `dst`'s lane and
+/// warp bases, from which `dst` is a renaming of registers
+/// (getRegisterMapping with the identity). Triton's `transferWithinWarp`
+/// does such conversions with `shfl.idx`; tilec takes only those that are
+/// exchanges of whole bases, each a butterfly. std::nullopt when the
+/// layouts differ in their warps, when a lane of `dst` holds what no
+/// register of `src` (or of an earlier swap) does at that bit, or when
+/// either replicates where the other does not: the conversion then goes
+/// through shared memory.
+std::optional<llvm::SmallVector<LaneRegisterSwap>>
+getLaneRegisterSwaps(const LinearLayout &src, const LinearLayout &dst);
+
+/// Register bits at the bottom of a slot index that `swaps` leave alone,
+/// as many as pack `elementBits`-bit elements into one 32-bit word (the
+/// elements of a word travel together through the butterflies).
+unsigned getSwapPackBits(const LinearLayout &src,
+                         llvm::ArrayRef<LaneRegisterSwap> swaps,
+                         unsigned elementBits);
+
+/// getLaneRegisterSwaps where the butterflies cost at most one 32-bit
+/// shuffle per element a thread holds (elements of `elementBits` bits,
+/// packed by getSwapPackBits); past that a round trip through shared
+/// memory is cheaper, and std::nullopt says so.
+std::optional<llvm::SmallVector<LaneRegisterSwap>>
+getCheapLaneRegisterSwaps(const LinearLayout &src, const LinearLayout &dst,
+                          unsigned elementBits);
+
+/// `layout` with its lowest register bits stepping by 1, 2, ..., run / 2
+/// elements along dimension `dim`, so that each thread holds runs of `run`
+/// consecutive elements there (a 16-byte store of 8 bf16 where the wgmma
+/// accumulator gives a thread pairs). The steps a lane basis has are
+/// exchanged with register bases that step further along `dim` (the
+/// smallest first, so that neighbouring lanes cover neighbouring runs);
+/// the other register bases keep their order after the run. Only steps
+/// along `dim` move, so slices along `dim` (tile.expand_dims on that axis)
+/// are the same map before and after. The run is shorter when a step is
+/// held by neither registers nor lanes, or no register step is left to
+/// give. Returns `layout` unchanged when it already has the run.
+LinearLayout gatherRegisterRun(const LinearLayout &layout, unsigned dim,
+                               int64_t run);
+
 /// Shared-memory exchanges (a layout conversion, reshape or transpose that
 /// crosses threads) larger than this go through shared memory in rounds
 /// (getExchangeRounds), as Triton's conversions do with their "reps".
