@@ -72,6 +72,10 @@ llvm::Error tilec::verifyPipelineOptions(const PipelineOptions &options,
     return llvm::createStringError(spell("mbarrier-spin-limit", spelling) +
                                    " must not be negative, got " +
                                    llvm::Twine(options.mbarrierSpinLimit));
+  if (options.cpAsyncBoxBytes < 0)
+    return llvm::createStringError(spell("cp-async-box-bytes", spelling) +
+                                   " must not be negative, got " +
+                                   llvm::Twine(options.cpAsyncBoxBytes));
   return llvm::Error::success();
 }
 

@@ -89,6 +89,9 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
     tilegpu::TileGPUAssignAsyncCopiesOptions assignOptions;
     assignOptions.useTMA = options.useTMA;
     assignOptions.useCpAsync = options.useCpAsync;
+    // Every loop warp-specialized where it can be: its copies are TMA.
+    assignOptions.cpAsyncBoxBytes =
+        options.warpSpecialize == "all" ? 0 : options.cpAsyncBoxBytes;
     pm.addPass(tilegpu::createTileGPUAssignAsyncCopies(assignOptions));
     addCleanups(pm);
     tilegpu::TileGPUPipelineOptions pipelineOptions;

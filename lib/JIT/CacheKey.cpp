@@ -57,6 +57,7 @@ std::string tilec::jit::getCacheKeyText(const CacheKeyInputs &in) {
      << "issue-dots-early " << (in.issueDotsEarly ? 1 : 0) << "\n"
      << "persistent " << (in.persistent ? 1 : 0) << "\n"
      << "mbarrier-spin-limit " << in.mbarrierSpinLimit << "\n"
+     << "cp-async-box-bytes " << in.cpAsyncBoxBytes << "\n"
      << "fp-fusion " << (in.enableFPFusion ? 1 : 0) << "\n"
      << "ptxas " << in.ptxas << "\n"
      << "libdevice " << in.libdevice << "\n";

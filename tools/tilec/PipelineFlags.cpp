@@ -121,6 +121,12 @@ PipelineFlags::PipelineFlags(cl::SubCommand &sub, cl::OptionCategory &category)
                    "source location and trap, instead of hanging on a "
                    "pipeline bug (0: wait forever)"),
           cl::value_desc("N"), cl::sub(sub), cl::cat(category)),
+      cpAsyncBoxBytes(
+          "cp-async-box-bytes", cl::init(defaults().cpAsyncBoxBytes),
+          cl::desc("In a loop of three or more dots (attention backward), "
+                   "copy wgmma operand boxes of at most N bytes with cp.async "
+                   "rather than TMA (0: TMA for every box)"),
+          cl::value_desc("N"), cl::sub(sub), cl::cat(category)),
       disableFPFusion(
           "disable-fp-fusion",
           cl::desc("Round every floating-point multiply and add on its own (no "
@@ -143,6 +149,7 @@ llvm::Error PipelineFlags::apply(PipelineOptions &pipeline) const {
   pipeline.issueDotsEarly = issueDotsEarly;
   pipeline.persistent = persistent;
   pipeline.mbarrierSpinLimit = mbarrierSpinLimit;
+  pipeline.cpAsyncBoxBytes = cpAsyncBoxBytes;
   pipeline.enableFPFusion = !disableFPFusion;
   // --warp-specialize is checked even when --disable-warp-specialize
   // overrides it.

@@ -63,6 +63,7 @@ private:
   llvm::cl::opt<bool> issueDotsEarly;
   llvm::cl::opt<bool> persistent;
   llvm::cl::opt<int64_t> mbarrierSpinLimit;
+  llvm::cl::opt<int64_t> cpAsyncBoxBytes;
   llvm::cl::opt<bool> disableFPFusion;
 };
 

@@ -93,6 +93,12 @@ struct PassSwitches {
   /// (`--mbarrier-spin-limit`; for debugging and the GPU tests). 0 waits
   /// forever; negative is invalid.
   int64_t mbarrierSpinLimit = 0;
+  /// In a loop of three or more dots (attention backward), wgmma operand
+  /// boxes of at most this many bytes are copied by cp.async, not TMA,
+  /// where cp.async can take them (tilegpu-assign-async-copies'
+  /// cp-async-box-bytes; `--cp-async-box-bytes`). 0: TMA for every box.
+  /// Negative is invalid. Not in the C API (its default there).
+  int64_t cpAsyncBoxBytes = 8192;
   /// Let the NVPTX backend contract a floating-point multiply and the add
   /// of its product into one fused multiply-add (`fma.rn`; one rounding
   /// instead of two) and leave the other multiplies and adds free for

@@ -78,12 +78,29 @@ Value emitParity(OpBuilder &b, Location loc, scf::ForOp forOp) {
   return arith::AndIOp::create(b, loc, t, constI32(b, loc, 1));
 }
 
+/// The dots in `op`'s body when it is a loop (0 otherwise), those already
+/// assigned their operands included. A loop written
+/// `tl.range(..., warp_specialize=True)` counts none: its producer
+/// warpgroup issues TMA copies only.
+static unsigned countLoopDots(Operation *op) {
+  if (!isa<scf::ForOp>(op))
+    return 0;
+  if (auto ws = op->getAttrOfType<BoolAttr>("tile.warp_specialize");
+      ws && ws.getValue())
+    return 0;
+  unsigned dots = 0;
+  op->walk([&](Operation *inner) {
+    dots += isa<tile::DotOp, WarpgroupDotOp>(inner);
+  });
+  return dots;
+}
+
 class Assigner {
 public:
   Assigner(func::FuncOp func, const ModuleAxisInfo &axisInfo, bool useTMA,
-           bool useCpAsync)
+           bool useCpAsync, int64_t cpAsyncBoxBytes)
       : func(func), axisInfo(axisInfo), affine(func), useTMA(useTMA),
-        useCpAsync(useCpAsync) {}
+        useCpAsync(useCpAsync), cpAsyncBoxBytes(cpAsyncBoxBytes) {}
 
   LogicalResult run();
 
@@ -103,6 +120,8 @@ private:
   const ModuleAxisInfo &axisInfo;
   AffineAccessAnalysis affine;
   bool useTMA, useCpAsync;
+  /// Boxes up to this size in loops of three or more dots go by cp.async.
+  int64_t cpAsyncBoxBytes;
   /// By operand; `transposed`: the ring holds the operand transposed.
   llvm::MapVector<Value, Ring> rings;
   /// By copied load; `transposed`: the ring holds the loaded tile
@@ -267,8 +286,15 @@ FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA, bool viaTrans,
     } else if (FailureOr<TMABox> box = affine.getTMABox(load, whyNotTMA);
                succeeded(box)) {
       std::string problem = orientationProblem(box->transposed);
+      int64_t boxBytes =
+          cast<RankedTensorType>(load.getType()).getNumElements() * eltBytes;
       if (!problem.empty())
         whyNotTMA = problem;
+      else if (useCpAsync && boxBytes <= cpAsyncBoxBytes &&
+               countLoopDots(parent) >= 3)
+        whyNotTMA = "a box of " + std::to_string(boxBytes) +
+                    " bytes in a loop of three or more dots (cp-async-box-bytes "
+                    "is " + std::to_string(cpAsyncBoxBytes) + ")";
       else {
         Ring ring;
         // The fast path says nothing (tilec explain shows it).
@@ -449,7 +475,7 @@ struct TileGPUAssignAsyncCopiesPass
   void runOnOperation() override {
     ModuleAxisInfo axisInfo(getOperation());
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      Assigner assigner(func, axisInfo, useTMA, useCpAsync);
+      Assigner assigner(func, axisInfo, useTMA, useCpAsync, cpAsyncBoxBytes);
       if (failed(assigner.run())) {
         func.emitError("tilegpu-assign-async-copies failed on this kernel");
         return signalPassFailure();

@@ -29,7 +29,17 @@ def TileGPUAssignAsyncCopies : Pass<"tilegpu-assign-async-copies", "mlir::Module
       argument whose `#tilegpu.tma_recipe` says how the runtime builds it.
     - **cp.async** (`tilegpu.async_copy`, commit, wait): a global load whose
       per-thread runs are 4, 8 or 16 contiguous, aligned bytes
-      (tile-axis-info); masked-off elements are zero-filled.
+      (tile-axis-info); masked-off elements are zero-filled. Also a box of
+      at most `cp-async-box-bytes` (8 KB) in a loop of three or more dots:
+      measured on an H100 (twelfth session), tutorial 06's backward
+      (16x64 to 32x128 boxes of qT and dO, four and three dots a loop)
+      runs 23 % (head dim 64, 4 warps) and 27 % (head dim 128, 8 warps)
+      faster with cp.async, and ptxas spills 132 instead of 312 and 8
+      instead of 244 bytes; the forward's 64x64 boxes (two dots a loop)
+      were 4 % slower without causal masking and 4-7 % faster with it or
+      in fp8, so two-dot loops keep TMA. A loop to be warp-specialized
+      (`tl.range(..., warp_specialize=True)`, or every loop with
+      `--warp-specialize=all`) keeps TMA: its producer issues TMA only.
     - **registers** (`tilegpu.local_store`): anything else, the value
       computed or loaded into registers and stored swizzled.
 
@@ -53,7 +63,10 @@ def TileGPUAssignAsyncCopies : Pass<"tilegpu-assign-async-copies", "mlir::Module
     Option<"useTMA", "use-tma", "bool", "true",
            "Copy affine boxes with TMA (--disable-tma turns it off)">,
     Option<"useCpAsync", "use-cp-async", "bool", "true",
-           "Copy other aligned loads with cp.async (--disable-cp-async)">
+           "Copy other aligned loads with cp.async (--disable-cp-async)">,
+    Option<"cpAsyncBoxBytes", "cp-async-box-bytes", "int64_t", "8192",
+           "In a loop of three or more dots, copy boxes of at most this many "
+           "bytes with cp.async where it can, not TMA (0: TMA for every box)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
