@@ -254,11 +254,19 @@ func.func @volatile_flag(%flag: !tile.ptr<i32>, %out: !tile.ptr<i32>) attributes
 
 // The accumulator's column pairs gathered into runs of 8 (a stored dot's
 // addresses, convert-tile-to-tilegpu): two butterflies, lane bits 0 and 1,
-// of the 16 words (bf16 pairs) a thread holds, 8 shuffles each, and no
-// shared memory.
+// of the 16 words (bf16 pairs) a thread holds, 8 shuffles each (the first
+// checked operand by operand), and no shared memory.
 // CHECK-LABEL: llvm.func @gather_accumulator_runs
 // CHECK-NOT: nvvm.barrier0
-// CHECK-COUNT-8: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c1_i32{{[_0-9]*}}, %c31_i32{{[_0-9]*}} : i32 -> i32
+// The first butterfly: a lane with bit 0 set (%U) gives its low word and
+// keeps the high one; the other lanes give the high word.
+// CHECK: %[[BIT:.*]] = arith.andi %{{.*}}, %c1_i32{{[_0-9]*}} : i32
+// CHECK: %[[U:.*]] = arith.cmpi ne, %[[BIT]], %c0_i32{{[_0-9]*}} : i32
+// CHECK: %[[GIVE:.*]] = arith.select %[[U]], %[[LO:.*]], %[[HI:.*]] : i32
+// CHECK: %[[GOT:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[GIVE]], %c1_i32
+// CHECK: arith.select %[[U]], %[[GOT]], %[[LO]] : i32
+// CHECK: arith.select %[[U]], %[[HI]], %[[GOT]] : i32
+// CHECK-COUNT-7: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c1_i32{{[_0-9]*}}, %c31_i32{{[_0-9]*}} : i32 -> i32
 // CHECK-COUNT-8: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c2_i32{{[_0-9]*}}, %c31_i32{{[_0-9]*}} : i32 -> i32
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK-NOT: nvvm.barrier0

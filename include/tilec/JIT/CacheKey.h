@@ -30,6 +30,7 @@
 //   prefetch-loads 1
 //   issue-dots-early 1
 //   mbarrier-spin-limit 0
+//   cp-async-box-bytes 8192
 //   fp-fusion  1
 //   ptxas      /usr/local/cuda/bin/ptxas 33718112 1745339221 Cuda ... V13.0.88
 //   libdevice  /usr/local/cuda/nvvm/libdevice/libdevice.10.bc 474532 1745339221

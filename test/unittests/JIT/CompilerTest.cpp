@@ -270,6 +270,8 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
   add("persistent 1", [](CompilerOptions &o) { o.persistent = true; });
   add("mbarrier-spin-limit 1000",
       [](CompilerOptions &o) { o.mbarrierSpinLimit = 1000; });
+  add("cp-async-box-bytes 0",
+      [](CompilerOptions &o) { o.cpAsyncBoxBytes = 0; });
   add("fp-fusion 0", [](CompilerOptions &o) { o.enableFPFusion = false; });
 
   Compiler defaults = makeCompiler(dir.str(), base);
@@ -282,7 +284,7 @@ TEST(CompilerTest, EveryPassSwitchIsInTheKeyAndReachesThePasses) {
         "intra-warpgroup-overlap auto\n", "num-ctas 1\n",
         "longest-first 1\n", "prefetch-loads 1\n", "tma-store 0\n",
         "issue-dots-early 1\n", "persistent 0\n", "mbarrier-spin-limit 0\n",
-        "fp-fusion 1\n"})
+        "cp-async-box-bytes 8192\n", "fp-fusion 1\n"})
     EXPECT_NE(reference->keyText.find(line.str()), std::string::npos)
         << line.str() << reference->keyText;
   // The default programs are handed out longest first.

@@ -78,21 +78,38 @@ Value emitParity(OpBuilder &b, Location loc, scf::ForOp forOp) {
   return arith::AndIOp::create(b, loc, t, constI32(b, loc, 1));
 }
 
-/// The dots in `op`'s body when it is a loop (0 otherwise), those already
-/// assigned their operands included. A loop written
-/// `tl.range(..., warp_specialize=True)` counts none: its producer
-/// warpgroup issues TMA copies only.
-static unsigned countLoopDots(Operation *op) {
-  if (!isa<scf::ForOp>(op))
-    return 0;
+/// Whether the loads of loop `op` that feed dots should go by cp.async
+/// rather than TMA (cp-async-box-bytes): a loop of three or more dots
+/// (those already assigned their operands included; not those of nested
+/// loops) whose dot operand loads are all at most `maxBytes`, so that the
+/// loop's copies do not mix TMA and cp.async. A loop written
+/// `tl.range(..., warp_specialize=True)` keeps TMA: its producer warpgroup
+/// issues TMA copies only.
+static bool prefersCpAsync(Operation *op, int64_t maxBytes) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  if (!loop || maxBytes <= 0)
+    return false;
   if (auto ws = op->getAttrOfType<BoolAttr>("tile.warp_specialize");
       ws && ws.getValue())
-    return 0;
+    return false;
   unsigned dots = 0;
-  op->walk([&](Operation *inner) {
+  for (Operation &inner : loop.getBody()->getOperations()) {
     dots += isa<tile::DotOp, WarpgroupDotOp>(inner);
-  });
-  return dots;
+    auto load = dyn_cast<tile::LoadOp>(inner);
+    if (!load)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    bool feedsDot = llvm::any_of(load->getUsers(), [](Operation *user) {
+      if (isa<tile::TransOp>(user))
+        return llvm::any_of(user->getUsers(),
+                            [](Operation *u) { return isa<tile::DotOp>(u); });
+      return isa<tile::DotOp>(user);
+    });
+    if (type && feedsDot && type.getElementType().isIntOrFloat() &&
+        type.getNumElements() * type.getElementTypeBitWidth() / 8 > maxBytes)
+      return false;
+  }
+  return dots >= 3;
 }
 
 class Assigner {
@@ -122,6 +139,8 @@ private:
   bool useTMA, useCpAsync;
   /// Boxes up to this size in loops of three or more dots go by cp.async.
   int64_t cpAsyncBoxBytes;
+  /// The loops whose dot operand boxes go by cp.async (prefersCpAsync).
+  llvm::DenseSet<Operation *> cpAsyncLoops;
   /// By operand; `transposed`: the ring holds the operand transposed.
   llvm::MapVector<Value, Ring> rings;
   /// By copied load; `transposed`: the ring holds the loaded tile
@@ -277,6 +296,41 @@ FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA, bool viaTrans,
              "K-major (give B with stride 1 along K)";
     return "";
   };
+  // Whether cp.async can take the load (its runs, zero fill, orientation).
+  std::string whyNotCp = "disabled (--disable-cp-async)";
+  AccessRun run;
+  bool cpTransposed = false;
+  if (useCpAsync) {
+    run = getAccessRun(axisInfo, load.getPtr(), load.getMask(), eltBytes);
+    Value other = load.getOther();
+    Attribute otherAttr;
+    bool otherZero = !other || (matchPattern(other, m_Constant(&otherAttr)) &&
+                                isa<SplatElementsAttr>(otherAttr) && [&] {
+                                  auto splat = cast<SplatElementsAttr>(otherAttr);
+                                  if (auto f = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>()))
+                                    return f.getValue().isPosZero();
+                                  auto i = dyn_cast<IntegerAttr>(splat.getSplatValue<Attribute>());
+                                  return i && i.getValue().isZero();
+                                }());
+    unsigned bytes = run.vec * eltBytes;
+    // Single elements go anywhere (the ring in the operand's orientation);
+    // runs keep their dimension contiguous.
+    cpTransposed = run.vec == 1 ? needsKMajorB != viaTrans : run.dim == 0;
+    if (ptrType.getRank() != 2)
+      whyNotCp = "the tile is not 2-d";
+    else if (!otherZero)
+      whyNotCp = "masked-off elements read a value other than 0";
+    else if (bytes < 4)
+      whyNotCp = "each thread's contiguous, aligned run is " +
+                 std::to_string(bytes) +
+                 " bytes (cp.async copies 4, 8 or 16; tile-axis-info could not "
+                 "prove more contiguity or alignment)";
+    else if (std::string problem = orientationProblem(cpTransposed); !problem.empty())
+      whyNotCp = problem;
+    else
+      whyNotCp.clear();
+  }
+  bool cpAsyncTakes = useCpAsync && whyNotCp.empty();
   std::string whyNotTMA = "disabled (--disable-tma)";
   if (useTMA) {
     Operation *parent = load->getParentOp();
@@ -290,8 +344,7 @@ FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA, bool viaTrans,
           cast<RankedTensorType>(load.getType()).getNumElements() * eltBytes;
       if (!problem.empty())
         whyNotTMA = problem;
-      else if (useCpAsync && boxBytes <= cpAsyncBoxBytes &&
-               countLoopDots(parent) >= 3)
+      else if (cpAsyncTakes && cpAsyncLoops.contains(parent))
         whyNotTMA = "a box of " + std::to_string(boxBytes) +
                     " bytes in a loop of three or more dots (cp-async-box-bytes "
                     "is " + std::to_string(cpAsyncBoxBytes) + ")";
@@ -306,43 +359,13 @@ FailureOr<Ring> Assigner::copyLoad(tile::LoadOp load, bool isA, bool viaTrans,
       }
     }
   }
-  std::string whyNotCp = "disabled (--disable-cp-async)";
-  if (useCpAsync) {
-    AccessRun run = getAccessRun(axisInfo, load.getPtr(), load.getMask(), eltBytes);
-    bool isNaN = false;
-    Value other = load.getOther();
-    Attribute otherAttr;
-    bool otherZero = !other || (matchPattern(other, m_Constant(&otherAttr)) &&
-                                isa<SplatElementsAttr>(otherAttr) && [&] {
-                                  auto splat = cast<SplatElementsAttr>(otherAttr);
-                                  if (auto f = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>()))
-                                    return f.getValue().isPosZero();
-                                  auto i = dyn_cast<IntegerAttr>(splat.getSplatValue<Attribute>());
-                                  return i && i.getValue().isZero();
-                                }());
-    (void)isNaN;
-    unsigned bytes = run.vec * eltBytes;
-    // Single elements go anywhere (the ring in the operand's orientation);
-    // runs keep their dimension contiguous.
-    bool transposed = run.vec == 1 ? needsKMajorB != viaTrans : run.dim == 0;
-    if (ptrType.getRank() != 2)
-      whyNotCp = "the tile is not 2-d";
-    else if (!otherZero)
-      whyNotCp = "masked-off elements read a value other than 0";
-    else if (bytes < 4)
-      whyNotCp = "each thread's contiguous, aligned run is " +
-                 std::to_string(bytes) +
-                 " bytes (cp.async copies 4, 8 or 16; tile-axis-info could not "
-                 "prove more contiguity or alignment)";
-    else if (std::string problem = orientationProblem(transposed); !problem.empty())
-      whyNotCp = problem;
-    else {
-      load.emitRemark() << "tl.load becomes cp.async copies of " << bytes
-                        << " bytes into shared memory; not TMA: " << whyNotTMA;
-      Ring ring = emitCpAsync(load, run.vec, transposed);
-      ring.transposed = transposed != viaTrans;
-      return ring;
-    }
+  if (cpAsyncTakes) {
+    load.emitRemark() << "tl.load becomes cp.async copies of "
+                      << run.vec * eltBytes
+                      << " bytes into shared memory; not TMA: " << whyNotTMA;
+    Ring ring = emitCpAsync(load, run.vec, cpTransposed);
+    ring.transposed = cpTransposed != viaTrans;
+    return ring;
   }
   whyNot = "not TMA: " + whyNotTMA + "; not cp.async: " + whyNotCp;
   return failure();
@@ -430,6 +453,11 @@ Ring Assigner::emitLocalStore(Value value, Operation *before, bool transposed) {
 }
 
 LogicalResult Assigner::run() {
+  // Decided per loop before any load is replaced.
+  func.walk([&](scf::ForOp loop) {
+    if (prefersCpAsync(loop, cpAsyncBoxBytes))
+      cpAsyncLoops.insert(loop);
+  });
   SmallVector<tile::DotOp> dots;
   func.walk([&](tile::DotOp dot) {
     if (isa<WarpgroupMMAEncodingAttr>(dot.getC().getType().getEncoding()))
