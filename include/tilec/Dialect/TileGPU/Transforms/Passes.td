@@ -29,8 +29,10 @@ def TileGPUAssignAsyncCopies : Pass<"tilegpu-assign-async-copies", "mlir::Module
       argument whose `#tilegpu.tma_recipe` says how the runtime builds it.
     - **cp.async** (`tilegpu.async_copy`, commit, wait): a global load whose
       per-thread runs are 4, 8 or 16 contiguous, aligned bytes
-      (tile-axis-info); masked-off elements are zero-filled. Also a box of
-      at most `cp-async-box-bytes` (8 KB) in a loop of three or more dots:
+      (tile-axis-info); masked-off elements are zero-filled. Also a box in
+      a loop of three or more dots whose dot operand loads are all at most
+      `cp-async-box-bytes` (8 KB), where cp.async can take it (a loop's
+      copies are all TMA or all cp.async; decided per loop first):
       measured on an H100 (twelfth session), tutorial 06's backward
       (16x64 to 32x128 boxes of qT and dO, four and three dots a loop)
       runs 23 % (head dim 64, 4 warps) and 27 % (head dim 128, 8 warps)
