@@ -9,6 +9,7 @@
 #include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -218,6 +219,83 @@ KernelExplanation tilec::explainKernel(ModuleOp module,
     out.loads.push_back(std::move(e));
   }
 
+  // Stores of tiles: how wide, and whether the value was rearranged first
+  // (a tensor-core accumulator's runs gathered within warps).
+  module->walk([&](Operation *op) {
+    if (isa<tilegpu::TMAStoreOp>(op)) {
+      ExplainEntry e = ex.entry(op->getLoc());
+      e.decision = "TMA store (cp.async.bulk.tensor) from a shared-memory "
+                   "staging buffer";
+      e.why = "--tma-store, and the tile is a TMA box (tilegpu-store-via-tma)";
+      out.stores.push_back(std::move(e));
+      return;
+    }
+    auto store = dyn_cast<tile::StoreOp>(op);
+    if (!store || !isa<RankedTensorType>(store.getPtr().getType()))
+      return;
+    ExplainEntry e = ex.entry(op->getLoc());
+    auto type = cast<RankedTensorType>(store.getValue().getType());
+    unsigned eltBytes = std::max<unsigned>(1, type.getElementTypeBitWidth() / 8);
+    AccessRun run = getAccessRun(axisInfo, store.getPtr(), store.getMask(), eltBytes);
+    e.decision = llvm::formatv("st.global of {0}, {1}-byte stores per thread",
+                               tileText(type), run.vec * eltBytes)
+                     .str();
+    auto isAccumulator = [](Type t) {
+      return isa_and_present<tilegpu::WarpgroupMMAEncodingAttr, tilegpu::MMAEncodingAttr>(
+          cast<RankedTensorType>(t).getEncoding());
+    };
+    auto convert = store.getValue().getDefiningOp<tilegpu::ConvertLayoutOp>();
+    if (convert && isAccumulator(convert.getSrc().getType())) {
+      RankedTensorType src = convert.getSrc().getType();
+      FailureOr<tilegpu::LinearLayout> from =
+          tilegpu::toLinearLayout(src.getShape(), src.getEncoding());
+      FailureOr<tilegpu::LinearLayout> to =
+          tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
+      std::optional<SmallVector<tilegpu::LaneRegisterSwap>> swaps;
+      if (succeeded(from) && succeeded(to))
+        swaps = tilegpu::getCheapLaneRegisterSwaps(
+            *from, *to, std::max<unsigned>(8, type.getElementTypeBitWidth()));
+      e.decision += swaps ? llvm::formatv(", after {0} rounds of butterfly "
+                                          "shuffles within each warp",
+                                          swaps->size())
+                                .str()
+                          : ", after a conversion through shared memory";
+      e.why = "a tensor-core accumulator holds pairs of columns per thread; "
+              "the store's addresses take runs of up to 16 bytes "
+              "(convert-tile-to-tilegpu)";
+    } else if (isAccumulator(type)) {
+      e.why = eltBytes >= 4
+                  ? "from the tensor-core accumulator's layout: 32-bit elements "
+                    "go 8 bytes at a time, whole 32-byte sectors per four lanes"
+                  : "from the tensor-core accumulator's layout: the addresses' "
+                    "contiguity or alignment, or the mask's constancy "
+                    "(tile-axis-info), allow no longer runs";
+    } else if (run.vec * eltBytes < 16) {
+      // The run the layout gives a thread (its leading register steps).
+      int64_t layoutRun = 1;
+      if (FailureOr<tilegpu::LinearLayout> layout =
+              tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
+          succeeded(layout) && run.dim >= 0)
+        for (const tilegpu::Coord &basis : layout->getBases(tilegpu::HwDim::Register)) {
+          tilegpu::Coord step(basis.size(), 0);
+          step[run.dim] = layoutRun;
+          if (basis != step)
+            break;
+          layoutRun *= 2;
+        }
+      e.why = run.vec >= layoutRun
+                  ? llvm::formatv("the layout gives each thread runs of {0} "
+                                  "element(s) (sized by tile-axis-info's "
+                                  "contiguity and alignment, or by the layout "
+                                  "the tile shares)",
+                                  layoutRun)
+                        .str()
+                  : "16 when tile-axis-info proves the addresses contiguous and "
+                    "16-byte aligned, the mask constant over the run";
+    }
+    out.stores.push_back(std::move(e));
+  });
+
   // Dots.
   module->walk([&](Operation *op) {
     if (auto dot = dyn_cast<tilegpu::WarpgroupDotOp>(op)) {
@@ -326,6 +404,7 @@ KernelExplanation tilec::explainKernel(ModuleOp module,
     });
   };
   byLocation(out.loads);
+  byLocation(out.stores);
   byLocation(out.dots);
   byLocation(out.loops);
 
@@ -380,6 +459,7 @@ std::string tilec::formatExplanation(const KernelExplanation &x,
     }
   };
   section("loads", x.loads);
+  section("stores", x.stores);
   section("dots", x.dots);
   section("loops", x.loops);
   if (!x.otherRemarks.empty()) {
@@ -406,6 +486,7 @@ llvm::json::Value tilec::explanationToJSON(const KernelExplanation &x) {
   for (const std::string &r : x.otherRemarks)
     other.push_back(r);
   return llvm::json::Object{{"loads", entries(x.loads)},
+                            {"stores", entries(x.stores)},
                             {"dots", entries(x.dots)},
                             {"loops", entries(x.loops)},
                             {"other_remarks", std::move(other)},

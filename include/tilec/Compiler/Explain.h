@@ -44,9 +44,10 @@ struct ExplainEntry {
   unsigned line = 0, column = 0;
 };
 
-/// Everything `tilec explain` prints.
+/// Everything `tilec explain` prints: global loads, stores of tiles, dots
+/// and loops.
 struct KernelExplanation {
-  std::vector<ExplainEntry> loads, dots, loops;
+  std::vector<ExplainEntry> loads, stores, dots, loops;
   /// Remarks and warnings that no entry above took.
   std::vector<std::string> otherRemarks;
   /// From the full compilation; -1 when unknown (no ptxas).
