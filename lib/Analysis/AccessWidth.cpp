@@ -31,14 +31,7 @@ AccessRun tilec::getAccessRun(const ModuleAxisInfo &axisInfo, Value ptr,
       dim = d;
   if (dim < 0)
     return {};
-  int64_t run = 1;
-  for (const Coord &basis : regs) {
-    Coord expected(layout->getRank(), 0);
-    expected[dim] = run;
-    if (basis != expected)
-      break;
-    run *= 2;
-  }
+  int64_t run = getRegisterRun(*layout, dim);
   AxisInfo info = axisInfo.lookup(ptr);
   if (info.getRank() != layout->getRank())
     return {1, dim};

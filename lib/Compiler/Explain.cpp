@@ -276,13 +276,7 @@ KernelExplanation tilec::explainKernel(ModuleOp module,
       if (FailureOr<tilegpu::LinearLayout> layout =
               tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
           succeeded(layout) && run.dim >= 0)
-        for (const tilegpu::Coord &basis : layout->getBases(tilegpu::HwDim::Register)) {
-          tilegpu::Coord step(basis.size(), 0);
-          step[run.dim] = layoutRun;
-          if (basis != step)
-            break;
-          layoutRun *= 2;
-        }
+        layoutRun = tilegpu::getRegisterRun(*layout, run.dim);
       e.why = run.vec >= layoutRun
                   ? llvm::formatv("the layout gives each thread runs of {0} "
                                   "element(s) (sized by tile-axis-info's "

@@ -77,6 +77,15 @@ Value lowering::i32Val(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
 }
 
+Value lowering::packWord(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
+  auto vec = VectorType::get({static_cast<int64_t>(elements.size())},
+                             elements.front().getType());
+  Value v = LLVM::UndefOp::create(b, loc, vec);
+  for (auto [i, element] : llvm::enumerate(elements))
+    v = LLVM::InsertElementOp::create(b, loc, v, element, i32Val(b, loc, i));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
 ThreadIndices lowering::getThreadIndices(OpBuilder &b, Location loc) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   Value lane = arith::AndIOp::create(b, loc, tid, i32Val(b, loc, kThreadsPerWarp - 1));

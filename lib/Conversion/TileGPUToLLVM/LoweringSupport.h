@@ -67,6 +67,11 @@ getLayoutOf(mlir::Location loc, mlir::RankedTensorType type);
 /// i32 constant.
 mlir::Value i32Val(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
+/// Elements of one LLVM type filling 32 bits (two 16-bit floats, four
+/// bytes) in one i32 register, the first in the low bits.
+mlir::Value packWord(mlir::OpBuilder &b, mlir::Location loc,
+                     llvm::ArrayRef<mlir::Value> elements);
+
 /// `tl.program_id(axis)` (0, 1 or 2) of the CTA running `at`: %ctaid.axis,
 /// or, in a kernel with `tilegpu.longest_first = G`, the longest-first order
 /// of axes 0 and 1 (tilegpu-longest-first in Passes.td gives the formula).

@@ -156,13 +156,10 @@ static SmallVector<Value> packWords(OpBuilder &b, Location loc,
     return SmallVector<Value>(values);
   SmallVector<Value> words;
   for (size_t i = 0; i < values.size(); i += perWord) {
-    Type storage = getStorageType(values[i].getType());
-    auto vectorType = VectorType::get({perWord}, storage);
-    Value vector = LLVM::UndefOp::create(b, loc, vectorType);
-    for (int64_t j = 0; j < perWord; ++j)
-      vector = LLVM::InsertElementOp::create(
-          b, loc, vector, toStorage(b, loc, values[i + j]), i32Val(b, loc, j));
-    words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector));
+    SmallVector<Value> elements;
+    for (Value value : values.slice(i, perWord))
+      elements.push_back(toStorage(b, loc, value));
+    words.push_back(packWord(b, loc, elements));
   }
   return words;
 }
@@ -228,9 +225,7 @@ static SmallVector<Value> exchangeWithinWarp(OpBuilder &b, Location loc,
     current = applySwap(current, swap);
   }
   SmallVector<Value> values = unpackWords(b, loc, words, perWord, element);
-  auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
-  std::optional<SmallVector<int64_t>> mapping =
-      getRegisterMapping(current, dst, identity);
+  std::optional<SmallVector<int64_t>> mapping = getRegisterMapping(current, dst);
   assert(mapping && "getLaneRegisterSwaps checked the renaming");
   return gatherSlots(*mapping, values);
 }
@@ -246,8 +241,7 @@ struct ConvertLayoutOpLowering : TileOpLowering<ConvertLayoutOp> {
     FailureOr<LinearLayout> dst = getLayoutOf(loc, dstType);
     if (failed(src) || failed(dst))
       return failure();
-    auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
-    if (auto mapping = getRegisterMapping(*src, *dst, identity)) {
+    if (auto mapping = getRegisterMapping(*src, *dst)) {
       rewriter.replaceOpWithMultiple(op, {gatherSlots(*mapping, adaptor.getSrc())});
       return success();
     }

@@ -60,14 +60,8 @@ void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Value base,
                                  bool transposed) {
   // Runs of registers along the contiguous dimension (at most 16 bytes, which
   // the swizzle keeps together) are stored as one vector.
-  ArrayRef<Coord> regs = layout.getBases(HwDim::Register);
-  int64_t run = 1;
-  for (const Coord &basis : regs) {
-    Coord next = transposed ? Coord({run, 0}) : Coord({0, run});
-    if (basis != next || run * shared.elementBytes >= 16)
-      break;
-    run *= 2;
-  }
+  int64_t run = std::min<int64_t>(getRegisterRun(layout, transposed ? 0 : 1),
+                                  std::max<int64_t>(1, 16 / shared.elementBytes));
   Type elementType = values.front().getType();
   // 8-bit floats have no LLVM type: store their bits.
   bool asBits = isa<FloatType>(elementType) && elementType.getIntOrFloatBitWidth() == 8;
@@ -295,17 +289,6 @@ static SmallVector<Value> emitFenceWithRegisters(OpBuilder &b, Location loc,
   for (size_t i = 0; i < regs.size(); ++i)
     results.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
   return results;
-}
-
-/// Elements of one type filling 32 bits (two 16-bit floats, four bytes) in
-/// one register, the first in the low bits.
-static Value packWord(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
-  auto vec = VectorType::get({static_cast<int64_t>(elements.size())},
-                             elements.front().getType());
-  Value v = LLVM::UndefOp::create(b, loc, vec);
-  for (auto [i, element] : llvm::enumerate(elements))
-    v = LLVM::InsertElementOp::create(b, loc, v, element, i32Val(b, loc, i));
-  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
 }
 
 /// The k32 A fragments of an 8-bit register A, four i32 per 64-row block

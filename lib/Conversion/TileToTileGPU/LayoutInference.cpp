@@ -240,15 +240,21 @@ void LayoutInference::resolveBroadcasts() {
 /// along that dimension), and tutorial 06's offs_m, which addresses O,
 /// also addresses M and masks the scores: it keeps the accumulator's rows.
 unsigned LayoutInference::getSliceParent(unsigned parent, unsigned axis) {
-  for (tile::StoreOp store : storesOfDots) {
-    unsigned value = find(classOf(store.getValue()));
-    if (find(classOf(store.getPtr())) != parent || value == parent)
-      continue;
-    ClassAccess access = getBestAccess(parent);
-    if (!access.order.empty() && access.order.front() == axis)
-      return value;
-  }
+  tile::StoreOp store = getStoreOfDotAddressedBy(parent);
+  if (!store)
+    return parent;
+  ClassAccess access = getBestAccess(parent);
+  if (!access.order.empty() && access.order.front() == axis)
+    return find(classOf(store.getValue()));
   return parent;
+}
+
+tile::StoreOp LayoutInference::getStoreOfDotAddressedBy(unsigned root) {
+  for (tile::StoreOp store : storesOfDots)
+    if (find(classOf(store.getPtr())) == root &&
+        find(classOf(store.getValue())) != root)
+      return store;
+  return {};
 }
 
 void LayoutInference::resolveSlices() {
@@ -535,18 +541,7 @@ LayoutInference::ClassAccess LayoutInference::getBestAccess(unsigned root) {
 static int64_t getRegisterRun(ArrayRef<int64_t> shape, Attribute layout,
                               unsigned dim) {
   FailureOr<LinearLayout> linear = toLinearLayout(shape, layout);
-  if (failed(linear))
-    return 1;
-  int64_t run = 1;
-  for (const Coord &basis : linear->getBases(HwDim::Register)) {
-    bool next = basis[dim] == run &&
-                llvm::all_of(llvm::seq<unsigned>(0, basis.size()),
-                             [&](unsigned d) { return d == dim || basis[d] == 0; });
-    if (!next)
-      break;
-    run *= 2;
-  }
-  return run;
+  return failed(linear) ? 1 : tilegpu::getRegisterRun(*linear, dim);
 }
 
 Attribute LayoutInference::chooseBlocked(unsigned root) {
@@ -661,12 +656,8 @@ Attribute LayoutInference::layoutOfClass(unsigned root) {
     }
   } else if (reshapedFrom.contains(root)) {
     layout = deriveFromReshape(root);
-  } else if (tile::StoreOp *store = llvm::find_if(
-                 storesOfDots,
-                 [&](tile::StoreOp s) { return find(classOf(s.getPtr())) == root; });
-             store != storesOfDots.end() &&
-             find(classOf(store->getValue())) != root) {
-    layout = deriveFromStoredValue(root, *store);
+  } else if (tile::StoreOp store = getStoreOfDotAddressedBy(root)) {
+    layout = deriveFromStoredValue(root, store);
   } else {
     layout = chooseBlocked(root);
   }

@@ -70,6 +70,9 @@ private:
   void resolveBroadcasts();
   void resolveSlices();
   unsigned getSliceParent(unsigned parent, unsigned axis);
+  /// A store of a dot's accumulator whose addresses are class `root` (and
+  /// the value another class), or null.
+  tile::StoreOp getStoreOfDotAddressedBy(unsigned root);
   void resolveReshapes();
   mlir::Attribute deriveFromReshape(unsigned root);
   mlir::Attribute deriveFromStoredValue(unsigned root, tile::StoreOp store);

@@ -254,6 +254,9 @@ TEST_F(LinearLayoutTest, GatherRegisterRunGivesEightConsecutiveColumns) {
   EXPECT_EQ(run.getBases(HwDim::Lane)[0], Coord({0, 8}));
   EXPECT_EQ(run.getBases(HwDim::Lane)[1], Coord({0, 16}));
   EXPECT_EQ(run.getBases(HwDim::Warp), acc->getBases(HwDim::Warp));
+  EXPECT_EQ(getRegisterRun(*acc, 1), 2);
+  EXPECT_EQ(getRegisterRun(run, 1), 8);
+  EXPECT_EQ(getRegisterRun(run, 0), 1);
   // Still every element exactly once.
   std::set<int64_t> seen;
   for (int64_t w = 0; w < 8; ++w)

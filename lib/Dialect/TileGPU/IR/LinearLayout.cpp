@@ -319,6 +319,27 @@ std::optional<SmallVector<int64_t>> tilec::tilegpu::getRegisterMapping(
   return mapping;
 }
 
+std::optional<SmallVector<int64_t>>
+tilec::tilegpu::getRegisterMapping(const LinearLayout &src,
+                                   const LinearLayout &dst) {
+  return getRegisterMapping(src, dst, [](ArrayRef<int64_t> c) {
+    return Coord(c.begin(), c.end());
+  });
+}
+
+int64_t tilec::tilegpu::getRegisterRun(const LinearLayout &layout,
+                                       unsigned dim) {
+  int64_t run = 1;
+  for (const Coord &basis : layout.getBases(HwDim::Register)) {
+    Coord step(layout.getRank(), 0);
+    step[dim] = run;
+    if (basis != step)
+      break;
+    run *= 2;
+  }
+  return run;
+}
+
 Coord tilec::tilegpu::reshapeCoord(ArrayRef<int64_t> coord,
                                    ArrayRef<int64_t> from,
                                    ArrayRef<int64_t> to) {
@@ -398,8 +419,7 @@ tilec::tilegpu::getLaneRegisterSwaps(const LinearLayout &src,
     current = applySwap(current, swap);
     swaps.push_back(swap);
   }
-  auto identity = [](ArrayRef<int64_t> c) { return Coord(c.begin(), c.end()); };
-  if (!getRegisterMapping(current, dst, identity))
+  if (!getRegisterMapping(current, dst))
     return std::nullopt;
   return swaps;
 }

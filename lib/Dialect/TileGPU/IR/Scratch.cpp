@@ -61,11 +61,8 @@ int64_t tilec::tilegpu::getScratchBytes(Operation *op) {
     return exchangeBytes(
         convert.getSrc().getType(), convert.getType(), 0, 0,
         [&](const LinearLayout &from, const LinearLayout &to) {
-          auto identity = [](ArrayRef<int64_t> c) {
-            return Coord(c.begin(), c.end());
-          };
           // Renamed registers, or shuffles within warps (ViewOpToLLVM.cpp).
-          return getRegisterMapping(from, to, identity).has_value() ||
+          return getRegisterMapping(from, to).has_value() ||
                  getCheapLaneRegisterSwaps(from, to, elementBits).has_value();
         });
   }

@@ -79,9 +79,9 @@ Value emitParity(OpBuilder &b, Location loc, scf::ForOp forOp) {
 }
 
 /// Whether the loads of loop `op` that feed dots should go by cp.async
-/// rather than TMA (cp-async-box-bytes): a loop of three or more dots
-/// (those already assigned their operands included; not those of nested
-/// loops) whose dot operand loads are all at most `maxBytes`, so that the
+/// rather than TMA (cp-async-box-bytes): a loop of three or more dots (not
+/// counting those of nested loops) whose dot operand loads are all at most
+/// `maxBytes`, so that the
 /// loop's copies do not mix TMA and cp.async. A loop written
 /// `tl.range(..., warp_specialize=True)` keeps TMA: its producer warpgroup
 /// issues TMA copies only.
@@ -94,7 +94,7 @@ static bool prefersCpAsync(Operation *op, int64_t maxBytes) {
     return false;
   unsigned dots = 0;
   for (Operation &inner : loop.getBody()->getOperations()) {
-    dots += isa<tile::DotOp, WarpgroupDotOp>(inner);
+    dots += isa<tile::DotOp>(inner);
     auto load = dyn_cast<tile::LoadOp>(inner);
     if (!load)
       continue;

@@ -119,6 +119,16 @@ std::optional<llvm::SmallVector<int64_t>>
 getRegisterMapping(const LinearLayout &src, const LinearLayout &dst,
                    llvm::function_ref<Coord(llvm::ArrayRef<int64_t>)> dstToSrc);
 
+/// getRegisterMapping for a conversion between two layouts of the same tile
+/// (every dst coordinate is its own src coordinate).
+std::optional<llvm::SmallVector<int64_t>>
+getRegisterMapping(const LinearLayout &src, const LinearLayout &dst);
+
+/// Elements of `layout` that one thread holds consecutively along dimension
+/// `dim`: 2^k for the k lowest register bases that step by 1, 2, 4, ...
+/// along `dim` alone (1 when the lowest does not).
+int64_t getRegisterRun(const LinearLayout &layout, unsigned dim);
+
 /// `coord` of a tile of shape `from` moved to the same row-major position in
 /// a tile of shape `to` (tile.reshape; both shapes of powers of two, so on
 /// a basis this is linear over GF(2)).
