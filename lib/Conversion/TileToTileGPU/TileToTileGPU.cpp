@@ -41,6 +41,35 @@ namespace {
 /// each round removes the conflicts it can.
 LogicalResult splitConflictingValues(func::FuncOp func,
                                      const LayoutOptions &options) {
+  // An atomic takes its value's layout (a dot's accumulator: the tensor-core
+  // layout, added 8 bytes a thread at a time). Address arithmetic it shares
+  // with loads (FlashAttention-2's backward adds dQ at the offsets dO is
+  // loaded from) would give the loads that layout too: the atomic gets a
+  // copy of its own.
+  func.walk([](Operation *op) {
+    if (!isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op) ||
+        !isa<RankedTensorType>(op->getOperand(0).getType()))
+      return;
+    cloneCheapChainForUse(op->getOpOperand(0), /*onlyIfShared=*/true);
+    if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op); rmw && rmw.getMask())
+      cloneCheapChainForUse(rmw.getMaskMutable()[0], /*onlyIfShared=*/true);
+  });
+  // A constant offset tile added to two pointer tiles (tutorial 06's
+  // `qT_ptrs += step` and `do_ptrs += step`, one splat once folded) would
+  // tie the layouts of the two loads: each addptr gets its own copy. (Other
+  // shared constants stay shared: a zero that fills both a load's masked-off
+  // elements and a dot's accumulator lets the load take the dot's layout.)
+  func.walk([](arith::ConstantOp cst) {
+    if (!isa<RankedTensorType>(cst.getType()) || cst->hasOneUse())
+      return;
+    SmallVector<OpOperand *> offsets;
+    for (OpOperand &use : cst->getUses())
+      if (isa<tile::AddPtrOp>(use.getOwner()) && use.getOperandNumber() == 1)
+        offsets.push_back(&use);
+    OpBuilder builder(cst);
+    for (OpOperand *use : offsets)
+      use->set(builder.clone(*cst)->getResult(0));
+  });
   for (int round = 0; round < 8; ++round) {
     ModuleAxisInfo axisInfo(func);
     LayoutInference inference(func, options, axisInfo);
