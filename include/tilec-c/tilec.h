@@ -108,7 +108,7 @@ typedef struct tilec_options {
 
   /* The fields of TILEC_C_API_VERSION 1. */
   const char *arch;     /**< GPU architecture: "sm_90a". */
-  uint32_t ptx_version; /**< PTX ISA version * 10: 80. */
+  uint32_t ptx_version; /**< PTX ISA version * 10: 81. */
   uint32_t num_warps;   /**< Warps per program: 4. */
   uint32_t num_stages;  /**< Software-pipelining depth: 3. */
   int32_t line_info;    /**< .loc line tables in PTX/cubin: 1. */

@@ -361,9 +361,11 @@ static llvm::Error compileWithReport(mlir::ModuleOp module,
                                      const CompileOptions &options,
                                      DumpReport &dumps, CompileResult &result) {
   result.numThreads = options.pipeline.numWarps * tilegpu::kThreadsPerWarp;
+  PipelineOptions pipeline = options.pipeline;
+  pipeline.vectorReductions = hasVectorReductions(options.target);
   if (auto err = runPasses(module, kernel, options, dumps,
                            [&](mlir::OpPassManager &pm) {
-                             buildPipeline(pm, options.pipeline,
+                             buildPipeline(pm, pipeline,
                                            std::min(options.emit,
                                                     EmitKind::LLVM));
                            },

@@ -99,8 +99,10 @@ tilec::resolvePTXVersion(llvm::StringRef arch,
                       : smVersion >= 90  ? 80
                       : smVersion >= 80  ? 70
                                          : 60;
+  // Without a choice: sm_90's vector reductions (red.global.add.v2/.v4.f32)
+  // need PTX 8.1 (CUDA 12.1).
   if (!ptxVersion)
-    return required;
+    return smVersion >= 90 ? std::max(required, 81u) : required;
   // PTX ISA versions LLVM 22 knows (PTX ISA "Release Notes").
   static const unsigned knownPtx[] = {60, 61, 62, 63, 64, 65, 70, 71,
                                       72, 73, 74, 75, 76, 77, 78, 80,

@@ -138,6 +138,7 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   // 9. Per-thread code, then upstream lowering to the LLVM dialect.
   ConvertTileGPUToLLVMOptions llvmOptions;
   llvmOptions.mbarrierSpinLimit = options.mbarrierSpinLimit;
+  llvmOptions.vectorReductions = options.vectorReductions;
   pm.addPass(createConvertTileGPUToLLVM(llvmOptions));
   // fp8 has no LLVM type: arithmetic on it computes in f32, conversions to
   // and from it become integer code rounding like cvt.rn.satfinite (the CPU

@@ -37,6 +37,18 @@ std::string PTXTarget::getPTXVersion() const {
   return (digits.drop_back(1) + "." + digits.take_back(1)).str();
 }
 
+bool tilec::hasVectorReductions(const PTXTarget &target) {
+  llvm::StringRef chip = target.chip;
+  unsigned sm = 0, ptx = 0;
+  if (!chip.consume_front("sm_"))
+    return false;
+  chip.consume_back("a");
+  if (chip.getAsInteger(10, sm) ||
+      llvm::StringRef(target.features).drop_front(4).getAsInteger(10, ptx))
+    return false;
+  return sm >= 90 && ptx >= 81;
+}
+
 static void initializeNVPTX() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -2,10 +2,11 @@
 
 // 128 elements on 128 threads: no replication, so each thread applies its
 // element predicated by the mask only, with the op's sem and scope; the
-// unused result needs no exchange.
+// unused result needs no exchange, and an unused f32 add is a `red`
+// (tilegpu-reductions-to-llvm.mlir has more).
 #b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 // CHECK-LABEL: llvm.func @fadd
-// CHECK: llvm.inline_asm has_side_effects {{.*}}"mov.b32 $0, 0;\0A\09@$1 atom.release.cta.global.add.f32 $0, [$2], $3;", "=r,b,l,r"
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"@$0 red.release.cta.global.add.f32 [$1], $2;", "b,l,r"
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 func.func @fadd(%x: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tilegpu.num_warps = 4 : i32} {

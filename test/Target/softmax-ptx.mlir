@@ -2,7 +2,7 @@
 // RUN: tilec %s --emit ptx | FileCheck %s
 // RUN: %if ptxas %{ tilec %s --emit cubin -o %t/softmax.cubin && FileCheck %s --check-prefix=META < %t/softmax.json %}
 
-// CHECK: .version 8.0
+// CHECK: .version 8.1
 // CHECK: .target sm_90a
 // CHECK: .extern .shared .align 1024 .b8 tilec_smem[];
 // CHECK: .visible .entry softmax(

@@ -60,6 +60,9 @@ struct PipelineOptions : PassSwitches {
   /// instructions to `.tile` lines, and ptxas keeps them (`-lineinfo`) for
   /// cuobjdump, Nsight Compute and compute-sanitizer. Changes no code.
   bool lineInfo = true;
+  /// The target has `red.global.add.v2/.v4.f32` (sm_90 or newer with PTX
+  /// 8.1 or newer); compile() sets it from CompileOptions::target.
+  bool vectorReductions = false;
 };
 
 /// How a message names an option: as the `tilec` flag (`--num-warps`) or as

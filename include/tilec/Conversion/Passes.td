@@ -106,7 +106,10 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
   let options = [
     Option<"mbarrierSpinLimit", "mbarrier-spin-limit", "int64_t", "0",
            "When positive, every mbarrier wait polls at most this many times, "
-           "then prints its source location and traps (debug builds)">
+           "then prints its source location and traps (debug builds)">,
+    Option<"vectorReductions", "vector-reductions", "bool", "false",
+           "Add runs of 2 or 4 f32 a thread holds with one "
+           "red.global.add.v2/.v4.f32 (sm_90 and PTX 8.1 or newer)">
   ];
 }
 

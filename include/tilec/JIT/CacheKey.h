@@ -61,7 +61,7 @@ struct CacheKeyInputs : PassSwitches {
   /// The signature as the frontend normalizes it (`*fp32:16, i32, 1024`).
   std::string signature;
   std::string arch;
-  unsigned ptxVersion = 80;
+  unsigned ptxVersion = 81;
   unsigned numWarps = 4;
   unsigned numStages = 3;
   bool lineInfo = true;

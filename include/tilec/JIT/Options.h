@@ -28,8 +28,9 @@ struct CompilerOptions : PassSwitches {
   /// GPU architecture, as for `tilec --arch` (`sm_90a`: WGMMA/TMA need the
   /// `a`). Part of the cache key.
   std::string arch = "sm_90a";
-  /// PTX ISA version times 10 (80 = PTX 8.0). Part of the cache key.
-  unsigned ptxVersion = 80;
+  /// PTX ISA version times 10 (81 = PTX 8.1, the default for sm_90a:
+  /// vector reductions). Part of the cache key.
+  unsigned ptxVersion = 81;
   /// Warps per program (CTA): 1, 2, 4, ... 32. Part of the cache key.
   unsigned numWarps = 4;
   /// Software-pipelining depth (>= 1). Part of the cache key.

@@ -35,15 +35,20 @@ struct PTXTarget {
   /// GPU architecture (`-mcpu`), e.g. `sm_90a` (WGMMA/setmaxnreg need the
   /// `a` variant).
   std::string chip = "sm_90a";
-  /// PTX ISA version as an LLVM feature, e.g. `+ptx80` (PTX 8.0, the first
-  /// with sm_90a; ptxas 13.0 accepts up to 9.0).
-  std::string features = "+ptx80";
+  /// PTX ISA version as an LLVM feature, e.g. `+ptx81` (PTX 8.1: sm_90a,
+  /// which PTX 8.0 introduced, and its vector reductions; ptxas 13.0 accepts
+  /// up to 9.0).
+  std::string features = "+ptx81";
   /// LLVM optimization level, 0–3.
   unsigned optLevel = 3;
 
   /// "8.0" for "+ptx80".
   std::string getPTXVersion() const;
 };
+
+/// Whether `target` has the vector forms of `red.global.add` for f32
+/// (`.v2`/`.v4`: sm_90 or newer, PTX ISA 8.1 or newer, §9.7.13.6).
+bool hasVectorReductions(const PTXTarget &target);
 
 /// Translates `module` (LLVM and NVVM dialects only) to LLVM IR with the
 /// NVPTX triple and data layout set. Errors name the op that failed.

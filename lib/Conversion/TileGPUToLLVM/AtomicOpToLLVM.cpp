@@ -24,10 +24,18 @@
 // pointer is a scalar) and the result is used, the owner's values are
 // shared with the other threads through shared memory.
 //
+// An f32 add whose result is unused, relaxed or release, is a reduction:
+// `red` (PTX ISA §9.7.13.6), which returns nothing, so the thread neither
+// waits for it nor keeps a register for it; runs of 2 or 4 consecutive,
+// aligned elements a thread holds (tile-axis-info, as for stores) go as one
+// `red.global.add.v2/.v4.f32` (sm_90). FlashAttention-2's backward adds
+// its dQ share, a wgmma accumulator, this way 8 bytes per instruction.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringSupport.h"
 
+#include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,6 +104,40 @@ Value emitAtom(OpBuilder &b, Location loc, StringRef sem, StringRef scope,
              LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
              /*operand_attrs=*/ArrayAttr())
       .getResult(0);
+}
+
+/// `[@pred] red.<sem>.<scope>.global.add[.v2|.v4].f32 [addr], {values…}`.
+void emitRed(OpBuilder &b, Location loc, StringRef sem, StringRef scope,
+             Value addr, ArrayRef<Value> values, Value pred) {
+  SmallVector<std::string> constraints;
+  SmallVector<Value> asmOperands;
+  std::string text;
+  unsigned next = 0;
+  if (pred) {
+    text = llvm::formatv("@${0} ", next++);
+    constraints.push_back("b");
+    asmOperands.push_back(pred);
+  }
+  unsigned addrIndex = next++;
+  constraints.push_back("l");
+  asmOperands.push_back(addr);
+  SmallVector<std::string> names;
+  for (Value value : values) {
+    names.push_back("$" + std::to_string(next++));
+    constraints.push_back("r");
+    asmOperands.push_back(toBits(b, loc, value));
+  }
+  std::string vec = values.size() > 1 ? ".v" + std::to_string(values.size()) : "";
+  std::string operand = values.size() > 1 ? "{" + llvm::join(names, ", ") + "}"
+                                          : names.front();
+  text += llvm::formatv("red.{0}.{1}.global.add{2}.f32 [${3}], {4};", sem,
+                        scope, vec, addrIndex, operand);
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), asmOperands, text, llvm::join(constraints, ","),
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
 }
 
 LLVM::AtomicOrdering getOrdering(StringRef sem) {
@@ -300,6 +342,47 @@ struct AtomicOpLowering : OpConversionPattern<Op> {
 
 struct AtomicRMWOpLowering : AtomicOpLowering<tile::AtomicRMWOp> {
   using AtomicOpLowering::AtomicOpLowering;
+
+  LogicalResult
+  matchAndRewrite(tile::AtomicRMWOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isReduction(op))
+      return lowerAsReduction(op, adaptor, rewriter);
+    return AtomicOpLowering::matchAndRewrite(op, adaptor, rewriter);
+  }
+
+  /// An f32 add nobody reads the old values of, with an ordering `red` has.
+  static bool isReduction(tile::AtomicRMWOp op) {
+    return op.getKind() == "fadd" && op.getResult().use_empty() &&
+           getElementTypeOrSelf(op.getValue().getType()).isF32() &&
+           (op.getSem() == "relaxed" || op.getSem() == "release");
+  }
+
+  LogicalResult lowerAsReduction(tile::AtomicRMWOp op, OneToNOpAdaptor adaptor,
+                                 ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    std::optional<LinearLayout> layout;
+    FailureOr<Value> owner =
+        getOwnerPredicate(rewriter, loc, op.getPtr().getType(), layout);
+    if (failed(owner))
+      return failure();
+    unsigned vec = 1;
+    if (layout && state.vectorReductions)
+      vec = std::min(4u, getAccessVectorWidth(state.axisInfo, op.getPtr(),
+                                              op.getMask(), /*eltBytes=*/4));
+    ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
+    for (size_t s = 0, e = ptrs.size(); s < e; s += vec) {
+      Value pred = getSlotMask(adaptor, s);
+      if (*owner)
+        pred = pred ? arith::AndIOp::create(rewriter, loc, pred, *owner).getResult()
+                    : *owner;
+      SmallVector<Value> run(values.slice(s, vec));
+      emitRed(rewriter, loc, op.getSem(), op.getScope(), ptrs[s], run, pred);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   Value getSlotMask(OneToNOpAdaptor &adaptor, size_t s) const override {
     return adaptor.getMask().empty() ? Value() : adaptor.getMask()[s];
   }

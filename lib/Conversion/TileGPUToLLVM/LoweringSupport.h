@@ -36,6 +36,8 @@ struct LoweringState {
   /// With a positive value, every mbarrier wait gives up after this many
   /// polls, prints which barrier it was and traps (debug builds).
   int64_t mbarrierSpinLimit = 0;
+  /// `red.global.add.v2/.v4.f32` may be used (sm_90, PTX 8.1).
+  bool vectorReductions = false;
   /// Set when a pattern reported an error that does not stop the pattern
   /// (a scratch use past what tilegpu-allocate-shared reserved).
   bool failed = false;

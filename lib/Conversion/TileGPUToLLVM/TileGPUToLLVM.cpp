@@ -252,6 +252,7 @@ struct ConvertTileGPUToLLVMPass
     ModuleAxisInfo axisInfo(module);
     LoweringState state(axisInfo);
     state.mbarrierSpinLimit = mbarrierSpinLimit;
+    state.vectorReductions = vectorReductions;
     TileGPUTypeConverter converter(ctx);
 
     ConversionTarget target(*ctx);
