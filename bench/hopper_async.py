@@ -346,6 +346,10 @@ def attention_rows(args):
     return rows
 
 
+# tilec variants of the one-sweep backward: (row key, extra flags).
+ATOMIC_VARIANTS = [("atomic", ()), ("atomic_nows", ("--warp-specialize=off",))]
+
+
 def attention_bwd_rows(args):
     """Tutorial 06's backward (examples/attention_backward.tile, causal):
     the preprocess and _attn_bwd, for tilec and Triton on the same source
@@ -358,6 +362,9 @@ def attention_bwd_rows(args):
     path = args.attention_bwd_source or os.path.join(ROOT, "examples", "attention_backward.tile")
     tri_pre = triton_kernel(path, "_attn_bwd_preprocess")
     tri_bwd = triton_kernel(path, "_attn_bwd")
+    atomic_path = os.path.join(ROOT, "examples", "attention_backward_atomic.tile")
+    tri_atomic = triton_kernel(atomic_path, "_attn_bwd_atomic")
+    tri_conv = triton_kernel(atomic_path, "_attn_bwd_dq_convert")
     n_ctxs = [1024, 4096] if args.quick else [1024, 4096, 8192]
     for d in (64, 128):
         for n_ctx in n_ctxs:
@@ -444,18 +451,65 @@ def attention_bwd_rows(args):
                     row.update({f"triton{tag}_ok": ok, f"triton{tag}_ms": ms})
                 except Exception as e:
                     row[f"triton{tag}_error"] = str(e)[-300:]
+            # FlashAttention-2's one sweep (examples/attention_backward_atomic.tile):
+            # five products a pair of blocks instead of the tutorial's seven,
+            # dQ added into an fp32 buffer; 64-query steps, 128-key blocks.
+            dq_acc = torch.empty(shape, device="cuda", dtype=torch.float32)
+            n_el = Z * H * n_ctx * d
+            sig_atomic = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp32:16, *fp16:16, "
+                          f"*fp16:16, *fp32:16, *fp32:16, {entry(H * n_ctx * d)}, "
+                          f"{entry(n_ctx * d)}, {entry(d)}, 1, {entry(H)}, {entry(n_ctx)}, "
+                          f"64, 128, {d}, 1")
+            sig_conv = f"*fp32:16, *fp16:16, {entry(n_el)}, 1024"
+            atomic_grid, conv_grid = (n_ctx // 128, 1, Z * H), ((n_el + 1023) // 1024, 1, 1)
+            for tag, flags in ATOMIC_VARIANTS:
+                try:
+                    if pre is None:
+                        pre, _ = tilec_kernel(args.tilec, path, "_attn_bwd_preprocess", sig_pre,
+                                              4, 3, f"bwdpre_{d}_{n_ctx}")
+                    bwd, _ = tilec_kernel(args.tilec, atomic_path, "_attn_bwd_atomic", sig_atomic,
+                                          8, 3, f"bwdatomic{tag}_{d}_{n_ctx}", flags)
+                    conv, _ = tilec_kernel(args.tilec, atomic_path, "_attn_bwd_dq_convert",
+                                           sig_conv, 4, 1, f"bwdconv_{d}_{n_ctx}")
+
+                    def launch():
+                        pre(pre_grid, o, do, delta, Z, H, n_ctx)
+                        dq_acc.zero_()
+                        bwd(atomic_grid, qd, arg_k, vd, sm_scale, do, dq_acc, grads[1], grads[2],
+                            lse, delta, H * n_ctx * d, n_ctx * d, d, H, n_ctx)
+                        conv(conv_grid, dq_acc, grads[0], n_el)
+                    ok, err, ms = timed_pair(launch)
+                    row.update({f"{tag}_ok": ok, f"rel_l2_{tag}": err, f"{tag}_ms": ms,
+                                f"registers_{tag}": bwd.meta["ptxas"]["registers"],
+                                f"spills_{tag}": bwd.meta["ptxas"].get("spill_stores")})
+                except Exception as e:
+                    row[f"{tag}_error"] = str(e)[-600:]
+            try:
+                def tri_atomic_launch():
+                    tri_pre[pre_grid](o, do, delta, Z, H, n_ctx, BLOCK_M=128, HEAD_DIM=d)
+                    dq_acc.zero_()
+                    tri_atomic[atomic_grid](qd, arg_k, vd, sm_scale, do, dq_acc, grads[1], grads[2],
+                                            lse, delta, *qd.stride(), H, n_ctx, BLOCK_M=64,
+                                            BLOCK_N=128, HEAD_DIM=d, CAUSAL=True, num_warps=8,
+                                            num_stages=3)
+                    tri_conv[conv_grid](dq_acc, grads[0], n_el, BLOCK=1024)
+                ok, _, ms = timed_pair(tri_atomic_launch)
+                row.update({"triton_atomic_ok": ok, "triton_atomic_ms": ms})
+            except Exception as e:
+                row["triton_atomic_error"] = str(e)[-300:]
             for backend, out in outs.items():
                 try:
                     row[f"sdpa_{backend}_ms"] = bench(
                         lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True))
                 except Exception as e:
                     row[f"sdpa_{backend}_error"] = str(e)[-200:]
-            for key in ("tilec", "tilec_w8", "triton", "triton_w8", "sdpa_flash", "sdpa_cudnn"):
+            for key in ("tilec", "tilec_w8", "triton", "triton_w8", "sdpa_flash", "sdpa_cudnn",
+                        "triton_atomic", *(tag for tag, _ in ATOMIC_VARIANTS)):
                 if f"{key}_ms" in row:
                     row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
             rows.append(row)
             print(json.dumps(row), flush=True)
-            del q, k, v, do, outs, o, ref, grads, lse, arg_k, qd, vd, delta
+            del q, k, v, do, outs, o, ref, grads, lse, arg_k, qd, vd, delta, dq_acc
             torch.cuda.empty_cache()
     return rows
 
@@ -615,6 +669,20 @@ def main():
                   f"{r.get('spills', '-')}/{r.get('spills_w8', '-')} | {fmt(tr4)} | {fmt(tr8)} | "
                   f"{fmt(fl)} | {fmt(cd)} | {ratio(best(t4, t8), best(tr4, tr8))} | "
                   f"{ratio(best(t4, t8), best(fl, cd))} |")
+        print()
+        print("| one-sweep backward (atomic dQ) | N_CTX | D | tilec | tilec ws off | spills | "
+              "Triton (same source) | SDPA cuDNN | best tilec / Triton | best tilec / cuDNN |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for r in backward:
+            def ok_tflops(key):
+                return r.get(f"{key}_tflops") if r.get(f"{key}_ok") else None
+            a, an, ta = ok_tflops("atomic"), ok_tflops("atomic_nows"), ok_tflops("triton_atomic")
+            cd = r.get("sdpa_cudnn_tflops")
+            b = max((x for x in (a, an) if x), default=None)
+            print(f"| one-sweep | {r['N_CTX']} | {r['HEAD_DIM']} | "
+                  f"{fmt(a) if a else 'FAIL'} | {fmt(an) if an else 'FAIL'} | "
+                  f"{r.get('spills_atomic', '-')}/{r.get('spills_atomic_nows', '-')} | "
+                  f"{fmt(ta) if ta else 'FAIL'} | {fmt(cd)} | {ratio(b, ta)} | {ratio(b, cd)} |")
     if ablation:
         print()
         print("| ablation | step | tilec flags | pass | regs | TFLOP/s | x previous row |")
