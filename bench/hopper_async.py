@@ -346,8 +346,15 @@ def attention_rows(args):
     return rows
 
 
-# tilec variants of the one-sweep backward: (row key, extra flags).
-ATOMIC_VARIANTS = [("atomic", ()), ("atomic_nows", ("--warp-specialize=off",))]
+# Block shapes of the one-sweep backward: (BLOCK_M, BLOCK_N, warps, extra
+# tilec flags); Triton runs those without flags.
+ATOMIC_CONFIGS = [(64, 128, 8, ()), (64, 64, 8, ()), (128, 64, 8, ()),
+                  (64, 64, 8, ("--warp-specialize=off",)),
+                  (128, 64, 8, ("--warp-specialize=off",))]
+
+
+def atomic_tag(bm, bn, warps, flags):
+    return f"atomic_{bm}_{bn}_w{warps}" + ("_nows" if flags else "")
 
 
 def attention_bwd_rows(args):
@@ -453,22 +460,25 @@ def attention_bwd_rows(args):
                     row[f"triton{tag}_error"] = str(e)[-300:]
             # FlashAttention-2's one sweep (examples/attention_backward_atomic.tile):
             # five products a pair of blocks instead of the tutorial's seven,
-            # dQ added into an fp32 buffer; 64-query steps, 128-key blocks.
+            # dQ added into an fp32 buffer; several block shapes for both
+            # compilers (the best of each is compared).
             dq_acc = torch.empty(shape, device="cuda", dtype=torch.float32)
             n_el = Z * H * n_ctx * d
-            sig_atomic = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp32:16, *fp16:16, "
-                          f"*fp16:16, *fp32:16, *fp32:16, {entry(H * n_ctx * d)}, "
-                          f"{entry(n_ctx * d)}, {entry(d)}, 1, {entry(H)}, {entry(n_ctx)}, "
-                          f"64, 128, {d}, 1")
             sig_conv = f"*fp32:16, *fp16:16, {entry(n_el)}, 1024"
-            atomic_grid, conv_grid = (n_ctx // 128, 1, Z * H), ((n_el + 1023) // 1024, 1, 1)
-            for tag, flags in ATOMIC_VARIANTS:
+            conv_grid = ((n_el + 1023) // 1024, 1, 1)
+            for bm, bn, warps, flags in ATOMIC_CONFIGS:
+                tag = atomic_tag(bm, bn, warps, flags)
+                sig_atomic = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp32:16, *fp16:16, "
+                              f"*fp16:16, *fp32:16, *fp32:16, {entry(H * n_ctx * d)}, "
+                              f"{entry(n_ctx * d)}, {entry(d)}, 1, {entry(H)}, {entry(n_ctx)}, "
+                              f"{bm}, {bn}, {d}, 1")
+                atomic_grid = (n_ctx // bn, 1, Z * H)
                 try:
                     if pre is None:
                         pre, _ = tilec_kernel(args.tilec, path, "_attn_bwd_preprocess", sig_pre,
                                               4, 3, f"bwdpre_{d}_{n_ctx}")
                     bwd, _ = tilec_kernel(args.tilec, atomic_path, "_attn_bwd_atomic", sig_atomic,
-                                          8, 3, f"bwdatomic{tag}_{d}_{n_ctx}", flags)
+                                          warps, 3, f"bwd{tag}_{d}_{n_ctx}", flags)
                     conv, _ = tilec_kernel(args.tilec, atomic_path, "_attn_bwd_dq_convert",
                                            sig_conv, 4, 1, f"bwdconv_{d}_{n_ctx}")
 
@@ -484,27 +494,30 @@ def attention_bwd_rows(args):
                                 f"spills_{tag}": bwd.meta["ptxas"].get("spill_stores")})
                 except Exception as e:
                     row[f"{tag}_error"] = str(e)[-600:]
-            try:
-                def tri_atomic_launch():
-                    tri_pre[pre_grid](o, do, delta, Z, H, n_ctx, BLOCK_M=128, HEAD_DIM=d)
-                    dq_acc.zero_()
-                    tri_atomic[atomic_grid](qd, arg_k, vd, sm_scale, do, dq_acc, grads[1], grads[2],
-                                            lse, delta, *qd.stride(), H, n_ctx, BLOCK_M=64,
-                                            BLOCK_N=128, HEAD_DIM=d, CAUSAL=True, num_warps=8,
-                                            num_stages=3)
-                    tri_conv[conv_grid](dq_acc, grads[0], n_el, BLOCK=1024)
-                ok, _, ms = timed_pair(tri_atomic_launch)
-                row.update({"triton_atomic_ok": ok, "triton_atomic_ms": ms})
-            except Exception as e:
-                row["triton_atomic_error"] = str(e)[-300:]
+                if flags:
+                    continue
+                try:
+                    def tri_atomic_launch():
+                        tri_pre[pre_grid](o, do, delta, Z, H, n_ctx, BLOCK_M=128, HEAD_DIM=d)
+                        dq_acc.zero_()
+                        tri_atomic[atomic_grid](qd, arg_k, vd, sm_scale, do, dq_acc, grads[1],
+                                                grads[2], lse, delta, *qd.stride(), H, n_ctx,
+                                                BLOCK_M=bm, BLOCK_N=bn, HEAD_DIM=d, CAUSAL=True,
+                                                num_warps=warps, num_stages=3)
+                        tri_conv[conv_grid](dq_acc, grads[0], n_el, BLOCK=1024)
+                    ok, _, ms = timed_pair(tri_atomic_launch)
+                    row.update({f"triton_{tag}_ok": ok, f"triton_{tag}_ms": ms})
+                except Exception as e:
+                    row[f"triton_{tag}_error"] = str(e)[-300:]
             for backend, out in outs.items():
                 try:
                     row[f"sdpa_{backend}_ms"] = bench(
                         lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True))
                 except Exception as e:
                     row[f"sdpa_{backend}_error"] = str(e)[-200:]
+            atomic_tags = [atomic_tag(*c) for c in ATOMIC_CONFIGS]
             for key in ("tilec", "tilec_w8", "triton", "triton_w8", "sdpa_flash", "sdpa_cudnn",
-                        "triton_atomic", *(tag for tag, _ in ATOMIC_VARIANTS)):
+                        *atomic_tags, *(f"triton_{t}" for t in atomic_tags)):
                 if f"{key}_ms" in row:
                     row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
             rows.append(row)
@@ -670,19 +683,37 @@ def main():
                   f"{fmt(fl)} | {fmt(cd)} | {ratio(best(t4, t8), best(tr4, tr8))} | "
                   f"{ratio(best(t4, t8), best(fl, cd))} |")
         print()
-        print("| one-sweep backward (atomic dQ) | N_CTX | D | tilec | tilec ws off | spills | "
-              "Triton (same source) | SDPA cuDNN | best tilec / Triton | best tilec / cuDNN |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("| one-sweep backward (atomic dQ) | N_CTX | D | best tilec | its blocks | spills | "
+              "best Triton (same source) | its blocks | SDPA cuDNN | tilec / Triton | "
+              "tilec / cuDNN |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in backward:
-            def ok_tflops(key):
-                return r.get(f"{key}_tflops") if r.get(f"{key}_ok") else None
-            a, an, ta = ok_tflops("atomic"), ok_tflops("atomic_nows"), ok_tflops("triton_atomic")
+            def best_of(prefix):
+                found = [(r[f"{prefix}{atomic_tag(*c)}_tflops"], atomic_tag(*c))
+                         for c in ATOMIC_CONFIGS
+                         if r.get(f"{prefix}{atomic_tag(*c)}_ok")
+                         and f"{prefix}{atomic_tag(*c)}_tflops" in r]
+                return max(found, default=(None, "-"))
+            (a, at), (ta, tat) = best_of(""), best_of("triton_")
             cd = r.get("sdpa_cudnn_tflops")
-            b = max((x for x in (a, an) if x), default=None)
-            print(f"| one-sweep | {r['N_CTX']} | {r['HEAD_DIM']} | "
-                  f"{fmt(a) if a else 'FAIL'} | {fmt(an) if an else 'FAIL'} | "
-                  f"{r.get('spills_atomic', '-')}/{r.get('spills_atomic_nows', '-')} | "
-                  f"{fmt(ta) if ta else 'FAIL'} | {fmt(cd)} | {ratio(b, ta)} | {ratio(b, cd)} |")
+            print(f"| one-sweep | {r['N_CTX']} | {r['HEAD_DIM']} | {fmt(a) if a else 'FAIL'} | "
+                  f"{at[len('atomic_'):]} | {r.get('spills_' + at, '-')} | "
+                  f"{fmt(ta) if ta else 'FAIL'} | {tat[len('atomic_'):]} | {fmt(cd)} | "
+                  f"{ratio(a, ta)} | {ratio(a, cd)} |")
+        print()
+        print("| one-sweep config | N_CTX | D | " + " | ".join(
+            atomic_tag(*c)[len("atomic_"):] for c in ATOMIC_CONFIGS) + " | Triton: " + " | ".join(
+            atomic_tag(*c)[len("atomic_"):] for c in ATOMIC_CONFIGS if not c[3]) + " |")
+        print("|---|---|---|" + "---|" * (len(ATOMIC_CONFIGS) +
+                                        sum(1 for c in ATOMIC_CONFIGS if not c[3])))
+        for r in backward:
+            cells = [fmt(r.get(f"{atomic_tag(*c)}_tflops")) if r.get(f"{atomic_tag(*c)}_ok")
+                     else "FAIL" for c in ATOMIC_CONFIGS]
+            tcells = [fmt(r.get(f"triton_{atomic_tag(*c)}_tflops"))
+                      if r.get(f"triton_{atomic_tag(*c)}_ok") else "FAIL"
+                      for c in ATOMIC_CONFIGS if not c[3]]
+            print(f"| one-sweep | {r['N_CTX']} | {r['HEAD_DIM']} | " + " | ".join(cells) +
+                  " | " + " | ".join(tcells) + " |")
     if ablation:
         print()
         print("| ablation | step | tilec flags | pass | regs | TFLOP/s | x previous row |")
