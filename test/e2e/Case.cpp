@@ -39,6 +39,18 @@ HostTensor &Problem::output(const std::string &name, runtime::ScalarType dtype,
   return tensors.back();
 }
 
+HostTensor &Problem::accumulator(const std::string &name,
+                                 runtime::ScalarType dtype,
+                                 std::vector<std::int64_t> shape,
+                                 Tolerance tolerance) {
+  tensors.emplace_back(name, dtype, std::move(shape),
+                       HostTensor::Role::Accumulator);
+  tensors.back().resetOutput();
+  tolerances[name] = tolerance;
+  args.push_back({tensors.size() - 1, std::nullopt});
+  return tensors.back();
+}
+
 void Problem::i32(std::int64_t value) {
   if (value < INT32_MIN || value > INT32_MAX) {
     std::fprintf(stderr, "internal error: i32 argument %lld out of range\n",

@@ -83,6 +83,11 @@ struct Problem {
   /// next argument.
   HostTensor &output(const std::string &name, runtime::ScalarType dtype,
                      std::vector<std::int64_t> shape, Tolerance tolerance);
+  /// Adds an output that starts at zero (the buffer of a kernel's atomic
+  /// adds, cleared by the caller), checked with `tolerance`, and passes it
+  /// as the next argument.
+  HostTensor &accumulator(const std::string &name, runtime::ScalarType dtype,
+                          std::vector<std::int64_t> shape, Tolerance tolerance);
   /// Passes a scalar as the next argument.
   void scalar(runtime::KernelArg value) { args.push_back({std::nullopt, value}); }
   /// Passes an int32 scalar (the type of most size and stride parameters).

@@ -92,11 +92,10 @@ bool runOnCpuBackend(const std::string &tilec, const std::string &examples,
     }
     const HostTensor &tensor = problem.tensors[*arg.tensor];
     std::string path = base + "." + name + ".bin";
-    // Outputs start poisoned, as for the run being checked (the GPU run has
-    // overwritten this Problem's outputs by now).
+    // Outputs start poisoned (accumulators zeroed), as for the run being
+    // checked (the GPU run has overwritten this Problem's outputs by now).
     HostTensor initial = tensor;
-    if (tensor.isOutput())
-      initial.poison();
+    initial.resetOutput();
     if (!writeBytes(path, initial.data(), initial.bytes())) {
       error = "cannot write '" + path + "'";
       return false;

@@ -4,6 +4,7 @@
 
 #include "tilec/Runtime/FloatConversion.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -180,6 +181,13 @@ void HostTensor::fillUniform(Rng &rng, double lo, double hi) {
   }
   for (std::size_t i = 0; i < numel_; ++i)
     set(i, static_cast<float>(rng.uniform(lo, hi)));
+}
+
+void HostTensor::resetOutput() {
+  if (role_ == Role::Output)
+    poison();
+  else if (role_ == Role::Accumulator)
+    std::fill(data_.begin(), data_.end(), 0);
 }
 
 void HostTensor::poison() {

@@ -24,7 +24,9 @@ class Rng;
 /// A dense, row-major host array of `dtype` elements.
 class HostTensor {
 public:
-  enum class Role { Input, Output };
+  /// An accumulator is an output that starts at zero, as a buffer the
+  /// caller clears for a kernel's atomic adds.
+  enum class Role { Input, Output, Accumulator };
 
   HostTensor(std::string name, runtime::ScalarType dtype,
              std::vector<std::int64_t> shape, Role role);
@@ -33,7 +35,7 @@ public:
   runtime::ScalarType dtype() const { return dtype_; }
   const std::vector<std::int64_t> &shape() const { return shape_; }
   Role role() const { return role_; }
-  bool isOutput() const { return role_ == Role::Output; }
+  bool isOutput() const { return role_ != Role::Input; }
 
   std::size_t numel() const { return numel_; }
   std::size_t bytes() const { return data_.size(); }
@@ -58,6 +60,10 @@ public:
   /// 0xA5 for integers (e.g. 0xA5A5A5A5 for i32), so that an element the
   /// kernel never writes cannot pass.
   void poison();
+
+  /// Sets the contents an output starts a run with: poison, or zeros for
+  /// an accumulator. Inputs are left alone.
+  void resetOutput();
 
   /// True when element `i` still holds the integer poison pattern.
   bool isIntegerPoison(std::size_t i) const;
