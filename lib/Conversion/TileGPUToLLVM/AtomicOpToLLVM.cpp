@@ -70,6 +70,44 @@ Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
   return arith::BitcastOp::create(b, loc, type, bits);
 }
 
+/// The operands of an `atom` or `red` in inline asm, numbered from
+/// `first`: the predicate (when there is one), the address, then `values`
+/// in `reg` registers.
+struct AtomicAsmOperands {
+  SmallVector<Value> values;
+  SmallVector<std::string> constraints;
+  /// `@$k ` where there is a predicate, else empty.
+  std::string guard;
+  /// `$k` of the address, and of each value.
+  std::string addr;
+  SmallVector<std::string> names;
+
+  AtomicAsmOperands(unsigned first, Value pred, Value address,
+                    ArrayRef<Value> operands, StringRef reg) {
+    auto add = [&](Value v, StringRef constraint) {
+      values.push_back(v);
+      constraints.push_back(constraint.str());
+      return "$" + std::to_string(first++);
+    };
+    if (pred)
+      guard = "@" + add(pred, "b") + " ";
+    addr = add(address, "l");
+    for (Value operand : operands)
+      names.push_back(add(operand, reg));
+  }
+};
+
+Operation *createAtomicAsm(OpBuilder &b, Location loc, TypeRange results,
+                           ArrayRef<Value> operands, StringRef text,
+                           ArrayRef<std::string> constraints) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, results, operands, text, llvm::join(constraints, ","),
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
 /// `[@pred] atom.<sem>.<scope>.global.<opType> d, [addr], operands…` on
 /// integer bits; where `pred` is false the result is 0.
 Value emitAtom(OpBuilder &b, Location loc, StringRef sem, StringRef scope,
@@ -77,67 +115,35 @@ Value emitAtom(OpBuilder &b, Location loc, StringRef sem, StringRef scope,
                Value pred) {
   auto intType = cast<IntegerType>(operands.front().getType());
   StringRef reg = constraintFor(intType.getWidth());
-  SmallVector<std::string> constraints{("=" + reg).str()};
-  SmallVector<Value> asmOperands;
+  AtomicAsmOperands asmOperands(/*first=*/1, pred, addr, operands, reg);
   std::string text;
-  unsigned next = 1;
-  if (pred) {
-    text = llvm::formatv("mov.b{0} $0, 0;\n\t@${1} ", intType.getWidth(), next++);
-    constraints.push_back("b");
-    asmOperands.push_back(pred);
-  }
-  unsigned addrIndex = next++;
-  constraints.push_back("l");
-  asmOperands.push_back(addr);
-  SmallVector<std::string> names;
-  for (Value operand : operands) {
-    names.push_back("$" + std::to_string(next++));
-    constraints.push_back(reg.str());
-    asmOperands.push_back(operand);
-  }
-  text += llvm::formatv("atom.{0}.{1}.global.{2} $0, [${3}], {4};", sem, scope,
-                        opType, addrIndex, llvm::join(names, ", "));
-  return LLVM::InlineAsmOp::create(
-             b, loc, intType, asmOperands, text, llvm::join(constraints, ","),
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-             /*operand_attrs=*/ArrayAttr())
-      .getResult(0);
+  if (pred)
+    text = llvm::formatv("mov.b{0} $0, 0;\n\t", intType.getWidth());
+  text += llvm::formatv("{0}atom.{1}.{2}.global.{3} $0, [{4}], {5};",
+                        asmOperands.guard, sem, scope, opType, asmOperands.addr,
+                        llvm::join(asmOperands.names, ", "));
+  SmallVector<std::string> constraints{("=" + reg).str()};
+  llvm::append_range(constraints, asmOperands.constraints);
+  return createAtomicAsm(b, loc, intType, asmOperands.values, text, constraints)
+      ->getResult(0);
 }
 
 /// `[@pred] red.<sem>.<scope>.global.add[.v2|.v4].f32 [addr], {values…}`.
 void emitRed(OpBuilder &b, Location loc, StringRef sem, StringRef scope,
              Value addr, ArrayRef<Value> values, Value pred) {
-  SmallVector<std::string> constraints;
-  SmallVector<Value> asmOperands;
-  std::string text;
-  unsigned next = 0;
-  if (pred) {
-    text = llvm::formatv("@${0} ", next++);
-    constraints.push_back("b");
-    asmOperands.push_back(pred);
-  }
-  unsigned addrIndex = next++;
-  constraints.push_back("l");
-  asmOperands.push_back(addr);
-  SmallVector<std::string> names;
-  for (Value value : values) {
-    names.push_back("$" + std::to_string(next++));
-    constraints.push_back("r");
-    asmOperands.push_back(toBits(b, loc, value));
-  }
+  SmallVector<Value> bits;
+  for (Value value : values)
+    bits.push_back(toBits(b, loc, value));
+  AtomicAsmOperands asmOperands(/*first=*/0, pred, addr, bits, "r");
   std::string vec = values.size() > 1 ? ".v" + std::to_string(values.size()) : "";
-  std::string operand = values.size() > 1 ? "{" + llvm::join(names, ", ") + "}"
-                                          : names.front();
-  text += llvm::formatv("red.{0}.{1}.global.add{2}.f32 [${3}], {4};", sem,
-                        scope, vec, addrIndex, operand);
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange(), asmOperands, text, llvm::join(constraints, ","),
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
+  std::string operand = values.size() > 1
+                            ? "{" + llvm::join(asmOperands.names, ", ") + "}"
+                            : asmOperands.names.front();
+  std::string text = llvm::formatv("{0}red.{1}.{2}.global.add{3}.f32 [{4}], {5};",
+                                   asmOperands.guard, sem, scope, vec,
+                                   asmOperands.addr, operand);
+  createAtomicAsm(b, loc, TypeRange(), asmOperands.values, text,
+                  asmOperands.constraints);
 }
 
 LLVM::AtomicOrdering getOrdering(StringRef sem) {
