@@ -346,15 +346,17 @@ def attention_rows(args):
     return rows
 
 
-# Block shapes of the one-sweep backward: (BLOCK_M, BLOCK_N, warps, extra
-# tilec flags); Triton runs those without flags.
-ATOMIC_CONFIGS = [(64, 128, 8, ()), (64, 64, 8, ()), (128, 64, 8, ()),
-                  (64, 64, 8, ("--warp-specialize=off",)),
-                  (128, 64, 8, ("--warp-specialize=off",))]
+# Block shapes of the one-sweep backward (BLOCK_N a multiple of BLOCK_M):
+# (BLOCK_M, BLOCK_N, warps, extra tilec flags, their tag); Triton runs
+# those without flags.
+ATOMIC_CONFIGS = [(64, 128, 8, (), ""), (64, 64, 8, (), ""),
+                  (64, 128, 8, ("--prefetch-loads=false",), "_noprefetch"),
+                  (64, 128, 8, ("--ptx-version=80",), "_ptx80"),
+                  (64, 128, 8, ("--warp-specialize=off",), "_nows")]
 
 
-def atomic_tag(bm, bn, warps, flags):
-    return f"atomic_{bm}_{bn}_w{warps}" + ("_nows" if flags else "")
+def atomic_tag(bm, bn, warps, flags, suffix):
+    return f"atomic_{bm}_{bn}_w{warps}{suffix}"
 
 
 def attention_bwd_rows(args):
@@ -466,8 +468,8 @@ def attention_bwd_rows(args):
             n_el = Z * H * n_ctx * d
             sig_conv = f"*fp32:16, *fp16:16, {entry(n_el)}, 1024"
             conv_grid = ((n_el + 1023) // 1024, 1, 1)
-            for bm, bn, warps, flags in ATOMIC_CONFIGS:
-                tag = atomic_tag(bm, bn, warps, flags)
+            for bm, bn, warps, flags, suffix in ATOMIC_CONFIGS:
+                tag = atomic_tag(bm, bn, warps, flags, suffix)
                 sig_atomic = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp32:16, *fp16:16, "
                               f"*fp16:16, *fp32:16, *fp32:16, {entry(H * n_ctx * d)}, "
                               f"{entry(n_ctx * d)}, {entry(d)}, 1, {entry(H)}, {entry(n_ctx)}, "
@@ -507,6 +509,13 @@ def attention_bwd_rows(args):
                         tri_conv[conv_grid](dq_acc, grads[0], n_el, BLOCK=1024)
                     ok, _, ms = timed_pair(tri_atomic_launch)
                     row.update({f"triton_{tag}_ok": ok, f"triton_{tag}_ms": ms})
+                    # How Triton adds dQ (its PTX's atom/red forms).
+                    compiled = tri_atomic[atomic_grid](
+                        qd, arg_k, vd, sm_scale, do, dq_acc, grads[1], grads[2], lse, delta,
+                        *qd.stride(), H, n_ctx, BLOCK_M=bm, BLOCK_N=bn, HEAD_DIM=d, CAUSAL=True,
+                        num_warps=warps, num_stages=3)
+                    forms = re.findall(r"\b(?:red|atom)\.[a-z0-9_.:]+", compiled.asm.get("ptx", ""))
+                    row[f"triton_{tag}_atomics"] = {f: forms.count(f) for f in sorted(set(forms))}
                 except Exception as e:
                     row[f"triton_{tag}_error"] = str(e)[-300:]
             for backend, out in outs.items():
