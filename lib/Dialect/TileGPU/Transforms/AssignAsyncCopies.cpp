@@ -130,7 +130,11 @@ private:
                            std::string &whyNot);
   LogicalResult emitTMA(tile::LoadOp load, const TMABox &box, Ring &ring);
   Ring emitCpAsync(tile::LoadOp load, unsigned vec, bool transposed);
-  Ring emitLocalStore(Value value, Operation *before, bool transposed);
+  /// Stores `value` into a new ring before `before`; with `storeTransposed`
+  /// element (i, j) goes to (j, i). The dot reads the ring transposed with
+  /// `ringTransposed` (default: as stored).
+  Ring emitLocalStore(Value value, Operation *before, bool storeTransposed,
+                      std::optional<bool> ringTransposed = std::nullopt);
   Value allocRing(Location loc, RankedTensorType tile);
 
   func::FuncOp func;
@@ -260,12 +264,22 @@ FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
       ring = emitLocalStore(operand, def->getNextNode(), registerTransposed);
     }
   } else {
-    Operation *def = operand.getDefiningOp();
+    // A transposed register tile (FlashAttention-2's dQ = tl.dot(
+    // tl.trans(dsT), k)) is stored as it is, element (i, j) to (j, i): not
+    // transposed in registers (through scratch shared memory) first.
+    Value stored = operand;
+    bool storeTransposed = registerTransposed;
+    if (auto trans = operand.getDefiningOp<tile::TransOp>();
+        trans && type.getRank() == 2) {
+      stored = trans.getSrc();
+      storeTransposed = !registerTransposed;
+    }
+    Operation *def = stored.getDefiningOp();
     Operation *before = def && def->getBlock() != dot->getBlock() &&
                                 def->getParentRegion()->isAncestor(dot->getParentRegion())
                             ? def->getNextNode()
                             : dot.getOperation();
-    ring = emitLocalStore(operand, before, registerTransposed);
+    ring = emitLocalStore(stored, before, storeTransposed, registerTransposed);
   }
   rings[operand] = ring;
   return ring;
@@ -438,15 +452,17 @@ Ring Assigner::emitCpAsync(tile::LoadOp load, unsigned vec, bool transposed) {
   return ring;
 }
 
-Ring Assigner::emitLocalStore(Value value, Operation *before, bool transposed) {
+Ring Assigner::emitLocalStore(Value value, Operation *before, bool storeTransposed,
+                              std::optional<bool> ringTransposed) {
   Location loc = value.getLoc();
   Ring ring;
-  ring.transposed = transposed;
-  ring.smem = allocRing(loc, getBufferTile(cast<RankedTensorType>(value.getType()), transposed));
+  ring.transposed = ringTransposed.value_or(storeTransposed);
+  ring.smem = allocRing(loc, getBufferTile(cast<RankedTensorType>(value.getType()),
+                                           storeTransposed));
   OpBuilder b(before);
   if (isInLoop(before))
     BarrierOp::create(b, loc);
-  LocalStoreOp::create(b, loc, value, ring.smem, constI32(b, loc, 0), transposed);
+  LocalStoreOp::create(b, loc, value, ring.smem, constI32(b, loc, 0), storeTransposed);
   FenceAsyncSharedOp::create(b, loc);
   BarrierOp::create(b, loc);
   return ring;

@@ -43,7 +43,10 @@ def TileGPUAssignAsyncCopies : Pass<"tilegpu-assign-async-copies", "mlir::Module
       (`tl.range(..., warp_specialize=True)`, or every loop with
       `--warp-specialize=all`) keeps TMA: its producer issues TMA only.
     - **registers** (`tilegpu.local_store`): anything else, the value
-      computed or loaded into registers and stored swizzled.
+      computed or loaded into registers and stored swizzled; a
+      `tile.trans` of a register tile (`tl.dot(tl.trans(dsT), k)`) stores
+      the untransposed tile with `transposed` (element (i, j) to (j, i)),
+      not transposed in registers through scratch shared memory first.
 
     The loads are replaced only when every user is such a dot, directly or
     through a 2-d `tile.trans` (`tl.dot(q, k.T)`). One load read as B both
