@@ -429,7 +429,7 @@ def attention_bwd_rows(args):
             # The tutorial's 4 warps, then 8 (two warpgroups share the
             # 128-row dK, dV and dQ accumulators) for both compilers.
             pre = None
-            for warps in (4, 8):
+            for warps in ((4, 8) if "tutorial" in args.attention_bwd_kernels else ()):
                 tag = "" if warps == 4 else f"_w{warps}"
                 try:
                     if pre is None:
@@ -469,7 +469,8 @@ def attention_bwd_rows(args):
             n_el = Z * H * n_ctx * d
             sig_conv = f"*fp32:16, *fp16:16, {entry(n_el)}, 1024"
             conv_grid = ((n_el + 1023) // 1024, 1, 1)
-            for bm, bn, warps, flags, suffix in ATOMIC_CONFIGS:
+            one_sweep = ATOMIC_CONFIGS if "one-sweep" in args.attention_bwd_kernels else []
+            for bm, bn, warps, flags, suffix in one_sweep:
                 tag = atomic_tag(bm, bn, warps, flags, suffix)
                 sig_atomic = ("*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp32:16, *fp16:16, "
                               f"*fp16:16, *fp32:16, *fp32:16, {entry(H * n_ctx * d)}, "
@@ -630,6 +631,10 @@ def main():
     parser.add_argument("--attention-bwd-source", default="",
                         help="the backward kernels' .tile file, for both compilers "
                              "(default: examples/attention_backward.tile)")
+    parser.add_argument("--attention-bwd-kernels", default="tutorial,one-sweep",
+                        help="which backward kernels the attention_bwd section runs: "
+                             "tutorial (examples/attention_backward.tile) and/or one-sweep "
+                             "(examples/attention_backward_atomic.tile)")
     parser.add_argument("--attention-filter", default="",
                         help="only the attention rows whose name matches (a regex "
                              "over 'block|descriptor fp16|bf16|fp8 D64|D128 "
