@@ -22,7 +22,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tilec::tilegpu {
@@ -143,57 +142,19 @@ bool issuesWarpgroupDot(scf::ForOp loop) {
       .wasInterrupted();
 }
 
-/// The kernel argument a pointer (or tile of pointers) is computed from
-/// (through addptr, splat, broadcast, expand_dims, reshape and loop-carried
-/// values that step from their own start), or null.
-Value getBaseArgument(Value ptr, int depth = 0) {
-  if (depth > 32)
-    return {};
-  if (auto arg = dyn_cast<BlockArgument>(ptr)) {
-    if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      return arg;
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg == loop.getInductionVar())
-      return {};
-    Value base = getBaseArgument(loop.getTiedLoopInit(arg)->get(), depth + 1);
-    Value yielded = loop.getTiedLoopYieldedValue(arg)->get();
-    // The yielded value steps from the argument itself, or from the same base.
-    Value stepped = yielded;
-    while (auto add = stepped.getDefiningOp<tile::AddPtrOp>())
-      stepped = add.getPtr();
-    if (stepped == arg || getBaseArgument(yielded, depth + 1) == base)
-      return base;
-    return {};
-  }
-  Operation *op = ptr.getDefiningOp();
-  if (isa_and_present<tile::AddPtrOp, tile::SplatOp, tile::BroadcastOp,
-                      tile::ExpandDimsOp, tile::ReshapeOp>(op))
-    return getBaseArgument(op->getOperand(0), depth + 1);
-  return {};
-}
-
-/// Whether `load`, issued one iteration early, could read what the loop
-/// writes or skip what it checks: the loop has inline assembly, a call, a
-/// TMA store, a tl.device_assert or tl.device_print (issued before its
-/// assert, a load could read out of bounds where the assert would have
-/// stopped the kernel), or a store or atomic that is not through another
-/// kernel argument than the load's. Like Triton's pipeliner, which issues
-/// loads stages ahead of a loop's stores, distinct pointer arguments are
-/// taken not to overlap (FlashAttention-2's backward reads M and Delta
-/// while it adds into dQ).
-bool mayConflict(scf::ForOp loop, tile::LoadOp load) {
-  Value loaded = getBaseArgument(load.getPtr());
+/// Whether the loop may write global memory (a store, an atomic, a TMA
+/// store, inline assembly, a call) or checks what it loads (tl.device_assert,
+/// tl.device_print): iteration i + 1's load, issued before iteration i's
+/// writes, could read a stale value, and issued before its assert, read out
+/// of bounds where the assert would have stopped the kernel.
+bool writesOrChecks(scf::ForOp loop) {
   return loop.getBody()
-      ->walk([&](Operation *op) {
-        if (isa<TMAStoreOp, tile::InlineAsmElementwiseOp, CallOpInterface,
-                tile::AssertOp, tile::PrintOp>(op))
-          return WalkResult::interrupt();
-        if (isa<tile::StoreOp, tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
-          Value written = getBaseArgument(op->getOperand(0));
-          if (!loaded || !written || written == loaded)
-            return WalkResult::interrupt();
-        }
-        return WalkResult::advance();
+      ->walk([](Operation *op) {
+        return isa<tile::StoreOp, tile::AtomicRMWOp, tile::AtomicCASOp, TMAStoreOp,
+                   tile::InlineAsmElementwiseOp, CallOpInterface, tile::AssertOp,
+                   tile::PrintOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       })
       .wasInterrupted();
 }
@@ -256,14 +217,14 @@ struct TileGPUPrefetchLoadsPass
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (!loop.getUnsignedCmp() && issuesWarpgroupDot(loop))
+      if (!loop.getUnsignedCmp() && issuesWarpgroupDot(loop) && !writesOrChecks(loop))
         loops.push_back(loop);
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {
       SmallVector<tile::LoadOp> loads;
       for (auto load : loop.getBody()->getOps<tile::LoadOp>())
-        if (qualifies(load, loop) && !mayConflict(loop, load))
+        if (qualifies(load, loop))
           loads.push_back(load);
       for (tile::LoadOp load : loads)
         loop = prefetch(rewriter, loop, load);
