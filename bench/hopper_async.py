@@ -351,7 +351,6 @@ def attention_rows(args):
 # (BLOCK_M, BLOCK_N, warps, extra tilec flags, their tag); Triton runs
 # those without flags.
 ATOMIC_CONFIGS = [(64, 128, 8, (), ""),
-                  (64, 128, 8, ("--prefetch-loads=false",), "_noprefetch"),
                   (64, 128, 8, ("--ptx-version=80",), "_ptx80"),
                   (64, 128, 8, ("--warp-specialize=off",), "_nows")]
 

@@ -37,6 +37,27 @@ LayoutInference::LayoutInference(Operation *func, const LayoutOptions &options,
 // Union-find
 //===----------------------------------------------------------------------===//
 
+/// A tl.atomic_add whose old values nobody reads: it writes its value like
+/// a store (FlashAttention-2's dQ share), and its value may take another
+/// layout than its addresses.
+static bool isReducingAtomic(Operation *op) {
+  auto rmw = dyn_cast<tile::AtomicRMWOp>(op);
+  return rmw && rmw.getKind() == "fadd" && rmw.getResult().use_empty() &&
+         isa<RankedTensorType>(rmw.getPtr().getType());
+}
+
+Value tilec::getStoredValue(Operation *store) {
+  if (auto rmw = dyn_cast<tile::AtomicRMWOp>(store))
+    return rmw.getValue();
+  return cast<tile::StoreOp>(store).getValue();
+}
+
+static Value getStoreMask(Operation *store) {
+  if (auto rmw = dyn_cast<tile::AtomicRMWOp>(store))
+    return rmw.getMask();
+  return cast<tile::StoreOp>(store).getMask();
+}
+
 unsigned LayoutInference::classOf(Value value) {
   auto [it, inserted] = ids.try_emplace(value, values.size());
   if (inserted) {
@@ -127,12 +148,15 @@ LogicalResult LayoutInference::collect(Operation *op) {
   }
   // A store's value and address join later (resolveStores), unless the
   // value is a dot's accumulator.
-  if (auto store = dyn_cast<tile::StoreOp>(op); store && isTile(store.getPtr())) {
-    classOf(store.getValue());
-    classOf(store.getPtr());
-    if (store.getMask())
-      unite(store.getPtr(), store.getMask());
-    stores.push_back(store);
+  if (auto store = dyn_cast<tile::StoreOp>(op);
+      (store && isTile(store.getPtr())) || isReducingAtomic(op)) {
+    classOf(getStoredValue(op));
+    classOf(op->getOperand(0));
+    if (Value mask = getStoreMask(op))
+      unite(op->getOperand(0), mask);
+    if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op))
+      unite(rmw.getPtr(), rmw.getResult());
+    stores.push_back(op);
     return success();
   }
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
@@ -200,14 +224,14 @@ void LayoutInference::resolveStores() {
   // thread holds short runs (pairs of columns); its addresses keep a class
   // of their own, whose layout gathers longer runs (deriveFromStoredValue).
   // Every other store's value shares its address's layout.
-  for (tile::StoreOp store : stores) {
-    unsigned value = find(classOf(store.getValue()));
-    if (value == find(classOf(store.getPtr())))
+  for (Operation *store : stores) {
+    unsigned value = find(classOf(getStoredValue(store)));
+    if (value == find(classOf(store->getOperand(0))))
       continue;
     if (llvm::any_of(dots, [&](unsigned id) { return find(id) == value; }))
       storesOfDots.push_back(store);
     else
-      unite(store.getValue(), store.getPtr());
+      unite(getStoredValue(store), store->getOperand(0));
   }
 }
 
@@ -240,21 +264,21 @@ void LayoutInference::resolveBroadcasts() {
 /// along that dimension), and tutorial 06's offs_m, which addresses O,
 /// also addresses M and masks the scores: it keeps the accumulator's rows.
 unsigned LayoutInference::getSliceParent(unsigned parent, unsigned axis) {
-  tile::StoreOp store = getStoreOfDotAddressedBy(parent);
+  Operation *store = getStoreOfDotAddressedBy(parent);
   if (!store)
     return parent;
   ClassAccess access = getBestAccess(parent);
   if (!access.order.empty() && access.order.front() == axis)
-    return find(classOf(store.getValue()));
+    return find(classOf(getStoredValue(store)));
   return parent;
 }
 
-tile::StoreOp LayoutInference::getStoreOfDotAddressedBy(unsigned root) {
-  for (tile::StoreOp store : storesOfDots)
-    if (find(classOf(store.getPtr())) == root &&
-        find(classOf(store.getValue())) != root)
+Operation *LayoutInference::getStoreOfDotAddressedBy(unsigned root) {
+  for (Operation *store : storesOfDots)
+    if (find(classOf(store->getOperand(0))) == root &&
+        find(classOf(getStoredValue(store))) != root)
       return store;
-  return {};
+  return nullptr;
 }
 
 void LayoutInference::resolveSlices() {
@@ -374,15 +398,19 @@ Attribute LayoutInference::deriveFromReshape(unsigned root) {
 }
 
 Attribute LayoutInference::deriveFromStoredValue(unsigned root,
-                                                 tile::StoreOp store) {
-  Attribute from = layoutOfClass(find(classOf(store.getValue())));
+                                                 Operation *store) {
+  Value stored = getStoredValue(store);
+  Attribute from = layoutOfClass(find(classOf(stored)));
   if (!isa<WarpgroupMMAEncodingAttr, MMAEncodingAttr>(from))
     return from;
   // 32-bit elements are stored 8 bytes at a time from the accumulator,
-  // whole 32-byte sectors per four lanes: not worth the shuffles.
-  auto type = store.getValue().getType();
+  // whole 32-byte sectors per four lanes: not worth the shuffles. Atomic
+  // adds are worth them: the L2 applies one red per 4, 8 or 16 bytes, and
+  // 16-byte runs halve their number (Triton's dQ adds are v4 too).
+  auto type = stored.getType();
   Type element = cast<RankedTensorType>(type).getElementType();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() >= 32)
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() > 32 ||
+      (element.getIntOrFloatBitWidth() == 32 && !isReducingAtomic(store)))
     return from;
   // The gathered layout describes the stored tile: a larger tile of the
   // class (a broadcast past it) keeps the accumulator's.
@@ -398,10 +426,11 @@ Attribute LayoutInference::deriveFromStoredValue(unsigned root,
   unsigned dim = access.order.front();
   int64_t run = access.vec;
   // A mask must be uniform over the run (tile-axis-info constancy).
-  for (tile::StoreOp other : storesOfDots) {
-    if (find(classOf(other.getPtr())) != root || !other.getMask())
+  for (Operation *other : storesOfDots) {
+    Value otherMask = getStoreMask(other);
+    if (find(classOf(other->getOperand(0))) != root || !otherMask)
       continue;
-    AxisInfo mask = axisInfo.lookup(other.getMask());
+    AxisInfo mask = axisInfo.lookup(otherMask);
     run = mask.getRank() == access.shape.size()
               ? std::min<int64_t>(run, mask.getConstancy(dim))
               : 1;
@@ -509,8 +538,8 @@ LayoutInference::ClassAccess LayoutInference::getBestAccess(unsigned root) {
     if (!isa<tile::PointerType>(type.getElementType()))
       continue;
     bool accessed = llvm::any_of(value.getUsers(), [&](Operation *user) {
-      return (isa<tile::LoadOp>(user) && user->getOperand(0) == value) ||
-             (isa<tile::StoreOp>(user) && user->getOperand(0) == value);
+      return isa<tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp>(user) &&
+             user->getOperand(0) == value;
     });
     if (!accessed)
       continue;
@@ -656,7 +685,7 @@ Attribute LayoutInference::layoutOfClass(unsigned root) {
     }
   } else if (reshapedFrom.contains(root)) {
     layout = deriveFromReshape(root);
-  } else if (tile::StoreOp store = getStoreOfDotAddressedBy(root)) {
+  } else if (Operation *store = getStoreOfDotAddressedBy(root)) {
     layout = deriveFromStoredValue(root, store);
   } else {
     layout = chooseBlocked(root);

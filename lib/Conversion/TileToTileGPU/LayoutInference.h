@@ -72,10 +72,10 @@ private:
   unsigned getSliceParent(unsigned parent, unsigned axis);
   /// A store of a dot's accumulator whose addresses are class `root` (and
   /// the value another class), or null.
-  tile::StoreOp getStoreOfDotAddressedBy(unsigned root);
+  mlir::Operation *getStoreOfDotAddressedBy(unsigned root);
   void resolveReshapes();
   mlir::Attribute deriveFromReshape(unsigned root);
-  mlir::Attribute deriveFromStoredValue(unsigned root, tile::StoreOp store);
+  mlir::Attribute deriveFromStoredValue(unsigned root, mlir::Operation *store);
   mlir::Attribute layoutOfClass(unsigned root);
   mlir::Attribute chooseBlocked(unsigned root);
 
@@ -105,11 +105,12 @@ private:
   llvm::SmallVector<SliceRequest> requests;
   llvm::SmallVector<tile::BroadcastOp> broadcasts;
   llvm::SmallVector<tile::ReshapeOp> reshapes;
-  /// Stores of tiles, their value not yet in their address's class.
-  llvm::SmallVector<tile::StoreOp> stores;
+  /// Stores of tiles and reducing atomics (an fp add whose old values are
+  /// unused), their value not yet in their address's class.
+  llvm::SmallVector<mlir::Operation *> stores;
   /// Stores whose addresses keep a class of their own (resolveStores): the
   /// value accumulates a dot.
-  llvm::SmallVector<tile::StoreOp> storesOfDots;
+  llvm::SmallVector<mlir::Operation *> storesOfDots;
   /// Per root class: the accepted slice request (axis, parent value id, the
   /// expand_dims or reduce that asked for it).
   struct AcceptedSlice {
@@ -129,6 +130,9 @@ private:
   llvm::DenseSet<unsigned> inProgress;
   llvm::SmallVector<mlir::Operation *> conflicts;
 };
+
+/// The value a tile.store or a reducing tile.atomic_rmw writes.
+mlir::Value getStoredValue(mlir::Operation *store);
 
 /// Clones, for one use, the chain of cheap pure ops (ranges, splats,
 /// constants, integer arithmetic, expand_dims, broadcast, reshape) that computes

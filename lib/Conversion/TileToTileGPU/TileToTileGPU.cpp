@@ -160,18 +160,18 @@ void insertConversions(func::FuncOp func) {
       bcast.getSrcMutable().assign(converted);
       return;
     }
-    // The addresses of a stored accumulator (LayoutInference::resolveStores).
-    if (auto store = dyn_cast<tile::StoreOp>(op)) {
-      auto ptrType = dyn_cast<RankedTensorType>(store.getPtr().getType());
-      if (!ptrType || getEncoding(store.getValue().getType()) ==
-                          ptrType.getEncoding())
+    // The addresses of a stored (or atomically added) accumulator
+    // (LayoutInference::resolveStores).
+    if (isa<tile::StoreOp, tile::AtomicRMWOp>(op)) {
+      auto ptrType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+      Value value = getStoredValue(op);
+      if (!ptrType || getEncoding(value.getType()) == ptrType.getEncoding())
         return;
       builder.setInsertionPoint(op);
       Value converted = ConvertLayoutOp::create(
-          builder, op->getLoc(),
-          withLayout(store.getValue().getType(), ptrType.getEncoding()),
-          store.getValue());
-      store.getValueMutable().assign(converted);
+          builder, op->getLoc(), withLayout(value.getType(), ptrType.getEncoding()),
+          value);
+      op->getOpOperand(1).assign(converted);
       return;
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
