@@ -73,6 +73,7 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.useWgmma = options.useWgmma;
   layoutOptions.useMma = options.useMMA;
+  layoutOptions.vectorReductions = options.vectorReductions;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   addCleanups(pm);
   // 4'. Each CTA loops over programs of the grid.

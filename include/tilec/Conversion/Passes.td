@@ -59,7 +59,10 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
     Option<"useMma", "use-mma", "bool", "true",
            "Give tl.dot accumulators that wgmma cannot take the mma.sync "
            "layout (tensor cores, sm_80+) when it can; with both false "
-           "every dot runs on the FMA path">
+           "every dot runs on the FMA path">,
+    Option<"vectorReductions", "vector-reductions", "bool", "false",
+           "The target has red.global.add.v2/.v4.f32 (sm_90, PTX 8.1): an "
+           "f32 accumulator added atomically is gathered into 16-byte runs">
   ];
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }

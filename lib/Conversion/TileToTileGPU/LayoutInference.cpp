@@ -405,12 +405,16 @@ Attribute LayoutInference::deriveFromStoredValue(unsigned root,
     return from;
   // 32-bit elements are stored 8 bytes at a time from the accumulator,
   // whole 32-byte sectors per four lanes: not worth the shuffles. Atomic
-  // adds are worth them: the L2 applies one red per 4, 8 or 16 bytes, and
-  // 16-byte runs halve their number (Triton's dQ adds are v4 too).
+  // adds are worth them where the target has vector reductions: the L2
+  // applies one red per 4, 8 or 16 bytes, and 16-byte runs halve their
+  // number (Triton's dQ adds are v4 too). Without, the shuffles only cost.
   auto type = stored.getType();
   Type element = cast<RankedTensorType>(type).getElementType();
+  bool atomic = isReducingAtomic(store);
+  if (atomic && !options.vectorReductions)
+    return from;
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() > 32 ||
-      (element.getIntOrFloatBitWidth() == 32 && !isReducingAtomic(store)))
+      (element.getIntOrFloatBitWidth() == 32 && !atomic))
     return from;
   // The gathered layout describes the stored tile: a larger tile of the
   // class (a broadcast past it) keeps the accumulator's.

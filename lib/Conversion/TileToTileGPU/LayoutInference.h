@@ -38,6 +38,9 @@ struct LayoutOptions {
   bool useWarpgroupMMA = true;
   /// Dots wgmma cannot take run on mma.sync when it can take them.
   bool useMMA = true;
+  /// The target adds 16 bytes of f32 with one red.global.add.v4.f32: an
+  /// accumulator added atomically is worth gathering into such runs.
+  bool vectorReductions = false;
 };
 
 /// Layout classes of the tiles of one function.

@@ -208,6 +208,7 @@ struct ConvertTileToTileGPUPass
     options.numWarps = numWarps;
     options.useWarpgroupMMA = useWgmma;
     options.useMMA = useMma;
+    options.vectorReductions = vectorReductions;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (failed(splitConflictingValues(func, options)))
         return signalPassFailure();
