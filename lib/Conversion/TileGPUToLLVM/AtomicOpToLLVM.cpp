@@ -319,6 +319,16 @@ struct AtomicOpLowering : OpConversionPattern<Op> {
                          Value pred) const = 0;
   virtual Value getSlotMask(OneToNOpAdaptor &adaptor, size_t s) const = 0;
 
+  /// Where slot `s` is applied: its mask, and the owner predicate of a
+  /// replicated tile (null: everywhere).
+  Value getSlotPredicate(OpBuilder &b, Location loc, OneToNOpAdaptor &adaptor,
+                         size_t s, Value owner) const {
+    Value pred = getSlotMask(adaptor, s);
+    if (!owner)
+      return pred;
+    return pred ? arith::AndIOp::create(b, loc, pred, owner).getResult() : owner;
+  }
+
   LogicalResult
   matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -330,10 +340,7 @@ struct AtomicOpLowering : OpConversionPattern<Op> {
       return failure();
     SmallVector<Value> results;
     for (size_t s = 0, e = adaptor.getPtr().size(); s < e; ++s) {
-      Value pred = getSlotMask(adaptor, s);
-      if (*owner)
-        pred = pred ? arith::AndIOp::create(rewriter, loc, pred, *owner).getResult()
-                    : *owner;
+      Value pred = getSlotPredicate(rewriter, loc, adaptor, s, *owner);
       results.push_back(emitSlot(rewriter, loc, op, adaptor, s, pred));
     }
     if (*owner && !op.getResult().use_empty())
@@ -378,10 +385,7 @@ struct AtomicRMWOpLowering : AtomicOpLowering<tile::AtomicRMWOp> {
                                               op.getMask(), /*eltBytes=*/4));
     ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
     for (size_t s = 0, e = ptrs.size(); s < e; s += vec) {
-      Value pred = getSlotMask(adaptor, s);
-      if (*owner)
-        pred = pred ? arith::AndIOp::create(rewriter, loc, pred, *owner).getResult()
-                    : *owner;
+      Value pred = getSlotPredicate(rewriter, loc, adaptor, s, *owner);
       SmallVector<Value> run(values.slice(s, vec));
       emitRed(rewriter, loc, op.getSem(), op.getScope(), ptrs[s], run, pred);
     }
