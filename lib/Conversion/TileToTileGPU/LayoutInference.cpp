@@ -407,11 +407,12 @@ Attribute LayoutInference::deriveFromStoredValue(unsigned root,
   // whole 32-byte sectors per four lanes: not worth the shuffles. Atomic
   // adds are worth them where the target has vector reductions: the L2
   // applies one red per 4, 8 or 16 bytes, and 16-byte runs halve their
-  // number (Triton's dQ adds are v4 too). Without, the shuffles only cost.
+  // number (Triton's dQ adds are v4 too). Without them, or for other
+  // element types (one atom each), the shuffles only cost.
   auto type = stored.getType();
   Type element = cast<RankedTensorType>(type).getElementType();
   bool atomic = isReducingAtomic(store);
-  if (atomic && !options.vectorReductions)
+  if (atomic && (!options.vectorReductions || !element.isF32()))
     return from;
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() > 32 ||
       (element.getIntOrFloatBitWidth() == 32 && !atomic))
