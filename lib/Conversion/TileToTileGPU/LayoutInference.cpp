@@ -37,13 +37,16 @@ LayoutInference::LayoutInference(Operation *func, const LayoutOptions &options,
 // Union-find
 //===----------------------------------------------------------------------===//
 
-/// A tl.atomic_add whose old values nobody reads: it writes its value like
-/// a store (FlashAttention-2's dQ share), and its value may take another
+/// A tl.atomic_add of a tile whose old values nobody reads, relaxed or
+/// release (what the lowering makes a `red`): it writes its value like a
+/// store (FlashAttention-2's dQ share), and its value may take another
 /// layout than its addresses.
 static bool isReducingAtomic(Operation *op) {
   auto rmw = dyn_cast<tile::AtomicRMWOp>(op);
   return rmw && rmw.getKind() == "fadd" && rmw.getResult().use_empty() &&
-         isa<RankedTensorType>(rmw.getPtr().getType());
+         (rmw.getSem() == "relaxed" || rmw.getSem() == "release") &&
+         isa<RankedTensorType>(rmw.getPtr().getType()) &&
+         isa<RankedTensorType>(rmw.getValue().getType());
 }
 
 Value tilec::getStoredValue(Operation *store) {

@@ -165,7 +165,8 @@ void insertConversions(func::FuncOp func) {
     if (isa<tile::StoreOp, tile::AtomicRMWOp>(op)) {
       auto ptrType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
       Value value = getStoredValue(op);
-      if (!ptrType || getEncoding(value.getType()) == ptrType.getEncoding())
+      if (!ptrType || !isa<RankedTensorType>(value.getType()) ||
+          getEncoding(value.getType()) == ptrType.getEncoding())
         return;
       builder.setInsertionPoint(op);
       Value converted = ConvertLayoutOp::create(
