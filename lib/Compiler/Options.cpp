@@ -85,12 +85,9 @@ tilec::resolvePTXVersion(llvm::StringRef arch,
                          OptionSpelling spelling) {
   std::string archName = spell("arch", spelling);
   std::string ptxName = spell("ptx-version", spelling);
-  llvm::StringRef chip = arch;
-  unsigned smVersion = 0;
-  bool known = chip.consume_front("sm_");
-  chip.consume_back("a");
-  known = known && !chip.getAsInteger(10, smVersion) && smVersion >= 70;
-  if (!known)
+  std::optional<unsigned> sm = getSmVersion(arch);
+  unsigned smVersion = sm.value_or(0);
+  if (smVersion < 70)
     return llvm::createStringError("unknown " + archName + " '" + arch +
                                    "' (expected sm_NN or sm_NNa, e.g. sm_90a)");
   // The first PTX ISA version that knows the architecture.

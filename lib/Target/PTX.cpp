@@ -37,16 +37,22 @@ std::string PTXTarget::getPTXVersion() const {
   return (digits.drop_back(1) + "." + digits.take_back(1)).str();
 }
 
+std::optional<unsigned> tilec::getSmVersion(llvm::StringRef arch) {
+  unsigned sm = 0;
+  if (!arch.consume_front("sm_"))
+    return std::nullopt;
+  arch.consume_back("a");
+  if (arch.getAsInteger(10, sm))
+    return std::nullopt;
+  return sm;
+}
+
 bool tilec::hasVectorReductions(const PTXTarget &target) {
-  llvm::StringRef chip = target.chip;
-  unsigned sm = 0, ptx = 0;
-  if (!chip.consume_front("sm_"))
+  std::optional<unsigned> sm = getSmVersion(target.chip);
+  unsigned ptx = 0;
+  if (!sm || llvm::StringRef(target.features).drop_front(4).getAsInteger(10, ptx))
     return false;
-  chip.consume_back("a");
-  if (chip.getAsInteger(10, sm) ||
-      llvm::StringRef(target.features).drop_front(4).getAsInteger(10, ptx))
-    return false;
-  return sm >= 90 && ptx >= 81;
+  return *sm >= 90 && ptx >= 81;
 }
 
 static void initializeNVPTX() {

@@ -46,6 +46,9 @@ struct PTXTarget {
   std::string getPTXVersion() const;
 };
 
+/// NN of `sm_NN` or `sm_NNa`; nothing for another spelling.
+std::optional<unsigned> getSmVersion(llvm::StringRef arch);
+
 /// Whether `target` has the vector forms of `red.global.add` for f32
 /// (`.v2`/`.v4`: sm_90 or newer, PTX ISA 8.1 or newer, §9.7.13.6).
 bool hasVectorReductions(const PTXTarget &target);

@@ -28,8 +28,9 @@
 // `red` (PTX ISA §9.7.13.6), which returns nothing, so the thread neither
 // waits for it nor keeps a register for it; runs of 2 or 4 consecutive,
 // aligned elements a thread holds (tile-axis-info, as for stores) go as one
-// `red.global.add.v2/.v4.f32` (sm_90). FlashAttention-2's backward adds
-// its dQ share, a wgmma accumulator, this way 8 bytes per instruction.
+// `red.global.add.v2/.v4.f32` (sm_90, PTX 8.1). FlashAttention-2's backward
+// adds its dQ share this way, 16 bytes per instruction (layout inference
+// gathers the wgmma accumulator's pairs into runs of 4).
 //
 //===----------------------------------------------------------------------===//
 
@@ -329,6 +330,14 @@ struct AtomicOpLowering : OpConversionPattern<Op> {
     return pred ? arith::AndIOp::create(b, loc, pred, owner).getResult() : owner;
   }
 
+  /// Lowers `op` without old values (a reduction) and returns true, or
+  /// returns false to have it lowered slot by slot.
+  virtual bool lowerWithoutResults(OpBuilder &b, Location loc, Op op,
+                                   OneToNOpAdaptor &adaptor, Value owner,
+                                   const std::optional<LinearLayout> &layout) const {
+    return false;
+  }
+
   LogicalResult
   matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -338,6 +347,10 @@ struct AtomicOpLowering : OpConversionPattern<Op> {
         getOwnerPredicate(rewriter, loc, op.getPtr().getType(), layout);
     if (failed(owner))
       return failure();
+    if (lowerWithoutResults(rewriter, loc, op, adaptor, *owner, layout)) {
+      rewriter.eraseOp(op);
+      return success();
+    }
     SmallVector<Value> results;
     for (size_t s = 0, e = adaptor.getPtr().size(); s < e; ++s) {
       Value pred = getSlotPredicate(rewriter, loc, adaptor, s, *owner);
@@ -356,41 +369,23 @@ struct AtomicOpLowering : OpConversionPattern<Op> {
 struct AtomicRMWOpLowering : AtomicOpLowering<tile::AtomicRMWOp> {
   using AtomicOpLowering::AtomicOpLowering;
 
-  LogicalResult
-  matchAndRewrite(tile::AtomicRMWOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (isReduction(op))
-      return lowerAsReduction(op, adaptor, rewriter);
-    return AtomicOpLowering::matchAndRewrite(op, adaptor, rewriter);
-  }
-
-  /// An f32 add nobody reads the old values of, with an ordering `red` has.
-  static bool isReduction(tile::AtomicRMWOp op) {
-    return op.getKind() == "fadd" && op.getResult().use_empty() &&
-           getElementTypeOrSelf(op.getValue().getType()).isF32() &&
-           (op.getSem() == "relaxed" || op.getSem() == "release");
-  }
-
-  LogicalResult lowerAsReduction(tile::AtomicRMWOp op, OneToNOpAdaptor adaptor,
-                                 ConversionPatternRewriter &rewriter) const {
-    Location loc = op.getLoc();
-    std::optional<LinearLayout> layout;
-    FailureOr<Value> owner =
-        getOwnerPredicate(rewriter, loc, op.getPtr().getType(), layout);
-    if (failed(owner))
-      return failure();
+  /// An f32 reduction: `red`, in runs of up to 4 elements.
+  bool lowerWithoutResults(OpBuilder &b, Location loc, tile::AtomicRMWOp op,
+                           OneToNOpAdaptor &adaptor, Value owner,
+                           const std::optional<LinearLayout> &layout) const override {
+    if (!op.isReduction() || !getElementTypeOrSelf(op.getValue().getType()).isF32())
+      return false;
     unsigned vec = 1;
     if (layout && state.vectorReductions)
       vec = std::min(4u, getAccessVectorWidth(state.axisInfo, op.getPtr(),
                                               op.getMask(), /*eltBytes=*/4));
     ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
     for (size_t s = 0, e = ptrs.size(); s < e; s += vec) {
-      Value pred = getSlotPredicate(rewriter, loc, adaptor, s, *owner);
+      Value pred = getSlotPredicate(b, loc, adaptor, s, owner);
       SmallVector<Value> run(values.slice(s, vec));
-      emitRed(rewriter, loc, op.getSem(), op.getScope(), ptrs[s], run, pred);
+      emitRed(b, loc, op.getSem(), op.getScope(), ptrs[s], run, pred);
     }
-    rewriter.eraseOp(op);
-    return success();
+    return true;
   }
 
   Value getSlotMask(OneToNOpAdaptor &adaptor, size_t s) const override {

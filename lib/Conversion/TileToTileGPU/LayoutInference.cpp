@@ -37,14 +37,12 @@ LayoutInference::LayoutInference(Operation *func, const LayoutOptions &options,
 // Union-find
 //===----------------------------------------------------------------------===//
 
-/// A tl.atomic_add of a tile whose old values nobody reads, relaxed or
-/// release (what the lowering makes a `red`): it writes its value like a
-/// store (FlashAttention-2's dQ share), and its value may take another
-/// layout than its addresses.
+/// A reducing tl.atomic_add of a tile (what the lowering makes a `red`): it
+/// writes its value like a store (FlashAttention-2's dQ share), and its
+/// value may take another layout than its addresses.
 static bool isReducingAtomic(Operation *op) {
   auto rmw = dyn_cast<tile::AtomicRMWOp>(op);
-  return rmw && rmw.getKind() == "fadd" && rmw.getResult().use_empty() &&
-         (rmw.getSem() == "relaxed" || rmw.getSem() == "release") &&
+  return rmw && rmw.isReduction() &&
          isa<RankedTensorType>(rmw.getPtr().getType()) &&
          isa<RankedTensorType>(rmw.getValue().getType());
 }
@@ -414,11 +412,11 @@ Attribute LayoutInference::deriveFromStoredValue(unsigned root,
   // element types (one atom each), the shuffles only cost.
   auto type = stored.getType();
   Type element = cast<RankedTensorType>(type).getElementType();
-  bool atomic = isReducingAtomic(store);
-  if (atomic && (!options.vectorReductions || !element.isF32()))
-    return from;
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() > 32 ||
-      (element.getIntOrFloatBitWidth() == 32 && !atomic))
+  bool worthGathering =
+      isReducingAtomic(store)
+          ? options.vectorReductions && element.isF32()
+          : element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 32;
+  if (!worthGathering)
     return from;
   // The gathered layout describes the stored tile: a larger tile of the
   // class (a broadcast past it) keeps the accumulator's.

@@ -41,9 +41,9 @@ namespace {
 /// each round removes the conflicts it can.
 LogicalResult splitConflictingValues(func::FuncOp func,
                                      const LayoutOptions &options) {
-  // An atomic takes its value's layout (a dot's accumulator: the tensor-core
-  // layout, added 8 bytes a thread at a time). Address arithmetic it shares
-  // with loads (FlashAttention-2's backward adds dQ at the offsets dO is
+  // An atomic's addresses take a layout from its value (a dot's
+  // accumulator: the tensor-core layout, or its runs gathered to 16 bytes;
+  // LayoutInference::resolveStores). Address arithmetic it shares with loads (FlashAttention-2's backward adds dQ at the offsets dO is
   // loaded from) would give the loads that layout too: the atomic gets a
   // copy of its own.
   func.walk([](Operation *op) {

@@ -385,6 +385,14 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
   let results = (outs AnyType:$result);
   let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// A relaxed or release float add whose old values nobody reads: a
+    /// reduction (PTX `red`, which has no acquire and returns nothing).
+    bool isReduction() {
+      return getKind() == "fadd" && getResult().use_empty() &&
+             (getSem() == "relaxed" || getSem() == "release");
+    }
+  }];
 }
 
 def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
