@@ -243,3 +243,34 @@ func.func @release(%i: i32, %p: i1, %q: i1, %parity: i32) attributes {tile.kerne
   tilegpu.mbarrier_inval %empty : <2>
   return
 }
+
+// -----
+
+// An accumulator-layout f16 tile stored to shared memory by stmatrix
+// (MatrixStore.h): the 32 slots a thread of a 64 x 64 tile on one
+// warpgroup are four stmatrix.x4, each with one address a thread (the row
+// its lane names); a 64 x 128 bf16 tile stored transposed (dS^T as dQ's A
+// operand in the one-sweep backward) is eight `.trans` ones
+// (#nvvm.mma_layout<col>); no element-wise store.
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
+
+// CHECK-LABEL: llvm.func @store_by_matrices(
+// CHECK-NOT:     llvm.store
+// CHECK-COUNT-4: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-NOT:     llvm.store
+// CHECK-COUNT-8: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-NOT:     llvm.store
+// CHECK-NOT:     nvvm.stmatrix
+// CHECK:         llvm.return
+module {
+  func.func @store_by_matrices(%p: tensor<64x64xf16, #wgmma>, %q: tensor<64x128xbf16, #wgmma>)
+      attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 24576 : i64} {
+    %c0 = arith.constant 0 : i32
+    %rows = tilegpu.local_alloc {offset = 0 : i64} : <1 x tensor<64x64xf16>>
+    %cols = tilegpu.local_alloc {offset = 8192 : i64} : <1 x tensor<128x64xbf16>>
+    tilegpu.local_store %p, %rows[%c0] : tensor<64x64xf16, #wgmma>, <1 x tensor<64x64xf16>>
+    tilegpu.local_store %q, %cols[%c0] {transposed} : tensor<64x128xbf16, #wgmma>, <1 x tensor<128x64xbf16>>
+    return
+  }
+}

@@ -20,6 +20,7 @@
 #include "WarpgroupMMA.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/MatrixStore.h"
 #include "tilec/Dialect/TileGPU/IR/SharedLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
@@ -54,10 +55,79 @@ Value lowering::emitSwizzledOffset(OpBuilder &b, Location loc,
   return arith::XOrIOp::create(b, loc, linear, shl(group, 16));
 }
 
+/// Stores `values` (held in `layout`) by stmatrix as `plan` says
+/// (MatrixStore.h): per instruction one address a thread, the shared row
+/// that the thread's lane names.
+static void storeTileByMatrices(OpBuilder &b, Location loc, Value base,
+                                const LinearLayout &layout, ValueRange values,
+                                const SharedTileLayout &shared, bool transposed,
+                                const MatrixStorePlan &plan) {
+  // The address of lane 8 j + i in instruction k is that of the element in
+  // slot getAddressSource(k, lane): the slot's low bits (matrix j, and the
+  // half with .trans) and the source lane depend on the lane, the slot's
+  // high bits (k) do not. As a layout whose lane input is (source lane <<
+  // low bits) | low slot bits and whose register input is k, emitCoordinates
+  // gives every instruction's coordinate.
+  unsigned lowBits = llvm::Log2_64(2 * plan.matrices);
+  ArrayRef<Coord> regBases = layout.getBases(HwDim::Register);
+  SmallVector<Coord> virtualLanes(regBases.take_front(lowBits));
+  llvm::append_range(virtualLanes, layout.getBases(HwDim::Lane));
+  LinearLayout sources(layout.getShape(),
+                       {SmallVector<Coord>(regBases.drop_front(lowBits)),
+                        virtualLanes,
+                        SmallVector<Coord>(layout.getBases(HwDim::Warp))});
+  ThreadIndices ids = getThreadIndices(b, loc);
+  // j and i of the lane (getAddressSource); 8 * matrices lanes name rows.
+  Value matrix = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, ids.lane, i32Val(b, loc, 3)),
+      i32Val(b, loc, plan.matrices - 1));
+  Value row = arith::AndIOp::create(b, loc, ids.lane, i32Val(b, loc, 7));
+  Value lowSlot = arith::ShLIOp::create(b, loc, matrix, i32Val(b, loc, 1));
+  Value sourceLane;
+  if (plan.transposed) {
+    lowSlot = arith::OrIOp::create(
+        b, loc, lowSlot, arith::AndIOp::create(b, loc, row, i32Val(b, loc, 1)));
+    sourceLane = arith::ShRUIOp::create(b, loc, row, i32Val(b, loc, 1));
+  } else {
+    sourceLane = arith::ShLIOp::create(b, loc, row, i32Val(b, loc, 2));
+  }
+  Value virtualLane = arith::OrIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, sourceLane, i32Val(b, loc, lowBits)),
+      lowSlot);
+  auto coords = emitCoordinates(b, loc, sources, {ids.thread, virtualLane, ids.warp});
+  auto smemPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  auto pairType = VectorType::get({2}, values.front().getType());
+  auto layoutAttr = plan.transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
+  for (int64_t k = 0; k < plan.instructions; ++k) {
+    Value sharedRow = coords[k][transposed ? 1 : 0];
+    Value sharedCol = coords[k][transposed ? 0 : 1];
+    Value offset = emitSwizzledOffset(b, loc, shared, sharedRow, sharedCol);
+    Value addr = LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
+                                     ValueRange{offset});
+    SmallVector<Value> registers;
+    for (int64_t j = 0; j < plan.matrices; ++j) {
+      Value pair = LLVM::UndefOp::create(b, loc, pairType);
+      for (int64_t half = 0; half < 2; ++half)
+        pair = LLVM::InsertElementOp::create(b, loc, pair,
+                                             values[plan.getSlot(k, j, half)],
+                                             i32Val(b, loc, half));
+      registers.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair));
+    }
+    NVVM::StMatrixOp::create(b, loc, addr, registers, layoutAttr, shape,
+                             NVVM::LdStMatrixEltType::B16);
+  }
+}
+
 void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Value base,
                                  const LinearLayout &layout, ValueRange values,
                                  const SharedTileLayout &shared,
                                  bool transposed) {
+  if (std::optional<MatrixStorePlan> plan =
+          getMatrixStorePlan(layout, shared, transposed)) {
+    storeTileByMatrices(b, loc, base, layout, values, shared, transposed, *plan);
+    return;
+  }
   // Runs of registers along the contiguous dimension (at most 16 bytes, which
   // the swizzle keeps together) are stored as one vector.
   int64_t run = std::min<int64_t>(getRegisterRun(layout, transposed ? 0 : 1),
