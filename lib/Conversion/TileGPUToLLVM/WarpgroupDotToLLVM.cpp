@@ -174,14 +174,22 @@ Value lowering::emitMatrixDescriptor(OpBuilder &b, Location loc, Value address,
                                      const SharedTileLayout &shared,
                                      int64_t stepBytes) {
   // No carry out of the 14-bit field: every shared address of a CTA is
-  // below 228 KB, so (address + step) >> 4 stays below 2^14.
-  Value field = address;
-  if (stepBytes != 0)
-    field = arith::AddIOp::create(b, loc, field, i32Val(b, loc, stepBytes >> 4));
-  field = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
-  Value bits = arith::ConstantOp::create(
-      b, loc, b.getI64IntegerAttr(static_cast<int64_t>(shared.getDescriptorBits())));
-  return arith::OrIOp::create(b, loc, bits, field);
+  // below 228 KB, so (address + step) >> 4 stays below 2^14, and adding the
+  // other bits (none in the field) is or-ing them.
+  uint64_t bits = shared.getDescriptorBits() + (static_cast<uint64_t>(stepBytes) >> 4);
+  // Made by an asm with side effects, where the wgmma is: a loop's
+  // invariant operand tiles (K and V of attention's backward) would
+  // otherwise have every K-step's descriptor hoisted out of the loop by
+  // LLVM, two registers each, live across the loop (ptxas does not
+  // rematerialize them; it spills). Two ALU instructions a wgmma.
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, b.getI64Type(), ValueRange{address},
+      "cvt.u64.u32 $0, $1;\n\tadd.s64 $0, $0, " + std::to_string(bits) + ";",
+      "=l,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return asmOp.getResult(0);
 }
 
 SmallVector<Value> lowering::emitWarpgroupWait(OpBuilder &b, Location loc,

@@ -44,7 +44,9 @@ mlir::Value emitDescriptorAddress(mlir::OpBuilder &b, mlir::Location loc,
 
 /// The 64-bit wgmma matrix descriptor of the tile `shared` whose address
 /// field is `address` (emitDescriptorAddress), `stepBytes` further (a
-/// multiple of 16: a K-step into the tile; one add to the field).
+/// multiple of 16: a K-step into the tile; one add to the field). Made
+/// where it is emitted (a side-effecting inline asm: LLVM would hoist the
+/// descriptors of loop-invariant tiles out of loops, two registers each).
 mlir::Value emitMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value address,
                                  const tilegpu::SharedTileLayout &shared,
