@@ -279,6 +279,15 @@ FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
                                 def->getParentRegion()->isAncestor(dot->getParentRegion())
                             ? def->getNextNode()
                             : dot.getOperation();
+    // Before an earlier dot that reads the same registers as its A (the
+    // backward's dK += dsT Q with dQ = trans(dsT) K): once that dot is
+    // asynchronous, reading its A registers before its wait is undefined
+    // (PTX ISA §9.7.15.5.2), and ptxas waits for it there.
+    for (Operation *user : stored.getUsers())
+      if (isa<tile::DotOp, WarpgroupDotOp>(user) && user != dot.getOperation() &&
+          user->getOperand(0) == stored && user->getBlock() == before->getBlock() &&
+          user->isBeforeInBlock(before))
+        before = user;
     ring = emitLocalStore(stored, before, storeTransposed, registerTransposed);
   }
   rings[operand] = ring;
