@@ -724,17 +724,32 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
 
 struct WarpgroupWaitLowering : OpConversionPattern<WarpgroupWaitOp> {
   using OpConversionPattern::OpConversionPattern;
+  static bool isAccumulator(Value input) {
+    return cast<RankedTensorType>(input.getType()).getElementTypeBitWidth() >= 32;
+  }
   LogicalResult
   matchAndRewrite(WarpgroupWaitOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Only the accumulators (f32) pass through the wait. A 16- or 8-bit
+    // input is a register A the wait keeps alive in the IR; passing its
+    // values into the asm would read them before the wait, where they are
+    // an in-flight wgmma's operands: ptxas then waits for that wgmma there
+    // (C7517), or serializes every wgmma when that is under a branch
+    // (C7518; the one-sweep backward). ptxas itself keeps the registers of
+    // an in-flight wgmma, and LLVM has no physical registers to reuse.
     SmallVector<Value> flat;
-    for (ValueRange values : adaptor.getInputs())
-      flat.append(values.begin(), values.end());
+    for (auto [input, values] : llvm::zip(op.getInputs(), adaptor.getInputs()))
+      if (isAccumulator(input))
+        flat.append(values.begin(), values.end());
     SmallVector<Value> waited =
         emitWarpgroupWait(rewriter, op.getLoc(), flat, op.getPendings());
     SmallVector<SmallVector<Value>> results;
     unsigned next = 0;
-    for (ValueRange values : adaptor.getInputs()) {
+    for (auto [input, values] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
+      if (!isAccumulator(input)) {
+        results.emplace_back(values.begin(), values.end());
+        continue;
+      }
       results.emplace_back(waited.begin() + next,
                            waited.begin() + next + values.size());
       next += values.size();
