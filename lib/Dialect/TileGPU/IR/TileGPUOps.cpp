@@ -64,6 +64,49 @@ void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
 // TMA and wgmma
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// warpgroup_wait's pendings lowered to the wgmma groups that can still be
+/// running where it is (see the op's description).
+struct TightenWarpgroupWait : OpRewritePattern<WarpgroupWaitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupWaitOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t issued = 0;
+    std::optional<int64_t> left;
+    for (Operation *prev = op->getPrevNode(); prev && !left; prev = prev->getPrevNode()) {
+      if (auto wait = dyn_cast<WarpgroupWaitOp>(prev)) {
+        left = wait.getPendings();
+      } else if (auto dot = dyn_cast<WarpgroupDotOp>(prev)) {
+        if (!dot.getIsAsync())
+          left = 0;
+        else
+          ++issued;
+      } else if (prev->getNumRegions() != 0) {
+        // A nested dot or wait: the count is not known here.
+        WalkResult nested = prev->walk([](Operation *inner) {
+          return isa<WarpgroupDotOp, WarpgroupWaitOp>(inner) ? WalkResult::interrupt()
+                                                              : WalkResult::advance();
+        });
+        if (nested.wasInterrupted())
+          return rewriter.notifyMatchFailure(op, "a region between holds wgmma");
+      }
+    }
+    if (!left)
+      return rewriter.notifyMatchFailure(op, "no earlier wait in the block");
+    int64_t bound = *left + issued;
+    if (op.getPendings() <= bound)
+      return rewriter.notifyMatchFailure(op, "already tight");
+    rewriter.modifyOpInPlace(op, [&] { op.setPendings(static_cast<int32_t>(bound)); });
+    return success();
+  }
+};
+} // namespace
+
+void WarpgroupWaitOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                                  MLIRContext *context) {
+  patterns.add<TightenWarpgroupWait>(context);
+}
+
 /// The buffer tile a 2-d register tile lands in (transposed when asked).
 static bool sameTile(RankedTensorType value, RankedTensorType buffer,
                      bool transposed) {

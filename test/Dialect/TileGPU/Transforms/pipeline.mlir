@@ -204,8 +204,9 @@ func.func @two_dots(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>
 // flight across the back edge, behind the next iteration's QK^T: the
 // first wait of the body (QK^T's, depth 0) retires it, so the buffers of
 // the previous iteration are released after that wait, and the rescale
-// waits for the carried accumulator with one dot (QK^T) still allowed in
-// flight. After the loop, the last P.V is waited for.
+// waits for the carried accumulator (placed with one dot, QK^T, allowed
+// in flight; canonicalized to 0: QK^T was waited for, no group can be
+// running there). After the loop, the last P.V is waited for.
 
 // CHECK-LABEL: func.func @rescaled_accumulator
 // CHECK:         %[[LOOP:.*]] = scf.for %[[IV:.*]] = %arg0 to %arg1 step %c1_i64 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x128xf32, #{{.*}}>) : i64 {
@@ -218,7 +219,7 @@ func.func @two_dots(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>
 // CHECK:           tilegpu.async_commit_group
 // CHECK:           %[[E:.*]] = math.exp2 %[[SW]]
 // CHECK:           %[[P:.*]] = arith.truncf %[[E]]
-// CHECK:           %[[AW:.*]] = tilegpu.warpgroup_wait %[[ACC]] {pendings = 1 : i32}
+// CHECK:           %[[AW:.*]] = tilegpu.warpgroup_wait %[[ACC]] {pendings = 0 : i32}
 // CHECK-NEXT:      %[[R:.*]] = arith.mulf %[[AW]], %arg5
 // CHECK-NEXT:      %[[D:.*]] = tilegpu.warpgroup_dot %[[P]], %{{.*}}[%[[SLOT]]], %[[R]] {isAsync}
 // CHECK-NEXT:      scf.yield %[[D]]
@@ -269,8 +270,9 @@ func.func @rescaled_accumulator(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor
 
 // The accumulator read after P.V in the next iteration (here: after the
 // dot that chains it): that read waits with the depth of the two dots
-// issued since. P.V still stays in flight across the back edge: its P is
-// computed after QK^T's wait, which retires it.
+// issued since, canonicalized to 1 (QK^T's wait came after QK^T: only P.V
+// can be running). P.V still stays in flight across the back edge: its P
+// is computed after QK^T's wait, which retires it.
 
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 64>
 #wgmma1 = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrN = 128>
@@ -279,7 +281,7 @@ func.func @rescaled_accumulator(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor
 // CHECK-LABEL: func.func @read_after_dot
 // CHECK:           scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}})
 // CHECK:           %[[D:.*]] = tilegpu.warpgroup_dot %[[P:.*]], %{{.*}}, %[[ACC]] {isAsync} : tensor<64x64xf16
-// CHECK-NEXT:      %[[W:.*]] = tilegpu.warpgroup_wait %[[ACC]] {pendings = 2 : i32}
+// CHECK-NEXT:      %[[W:.*]] = tilegpu.warpgroup_wait %[[ACC]] {pendings = 1 : i32}
 // CHECK-NEXT:      %[[R:.*]] = arith.mulf %[[W]], %{{.*}}
 // CHECK-NEXT:      scf.yield %[[D]], %[[R]]
 func.func @read_after_dot(%lo: i64, %hi: i64, %q: !tilegpu.smem<1 x tensor<64x64xf16>>,

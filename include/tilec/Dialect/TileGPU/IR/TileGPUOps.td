@@ -499,10 +499,20 @@ def TileGPU_WarpgroupWaitOp : TileGPU_Op<"warpgroup_wait", [AllTypesMatch<["inpu
 
     Example: `%r = tilegpu.warpgroup_wait %d {pendings = 1 : i32} : tensor<128x128xf32, #wgmma>`,
     or with nothing to return, `tilegpu.warpgroup_wait {pendings = 1 : i32}`.
+
+    Canonicalization lowers `pendings` to the groups that can still be
+    running: those the previous wait in the block (or a synchronous dot,
+    0) left, plus one per asynchronous dot since. The wait means the same;
+    ptxas, which does not count across waits, otherwise assumes groups in
+    flight after it (a loop's last waits after dQ's `pendings = 0` in the
+    one-sweep backward) and inserts a wait of its own at the loop's
+    back edge, which under a warp-specialized branch serializes every
+    wgmma of the kernel (ptxas C7517, C7518).
   }];
   let arguments = (ins Variadic<RankedTensorOf<[AnyType]>>:$inputs, I32Attr:$pendings);
   let results = (outs Variadic<RankedTensorOf<[AnyType]>>:$outputs);
   let assemblyFormat = "($inputs^)? attr-dict (`:` type($inputs)^)?";
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
