@@ -352,7 +352,8 @@ def attention_rows(args):
 # those without flags.
 ATOMIC_CONFIGS = [(64, 128, 8, (), ""),
                   (64, 128, 8, ("--ptx-version=80",), "_ptx80"),
-                  (64, 128, 8, ("--warp-specialize=off",), "_nows")]
+                  (64, 128, 8, ("--warp-specialize=off",), "_nows"),
+                  (64, 128, 8, ("--warp-specialize=all",), "_ws")]
 
 
 def atomic_tag(bm, bn, warps, flags, suffix):

@@ -525,10 +525,41 @@ struct TileGPUWarpSpecializePass
       bool eightBit = llvm::any_of(dots, [](WarpgroupDotOp dot) {
         return dot.getB().getType().getTileType().getElementTypeBitWidth() == 8;
       });
-      return alone && (numWarps == 4 || numWarps == 8) && !dots.empty() &&
-             !eightBit;
+      if (!alone || (numWarps != 4 && numWarps != 8) || dots.empty() || eightBit)
+        return false;
+      // A loop whose wgmma values alone outgrow a consumer thread's
+      // registers stays pipelined: split, its consumers get
+      // getConsumerRegisters, unsplit, 255 (the one-sweep backward at head
+      // dim 128: 256 a thread; ptxas spilled 252 bytes split, 16 not).
+      int64_t needed = getWarpgroupDotRegisters(loop, numWarps);
+      unsigned budget = getConsumerRegisters(numWarps);
+      if (needed > budget) {
+        emitRemark(loop.getLoc())
+            << "loop not warp-specialized: its dots' accumulators and register "
+               "operands take "
+            << needed << " registers a thread, more than the " << budget
+            << " a consumer thread gets (setmaxnreg)";
+        return false;
+      }
+      return true;
     }
     return false;
+  }
+
+  /// Registers a thread of `numWarps` warps holds for the wgmma values of
+  /// `loop`'s body, as if all were live at once: every dot's accumulator
+  /// (f32, a register a slot) and register A (16 or 8 bits a slot).
+  static int64_t getWarpgroupDotRegisters(scf::ForOp loop, unsigned numWarps) {
+    int64_t threads = int64_t(numWarps) * kThreadsPerWarp, bits = 0;
+    for (WarpgroupDotOp dot : loop.getBody()->getOps<WarpgroupDotOp>()) {
+      auto c = cast<RankedTensorType>(dot.getC().getType());
+      bits += c.getNumElements() * c.getElementTypeBitWidth();
+      if (dot.hasRegisterA()) {
+        auto a = cast<RankedTensorType>(dot.getA().getType());
+        bits += a.getNumElements() * a.getElementTypeBitWidth();
+      }
+    }
+    return llvm::divideCeil(bits, 32 * threads);
   }
 
   /// The shared memory `func` needs split with ring handoffs, as

@@ -497,7 +497,11 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     such CTA anyway, and a warp-specialized kernel runs one CTA per SM, so
     the split costs no occupancy: attention at head dim 128 and the
     128 x 256 GEMM, not attention at head dim 64, which runs two CTAs per
-    SM without it); `requested` only loops written
+    SM without it), unless the loop's dots' accumulators and register
+    operands, as if all were live at once, take more registers a thread
+    than a consumer gets (the one-sweep backward at head dim 128 with 64 x
+    128 blocks: 256 against 232; it stays pipelined on 8 warps, with a
+    remark); `requested` only loops written
     `tl.range(..., warp_specialize=True)`; `off` none. Every mode but
     `off` takes a loop with `warp_specialize=True` (the loop's
     `tile.warp_specialize` attribute, set by the frontend) and never one
