@@ -724,14 +724,19 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
 
 struct WarpgroupWaitLowering : OpConversionPattern<WarpgroupWaitOp> {
   using OpConversionPattern::OpConversionPattern;
+  /// Whether `input` is not a dot's register A (the wait keeps those alive
+  /// in the IR only).
   static bool isAccumulator(Value input) {
-    return cast<RankedTensorType>(input.getType()).getElementTypeBitWidth() >= 32;
+    return llvm::none_of(input.getUsers(), [&](Operation *user) {
+      auto dot = dyn_cast<WarpgroupDotOp>(user);
+      return dot && dot.getA() == input;
+    });
   }
   LogicalResult
   matchAndRewrite(WarpgroupWaitOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Only the accumulators (f32) pass through the wait. A 16- or 8-bit
-    // input is a register A the wait keeps alive in the IR; passing its
+    // Only the accumulators pass through the wait. An input that is a
+    // dot's register A is kept alive by the wait in the IR; passing its
     // values into the asm would read them before the wait, where they are
     // an in-flight wgmma's operands: ptxas then waits for that wgmma there
     // (C7517), or serializes every wgmma when that is under a branch

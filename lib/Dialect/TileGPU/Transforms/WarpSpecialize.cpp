@@ -547,18 +547,27 @@ struct TileGPUWarpSpecializePass
   }
 
   /// Registers a thread of `numWarps` warps holds for the wgmma values of
-  /// `loop`'s body, as if all were live at once: every dot's accumulator
-  /// (f32, a register a slot) and register A (16 or 8 bits a slot).
+  /// `loop`'s body, as if all were live at once: every accumulator chain
+  /// (a dot whose C is not another dot's result, through waits: f32, a
+  /// register a slot) and every register A (16 or 8 bits a slot), once.
   static int64_t getWarpgroupDotRegisters(scf::ForOp loop, unsigned numWarps) {
     int64_t threads = int64_t(numWarps) * kThreadsPerWarp, bits = 0;
-    for (WarpgroupDotOp dot : loop.getBody()->getOps<WarpgroupDotOp>()) {
-      auto c = cast<RankedTensorType>(dot.getC().getType());
-      bits += c.getNumElements() * c.getElementTypeBitWidth();
-      if (dot.hasRegisterA()) {
-        auto a = cast<RankedTensorType>(dot.getA().getType());
-        bits += a.getNumElements() * a.getElementTypeBitWidth();
-      }
-    }
+    auto tileBits = [](Value v) {
+      auto type = cast<RankedTensorType>(v.getType());
+      return type.getNumElements() * type.getElementTypeBitWidth();
+    };
+    auto isDotResult = [](Value v) {
+      while (auto wait = v.getDefiningOp<WarpgroupWaitOp>())
+        v = wait.getInputs()[cast<OpResult>(v).getResultNumber()];
+      return static_cast<bool>(v.getDefiningOp<WarpgroupDotOp>());
+    };
+    llvm::SmallPtrSet<Value, 8> registerAs;
+    loop.getBody()->walk([&](WarpgroupDotOp dot) {
+      if (!isDotResult(dot.getC()))
+        bits += tileBits(dot.getC());
+      if (dot.hasRegisterA() && registerAs.insert(dot.getA()).second)
+        bits += tileBits(dot.getA());
+    });
     return llvm::divideCeil(bits, 32 * threads);
   }
 
