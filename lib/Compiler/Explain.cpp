@@ -416,6 +416,7 @@ KernelExplanation tilec::explainKernel(ModuleOp module,
         out.spillStores = k.spillStores;
         out.spillLoads = k.spillLoads;
         out.stackFrame = k.stackFrame;
+        out.ptxasWarnings = k.performanceWarnings;
       }
   }
   return out;
@@ -439,6 +440,8 @@ std::string tilec::formatExplanation(const KernelExplanation &x,
     os << llvm::formatv("resources: shared memory {0} bytes (registers and "
                         "spills need ptxas)\n",
                         x.sharedMemoryBytes);
+  for (const std::string &w : x.ptxasWarnings)
+    os << "ptxas: " << w << "\n";
   auto section = [&](StringRef title, const std::vector<ExplainEntry> &entries) {
     os << "\n" << title << " (" << entries.size() << "):\n";
     if (entries.empty())
@@ -488,5 +491,6 @@ llvm::json::Value tilec::explanationToJSON(const KernelExplanation &x) {
                             {"spill_stores", x.spillStores},
                             {"spill_loads", x.spillLoads},
                             {"stack_frame", x.stackFrame},
+                            {"ptxas_warnings", llvm::json::Array(x.ptxasWarnings)},
                             {"shared_memory_bytes", x.sharedMemoryBytes}};
 }

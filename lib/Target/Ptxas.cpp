@@ -81,8 +81,15 @@ std::vector<PtxasKernelInfo> tilec::parsePtxasReport(llvm::StringRef log) {
                     "([0-9]+) bytes spill loads");
   llvm::Regex regs("Used ([0-9]+) registers");
   llvm::Regex smem("([0-9]+) bytes smem");
+  // Printed before or after the kernel's entry line; matched by name.
+  llvm::Regex warning("\\((C75[0-9]+)\\) (.*) in (the )?function '([^']+)'");
+  std::vector<std::pair<std::string, std::string>> warnings; // kernel, text
   for (llvm::StringRef line : llvm::split(log, '\n')) {
     llvm::SmallVector<llvm::StringRef> m;
+    if (warning.match(line, &m)) {
+      warnings.emplace_back(m[4].str(), (m[1] + ": " + m[2].trim()).str());
+      continue;
+    }
     if (entry.match(line, &m)) {
       kernels.push_back({});
       kernels.back().name = m[1].str();
@@ -101,6 +108,10 @@ std::vector<PtxasKernelInfo> tilec::parsePtxasReport(llvm::StringRef log) {
     if (smem.match(line, &m))
       m[1].getAsInteger(10, k.sharedBytes);
   }
+  for (const auto &[name, text] : warnings)
+    for (PtxasKernelInfo &k : kernels)
+      if (k.name == name && !llvm::is_contained(k.performanceWarnings, text))
+        k.performanceWarnings.push_back(text);
   return kernels;
 }
 

@@ -53,6 +53,8 @@ struct KernelExplanation {
   /// From the full compilation; -1 when unknown (no ptxas).
   int64_t registers = -1, spillStores = -1, spillLoads = -1, stackFrame = -1;
   int64_t sharedMemoryBytes = 0;
+  /// ptxas's performance warnings (wgmma serialized or waited for: C75xx).
+  std::vector<std::string> ptxasWarnings;
 };
 
 /// Explains `tilegpu` (a kernel module compiled to the end of the tilegpu

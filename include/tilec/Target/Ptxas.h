@@ -29,6 +29,10 @@ struct PtxasKernelInfo {
   int64_t spillStores = 0, spillLoads = 0; ///< bytes
   int64_t stackFrame = 0;                  ///< bytes
   int64_t sharedBytes = 0;                 ///< static shared memory, bytes
+  /// ptxas's performance warnings about this kernel (`(C75xx) Potential
+  /// Performance Loss: wgmma.mma_async instructions are serialized ...`),
+  /// each `C75xx: <message>` without the function name.
+  std::vector<std::string> performanceWarnings;
 };
 
 /// A cubin and ptxas' report.
