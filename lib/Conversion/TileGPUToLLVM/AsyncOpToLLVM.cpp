@@ -31,7 +31,9 @@
 //   run of the thread's elements, `src-size` 0 where masked off;
 //   `async_commit_group` / `async_wait`: `nvvm.cp.async.commit.group` /
 //   `wait.group`.
-// - `local_store`: swizzled stores of the thread's elements.
+// - `local_store`: `stmatrix` (a 16-bit tile whose 8 x 8 blocks are mma
+//   fragments, MatrixStore.h) or swizzled vector stores of the thread's
+//   runs.
 // - `warpgroup_dot` / `warpgroup_wait`: WarpgroupMMA.h.
 //
 // The TMA descriptor is the address of a by-value kernel parameter
