@@ -32,14 +32,15 @@
 // CHECK:         nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
 // CHECK:         nvvm.wgmma.fence.aligned
 // Each K-step's descriptors are made next to its wgmma, by a side-effecting
-// asm that LLVM does not hoist: the address field plus the other bits (B,
+// asm that LLVM does not hoist: the address field plus the step (B, 16
+// rows: 128; A, 16 columns: 2), widened, or-ed with the other bits (B,
 // N-major: 128-byte swizzle, leading offset 0, stride 64; A, K-major:
-// leading offset 1024) and the step (B 16 rows: 128; A 16 columns: 2).
-// CHECK:         "cvt.u64.u32 $0, $1;\0A\09add.s64 $0, $0, 4611686293338849280;", "=l,r"
-// CHECK-NEXT:    "cvt.u64.u32 $0, $1;\0A\09add.s64 $0, $0, 4611686293372403712;", "=l,r"
+// leading offset 1024).
+// CHECK:         "cvt.u64.u32 $0, $1;\0A\09or.b64 $0, $0, 4611686293338849280;", "=l,r"
+// CHECK-NEXT:    "cvt.u64.u32 $0, $1;\0A\09or.b64 $0, $0, 4611686293372403712;", "=l,r"
 // CHECK-NEXT:    nvvm.wgmma.mma_async
-// CHECK-NEXT:    "cvt.u64.u32 $0, $1;\0A\09add.s64 $0, $0, 4611686293338849408;", "=l,r"
-// CHECK-NEXT:    "cvt.u64.u32 $0, $1;\0A\09add.s64 $0, $0, 4611686293372403714;", "=l,r"
+// CHECK-NEXT:    "{\0A\09.reg .b32 field;\0A\09add.s32 field, $1, 128;\0A\09cvt.u64.u32 $0, field;\0A\09}\0A\09or.b64 $0, $0, 4611686293338849280;", "=l,r"
+// CHECK-NEXT:    "{\0A\09.reg .b32 field;\0A\09add.s32 field, $1, 2;\0A\09cvt.u64.u32 $0, field;\0A\09}\0A\09or.b64 $0, $0, 4611686293372403712;", "=l,r"
 // CHECK-NEXT:    nvvm.wgmma.mma_async
 // CHECK-COUNT-2: nvvm.wgmma.mma_async
 // CHECK:         nvvm.wgmma.commit.group.sync.aligned
