@@ -591,17 +591,6 @@ struct TMAStoreWaitLowering : OpConversionPattern<TMAStoreWaitOp> {
   }
 };
 
-/// The address, in buffer `base`, of the element at (row, col) of a tile
-/// element coordinate (swapped when `transposed`).
-Value elementAddress(OpBuilder &b, Location loc, Value base,
-                     const SharedTileLayout &shared, ArrayRef<Value> coord,
-                     bool transposed) {
-  Value row = coord[transposed ? 1 : 0], col = coord[transposed ? 0 : 1];
-  Value offset = emitSwizzledOffset(b, loc, shared, row, col);
-  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                             ValueRange{offset});
-}
-
 struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -626,7 +615,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     // Replicated elements are copied by every thread holding them (the
     // same bytes to the same place).
     for (int64_t r = 0; r < static_cast<int64_t>(ptrs.size()); r += vec) {
-      Value dst = elementAddress(rewriter, loc, buffer, shared, coords[r],
+      Value dst = emitSwizzledAddress(rewriter, loc, buffer, shared, coords[r],
                                  op.getTransposed());
       Value valid = masks.empty() ? Value() : masks[r];
       if (pred)
@@ -744,16 +733,17 @@ struct WarpgroupWaitLowering : OpConversionPattern<WarpgroupWaitOp> {
     // (C7517), or serializes every wgmma when that is under a branch
     // (C7518; the one-sweep backward). ptxas itself keeps the registers of
     // an in-flight wgmma, and LLVM has no physical registers to reuse.
+    SmallVector<bool> passes = llvm::map_to_vector(op.getInputs(), isAccumulator);
     SmallVector<Value> flat;
-    for (auto [input, values] : llvm::zip(op.getInputs(), adaptor.getInputs()))
-      if (isAccumulator(input))
+    for (auto [values, pass] : llvm::zip(adaptor.getInputs(), passes))
+      if (pass)
         flat.append(values.begin(), values.end());
     SmallVector<Value> waited =
         emitWarpgroupWait(rewriter, op.getLoc(), flat, op.getPendings());
     SmallVector<SmallVector<Value>> results;
     unsigned next = 0;
-    for (auto [input, values] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
-      if (!isAccumulator(input)) {
+    for (auto [values, pass] : llvm::zip(adaptor.getInputs(), passes)) {
+      if (!pass) {
         results.emplace_back(values.begin(), values.end());
         continue;
       }

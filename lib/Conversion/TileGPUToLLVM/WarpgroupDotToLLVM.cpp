@@ -55,6 +55,15 @@ Value lowering::emitSwizzledOffset(OpBuilder &b, Location loc,
   return arith::XOrIOp::create(b, loc, linear, shl(group, 16));
 }
 
+Value lowering::emitSwizzledAddress(OpBuilder &b, Location loc, Value base,
+                                    const SharedTileLayout &shared,
+                                    ArrayRef<Value> coord, bool transposed) {
+  Value row = coord[transposed ? 1 : 0], col = coord[transposed ? 0 : 1];
+  Value offset = emitSwizzledOffset(b, loc, shared, row, col);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
 /// Stores `values` (held in `layout`) by stmatrix as `plan` says
 /// (MatrixStore.h): per instruction one address a thread, the shared row
 /// that the thread's lane names.
@@ -95,16 +104,11 @@ static void storeTileByMatrices(OpBuilder &b, Location loc, Value base,
       b, loc, arith::ShLIOp::create(b, loc, sourceLane, i32Val(b, loc, lowBits)),
       lowSlot);
   auto coords = emitCoordinates(b, loc, sources, {ids.thread, virtualLane, ids.warp});
-  auto smemPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   auto pairType = VectorType::get({2}, values.front().getType());
   auto layoutAttr = plan.transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row;
   auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
   for (int64_t k = 0; k < plan.instructions; ++k) {
-    Value sharedRow = coords[k][transposed ? 1 : 0];
-    Value sharedCol = coords[k][transposed ? 0 : 1];
-    Value offset = emitSwizzledOffset(b, loc, shared, sharedRow, sharedCol);
-    Value addr = LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
-                                     ValueRange{offset});
+    Value addr = emitSwizzledAddress(b, loc, base, shared, coords[k], transposed);
     SmallVector<Value> registers;
     for (int64_t j = 0; j < plan.matrices; ++j) {
       Value pair = LLVM::UndefOp::create(b, loc, pairType);
@@ -140,12 +144,8 @@ void lowering::storeTileSwizzled(OpBuilder &b, Location loc, Value base,
   Type storeType = run == 1 ? elementType
                             : Type(VectorType::get({run}, elementType));
   auto coords = emitCoordinates(b, loc, layout, getThreadIndices(b, loc));
-  auto smemPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += run) {
-    Value row = coords[r][transposed ? 1 : 0], col = coords[r][transposed ? 0 : 1];
-    Value offset = emitSwizzledOffset(b, loc, shared, row, col);
-    Value addr = LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
-                                     ValueRange{offset});
+    Value addr = emitSwizzledAddress(b, loc, base, shared, coords[r], transposed);
     auto element = [&](int64_t i) -> Value {
       if (!asBits)
         return values[i];

@@ -25,6 +25,15 @@ mlir::Value emitSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
                                const tilegpu::SharedTileLayout &layout,
                                mlir::Value row, mlir::Value col);
 
+/// The address, in the shared tile at `base` (`!llvm.ptr<3>`) laid out as
+/// `shared`, of the element at tile coordinate `coord` (row, col; swapped
+/// when `transposed`).
+mlir::Value emitSwizzledAddress(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value base,
+                                const tilegpu::SharedTileLayout &shared,
+                                mlir::ArrayRef<mlir::Value> coord,
+                                bool transposed);
+
 /// Stores a 2-d tile held in `layout` registers into the shared-memory tile
 /// at `base` (`!llvm.ptr<3>`, 1024-byte aligned) in the swizzled layout
 /// `shared` (runs of registers along the contiguous dimension become vector
