@@ -73,52 +73,57 @@ protected:
       EXPECT_EQ(count, replicas) << "offset " << offset;
   }
 
+  /// The plan for an M x N accumulator of `warps` warps (wgmma layout,
+  /// `instrN`) stored into an f16 tile, N x M when `transposed`, run on
+  /// the model; nullopt (a failure) when there is none.
+  std::optional<MatrixStorePlan>
+  checkedPlan(int64_t m, int64_t n, llvm::ArrayRef<unsigned> warps,
+              unsigned instrN, bool transposed) {
+    auto ll = toLinearLayout({m, n}, WarpgroupMMAEncodingAttr::get(&ctx, warps, instrN));
+    EXPECT_TRUE(succeeded(ll));
+    if (failed(ll))
+      return std::nullopt;
+    auto shared = transposed ? SharedTileLayout::get(n, m, 2)
+                             : SharedTileLayout::get(m, n, 2);
+    auto plan = getMatrixStorePlan(*ll, shared, transposed);
+    EXPECT_TRUE(plan.has_value()) << m << "x" << n << " " << transposed;
+    if (plan)
+      expectStoresEveryElementInPlace(*ll, shared, transposed, *plan);
+    return plan;
+  }
+
   MLIRContext ctx;
 };
 
 TEST_F(MatrixStoreTest, AccumulatorRowMajorIsX4WithoutTrans) {
   // A GEMM epilogue: the 128 x 128 accumulator of two warpgroups into a
   // 128 x 128 f16 tile (128-byte swizzle, two 64-column blocks).
-  auto ll = toLinearLayout({128, 128}, WarpgroupMMAEncodingAttr::get(&ctx, {8, 1}, 128));
-  ASSERT_TRUE(succeeded(ll));
-  auto shared = SharedTileLayout::get(128, 128, 2);
-  auto plan = getMatrixStorePlan(*ll, shared, /*transposed=*/false);
+  auto plan = checkedPlan(128, 128, {8, 1}, 128, /*transposed=*/false);
   ASSERT_TRUE(plan.has_value());
   EXPECT_FALSE(plan->transposed);
   EXPECT_EQ(plan->matrices, 4);
   EXPECT_EQ(plan->instructions, 64 / 8);
-  expectStoresEveryElementInPlace(*ll, shared, false, *plan);
 }
 
 TEST_F(MatrixStoreTest, TransposedAccumulatorIsX4Trans) {
   // dS^T of the one-sweep backward: 128 x 64 over two warpgroups, stored
   // transposed into a 64 x 128 tile (dQ's K-major A operand).
-  auto ll = toLinearLayout({128, 64}, WarpgroupMMAEncodingAttr::get(&ctx, {8, 1}, 64));
-  ASSERT_TRUE(succeeded(ll));
-  auto shared = SharedTileLayout::get(64, 128, 2);
-  auto plan = getMatrixStorePlan(*ll, shared, /*transposed=*/true);
+  auto plan = checkedPlan(128, 64, {8, 1}, 64, /*transposed=*/true);
   ASSERT_TRUE(plan.has_value());
   EXPECT_TRUE(plan->transposed);
   EXPECT_EQ(plan->matrices, 4);
   EXPECT_EQ(plan->instructions, 32 / 8);
-  expectStoresEveryElementInPlace(*ll, shared, true, *plan);
 }
 
 TEST_F(MatrixStoreTest, NarrowSwizzlesAndSplitWarps) {
   // 32- and 64-byte swizzles, warps split along N ([4, 2]), both
   // orientations.
-  for (int64_t cols : {16, 32}) {
-    auto ll = toLinearLayout({64, cols}, WarpgroupMMAEncodingAttr::get(&ctx, {4, 2}, cols / 2));
-    ASSERT_TRUE(succeeded(ll));
+  for (int64_t cols : {16, 32})
     for (bool transposed : {false, true}) {
-      auto shared = transposed ? SharedTileLayout::get(cols, 64, 2)
-                               : SharedTileLayout::get(64, cols, 2);
-      auto plan = getMatrixStorePlan(*ll, shared, transposed);
-      ASSERT_TRUE(plan.has_value()) << cols << " " << transposed;
+      auto plan = checkedPlan(64, cols, {4, 2}, cols / 2, transposed);
+      ASSERT_TRUE(plan.has_value());
       EXPECT_EQ(plan->transposed, transposed);
-      expectStoresEveryElementInPlace(*ll, shared, transposed, *plan);
     }
-  }
 }
 
 TEST_F(MatrixStoreTest, FewSlotsUseX2AndX1) {
@@ -126,12 +131,10 @@ TEST_F(MatrixStoreTest, FewSlotsUseX2AndX1) {
   auto ll = toLinearLayout({64, 8}, WarpgroupMMAEncodingAttr::get(&ctx, {4, 1}, 8));
   ASSERT_TRUE(succeeded(ll));
   ASSERT_EQ(ll->getNumRegisters(), 4);
-  auto shared = SharedTileLayout::get(8, 64, 2);
-  auto plan = getMatrixStorePlan(*ll, shared, /*transposed=*/true);
+  auto plan = checkedPlan(64, 8, {4, 1}, 8, /*transposed=*/true);
   ASSERT_TRUE(plan.has_value());
   EXPECT_EQ(plan->matrices, 2);
   EXPECT_EQ(plan->instructions, 1);
-  expectStoresEveryElementInPlace(*ll, shared, true, *plan);
 }
 
 TEST_F(MatrixStoreTest, RefusesWhatIsNotAFragment) {
