@@ -86,7 +86,16 @@ def entry(value):
     return "i32:16" if value % 16 == 0 else ("1" if value == 1 else "i32")
 
 
+# --single-launch: every timed launch runs once, untimed, so that a profiler
+# (ncu -k regex:NAME --launch-skip S -c C) sees a fixed launch order.
+SINGLE_LAUNCH = False
+
+
 def bench(fn):
+    if SINGLE_LAUNCH:
+        fn()
+        torch.cuda.synchronize()
+        return None
     return triton.testing.do_bench(fn, warmup=25, rep=100)
 
 
@@ -224,7 +233,7 @@ def gemm_rows(args):
         row["cublas_ms"] = bench(lambda: torch.matmul(a, b))
         flops = 2.0 * m * n * k
         for key in ("tilec", "triton", "cublas"):
-            if f"{key}_ms" in row:
+            if row.get(f"{key}_ms"):
                 row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
         rows.append(row)
         print(json.dumps(row), flush=True)
@@ -337,7 +346,7 @@ def attention_rows(args):
                         except Exception as e:
                             row[f"sdpa_{backend}_error"] = str(e)[-200:]
                     for key in ("tilec", "triton", "sdpa_flash", "sdpa_cudnn"):
-                        if f"{key}_ms" in row:
+                        if row.get(f"{key}_ms"):
                             row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
                     rows.append(row)
                     print(json.dumps(row), flush=True)
@@ -529,7 +538,7 @@ def attention_bwd_rows(args):
             atomic_tags = [atomic_tag(*c) for c in ATOMIC_CONFIGS]
             for key in ("tilec", "tilec_w8", "triton", "triton_w8", "sdpa_flash", "sdpa_cudnn",
                         *atomic_tags, *(f"triton_{t}" for t in atomic_tags)):
-                if f"{key}_ms" in row:
+                if row.get(f"{key}_ms"):
                     row[f"{key}_tflops"] = flops / row[f"{key}_ms"] / 1e9
             rows.append(row)
             print(json.dumps(row), flush=True)
@@ -643,8 +652,13 @@ def main():
     parser.add_argument("--tilec-option", action="append", default=[],
                         help="pass this option to every tilec compile (repeatable), "
                              "e.g. --tilec-option=--warp-specialize=all")
+    parser.add_argument("--single-launch", action="store_true",
+                        help="run each timed launch once, untimed (times print as '-'): "
+                             "a fixed launch order for ncu")
     args = parser.parse_args()
+    global SINGLE_LAUNCH
     TILEC_OPTIONS.extend(args.tilec_option)
+    SINGLE_LAUNCH = args.single_launch
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     triton_compile.install_tilec_alias()
     sections = args.sections.split(",")
