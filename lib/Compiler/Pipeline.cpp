@@ -87,6 +87,10 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
     // 4a'. A loop's dot whose inputs are ready earlier is issued first.
     if (options.issueDotsEarly)
       pm.addPass(tilegpu::createTileGPUIssueDotsEarly());
+    // 4a''. `auto` decides, by the dots' registers, which loops are to be
+    // warp-specialized (their copies then go by TMA).
+    if (options.warpSpecialize == "auto")
+      pm.addPass(tilegpu::createTileGPUChooseWarpSpecialize());
     tilegpu::TileGPUAssignAsyncCopiesOptions assignOptions;
     assignOptions.useTMA = options.useTMA;
     assignOptions.useCpAsync = options.useCpAsync;

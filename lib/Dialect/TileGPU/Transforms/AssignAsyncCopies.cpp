@@ -14,6 +14,7 @@
 #include "tilec/Analysis/AffineAccess.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/Transforms/TMADescriptor.h"
+#include "tilec/Dialect/TileGPU/Transforms/WarpgroupRegisters.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -122,7 +123,6 @@ public:
   LogicalResult run();
 
 private:
-  bool canUseRegisterA(tile::DotOp dot);
   FailureOr<Ring> getRing(tile::DotOp dot, Value operand, bool isA);
   /// Copies `load` (the operand itself, or transposed when `viaTrans`) into
   /// a ring asynchronously, or fails and says why.
@@ -160,22 +160,6 @@ Value Assigner::allocRing(Location loc, RankedTensorType tile) {
   b.setInsertionPointToStart(&func.getBody().front());
   return LocalAllocOp::create(b, loc, SharedMemoryType::get(func.getContext(), 1, tile),
                               /*offset=*/IntegerAttr());
-}
-
-bool Assigner::canUseRegisterA(tile::DotOp dot) {
-  Value a = dot.getA();
-  if (a.getDefiningOp<tile::LoadOp>())
-    return false;
-  auto aEnc = dyn_cast<WarpgroupMMAEncodingAttr>(dot.getA().getType().getEncoding());
-  auto cEnc = cast<WarpgroupMMAEncodingAttr>(dot.getC().getType().getEncoding());
-  if (!aEnc || aEnc.getWarpsPerCTA() != cEnc.getWarpsPerCTA() ||
-      cEnc.getWarpsPerCTA()[1] != 1)
-    return false;
-  // 16-bit A in k16 fragments; 8-bit A in k32 fragments, which the
-  // lowering regroups from the accumulator-like layout with shuffles.
-  unsigned bits = dot.getA().getType().getElementTypeBitWidth();
-  return (bits == 16 || bits == 8) &&
-         dot.getA().getType().getDimSize(1) % (256 / bits) == 0;
 }
 
 /// `use` is a wgmma dot's A (`isA`) or B operand.

@@ -24,6 +24,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/ProgramOrder.h"
 #include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
+#include "tilec/Dialect/TileGPU/Transforms/WarpgroupRegisters.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/Scratch.h"
@@ -494,81 +495,24 @@ struct TileGPUWarpSpecializePass
   }
 
   /// Registers per consumer thread: the option, or by the consumer
-  /// warpgroups (240 for one: room below the 255 a thread can address,
-  /// the pool has plenty; 232 for two, which with a
-  /// 40-register producer fills the 64K registers of 384 threads at their
-  /// launch count of 168; else the multiple of 8 the rest leaves).
+  /// warpgroups (getConsumerRegisters).
   unsigned getConsumerRegisters(unsigned numWarps) {
-    if (consumerRegisters != 0)
-      return consumerRegisters;
-    unsigned groups = numWarps / 4;
-    if (groups == 1)
-      return 240;
-    int64_t left = 64 * 1024 - int64_t(producerRegisters) * kProducerWarps *
-                                   kThreadsPerWarp;
-    int64_t perThread = left / (int64_t(numWarps) * kThreadsPerWarp);
-    return static_cast<unsigned>(std::clamp<int64_t>(perThread / 8 * 8, 24, 232));
+    return tilegpu::getConsumerRegisters(numWarps, producerRegisters,
+                                         consumerRegisters);
   }
 
   /// Whether `loop` is asked to be warp-specialized. `alone`: the
   /// kernel's shared memory holds an SM to one CTA already.
-  bool isWanted(scf::ForOp loop, Mode m, unsigned numWarps, bool alone) {
+  bool isWanted(scf::ForOp loop, Mode m, bool alone) {
     if (auto attr = loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName))
       return attr.getValue();
     if (m == Mode::All)
       return true;
-    if (m == Mode::Auto) {
-      auto dots = loop.getBody()->getOps<WarpgroupDotOp>();
-      // 8-bit dots stay pipelined: fp8 attention (tutorial 06, head dim
-      // 128) ran 23 % slower split (531 against 690 TFLOP/s on an H100,
-      // bench/RESULTS.md, 2026-12-06, fourth session).
-      bool eightBit = llvm::any_of(dots, [](WarpgroupDotOp dot) {
-        return dot.getB().getType().getTileType().getElementTypeBitWidth() == 8;
-      });
-      if (!alone || (numWarps != 4 && numWarps != 8) || dots.empty() || eightBit)
-        return false;
-      // A loop whose wgmma values alone outgrow a consumer thread's
-      // registers stays pipelined: split, its consumers get
-      // getConsumerRegisters, unsplit, 255 (the one-sweep backward at head
-      // dim 128: 256 a thread; ptxas spilled 252 bytes split, 16 not).
-      int64_t needed = getWarpgroupDotRegisters(loop, numWarps);
-      unsigned budget = getConsumerRegisters(numWarps);
-      if (needed > budget) {
-        emitRemark(loop.getLoc())
-            << "loop not warp-specialized: its dots' accumulators and register "
-               "operands take "
-            << needed << " registers a thread, more than the " << budget
-            << " a consumer thread gets (setmaxnreg)";
-        return false;
-      }
-      return true;
-    }
+    // `auto`, a loop tilegpu-choose-warp-specialize left undecided: one
+    // with wgmma in a kernel whose shared memory holds an SM alone.
+    if (m == Mode::Auto)
+      return alone && !loop.getBody()->getOps<WarpgroupDotOp>().empty();
     return false;
-  }
-
-  /// Registers a thread of `numWarps` warps holds for the wgmma values of
-  /// `loop`'s body, as if all were live at once: every accumulator chain
-  /// (a dot whose C is not another dot's result, through waits: f32, a
-  /// register a slot) and every register A (16 or 8 bits a slot), once.
-  static int64_t getWarpgroupDotRegisters(scf::ForOp loop, unsigned numWarps) {
-    int64_t threads = int64_t(numWarps) * kThreadsPerWarp, bits = 0;
-    auto tileBits = [](Value v) {
-      auto type = cast<RankedTensorType>(v.getType());
-      return type.getNumElements() * type.getElementTypeBitWidth();
-    };
-    auto isDotResult = [](Value v) {
-      while (auto wait = v.getDefiningOp<WarpgroupWaitOp>())
-        v = wait.getInputs()[cast<OpResult>(v).getResultNumber()];
-      return static_cast<bool>(v.getDefiningOp<WarpgroupDotOp>());
-    };
-    llvm::SmallPtrSet<Value, 8> registerAs;
-    loop.getBody()->walk([&](WarpgroupDotOp dot) {
-      if (!isDotResult(dot.getC()))
-        bits += tileBits(dot.getC());
-      if (dot.hasRegisterA() && registerAs.insert(dot.getA()).second)
-        bits += tileBits(dot.getA());
-    });
-    return llvm::divideCeil(bits, 32 * threads);
   }
 
   /// The shared memory `func` needs split with ring handoffs, as
@@ -609,7 +553,7 @@ struct TileGPUWarpSpecializePass
     scf::ForOp persistent = getPersistentLoop(func);
     func.walk([&](scf::ForOp loop) {
       if (loop != persistent && !loop.getBody()->getOps<TMALoadOp>().empty() &&
-          isWanted(loop, m, *numWarps, alone))
+          isWanted(loop, m, alone))
         candidates.push_back(loop);
     });
     if (candidates.empty())

@@ -9,6 +9,41 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileGPUChooseWarpSpecialize : Pass<"tilegpu-choose-warp-specialize", "mlir::ModuleOp"> {
+  let summary = "Decide, by the dots' registers, which loops --warp-specialize=auto splits";
+  let description = [{
+    The loop-local half of `--warp-specialize=auto`, run (in that mode
+    only) before `tilegpu-assign-async-copies`, which copies the operands
+    of a loop to be split by TMA (the producer warpgroup issues TMA only)
+    where it would otherwise pick cp.async. It writes its decision on the
+    loop as the `tile.warp_specialize` attribute that `tl.range(...,
+    warp_specialize=...)` sets (a loop that has one is left as written),
+    and `tilegpu-warp-specialize` follows it.
+
+    For each `scf.for` of a kernel with `tile.dot`s in the warpgroup-MMA
+    encoding directly in its body, with R the registers a thread holds for
+    the loop's wgmma values as if all were live at once (each accumulator
+    chain and each distinct register A, spread over the CTA's threads: a
+    lower bound of what ptxas allocates):
+
+    - `false` when a dot has 8-bit operands (fp8 attention at head dim
+      128 ran 23 % slower split), when the kernel's warps are not one or
+      two warpgroups, or when R exceeds what a consumer thread gets after
+      setmaxnreg (232 on 8 warps, 240 on 4), with a remark: split, ptxas
+      spills (the one-sweep backward at head dim 128 with 64 x 128 blocks,
+      256 registers: 323 against 353 TFLOP/s pipelined on an H100);
+    - `true` when R leaves no room for a second CTA on the SM (2 R times
+      the CTA's threads above 64K registers), so the split's one CTA per
+      SM costs no occupancy, and the kernel has at most two such loops
+      (more would hand their rings on from loop to loop, which `auto`
+      does not: the backward's four loops ran 3 % slower so), with a
+      remark: the one-sweep backward at head dim 64 (176 registers a
+      thread on 8 warps) ran 9 % faster split;
+    - else undecided: `tilegpu-warp-specialize`'s shared-memory rule
+      decides.
+  }];
+}
+
 def TileGPUAssignAsyncCopies : Pass<"tilegpu-assign-async-copies", "mlir::ModuleOp"> {
   let summary = "Decide how every wgmma operand reaches shared memory";
   let description = [{
@@ -490,22 +525,20 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     remark).
 
     A loop is taken when it is asked for and can be: `mode` `all` takes
-    every loop that can be; `auto` those with a `tilegpu.warpgroup_dot`,
-    none of 8-bit operands (fp8 attention at head dim 128 ran 23 % slower
-    split), in kernels of 4 or 8 warps whose rings and mbarriers, side by side,
+    every loop that can be; `auto` those `tilegpu-choose-warp-specialize`
+    (run before `tilegpu-assign-async-copies`) chose by their dots'
+    registers or left undecided, and of those left undecided the ones with
+    a `tilegpu.warpgroup_dot` in kernels whose rings and mbarriers, side by side,
     take more than half of an SM's 227 KB of shared memory (an SM holds one
     such CTA anyway, and a warp-specialized kernel runs one CTA per SM, so
     the split costs no occupancy: attention at head dim 128 and the
     128 x 256 GEMM, not attention at head dim 64, which runs two CTAs per
-    SM without it), unless the loop's dots' accumulators and register
-    operands, as if all were live at once, take more registers a thread
-    than a consumer gets (the one-sweep backward at head dim 128 with 64 x
-    128 blocks: 256 against 232; it stays pipelined on 8 warps, with a
-    remark); `requested` only loops written
+    SM without it); `requested` only loops written
     `tl.range(..., warp_specialize=True)`; `off` none. Every mode but
     `off` takes a loop with `warp_specialize=True` (the loop's
-    `tile.warp_specialize` attribute, set by the frontend) and never one
-    with `warp_specialize=False`. A loop that is asked for and cannot be
+    `tile.warp_specialize` attribute, set by the frontend or by
+    `tilegpu-choose-warp-specialize`) and never one with
+    `warp_specialize=False`. A loop that is asked for and cannot be
     taken keeps its form and gets a remark saying why: it is not a
     pipelined TMA loop with the release through mbarriers (cp.async
     copies, one stage), it is nested in other control flow, the kernel's
