@@ -179,10 +179,12 @@ static bool feedsOnlyWgmmaOperand(Value v, bool isA) {
 /// The load an operand is, directly or through a 2-d transpose
 /// (`tl.dot(q, k.T)`; the bool), when every use of that load is the same
 /// wgmma operand, directly or through 2-d transposes that feed nothing
-/// else. One ring then serves every use: the backward of attention reads
-/// qT as `tl.dot(k, qT)` and `tl.dot(dsT, tl.trans(qT))`. Uses in both
-/// orientations need an operand wgmma reads either way: B of 16-bit types
-/// (A only K-major, 8-bit and tf32 B only K-major: PTX ISA §9.7.15.5.1).
+/// else, or directly as the other operand of other dots (16-bit, no
+/// transposes: A reads the ring K-major, B as it is stored). One ring then
+/// serves every use: the backward of attention reads qT as `tl.dot(k, qT)`
+/// and `tl.dot(dsT, tl.trans(qT))`. Uses in both orientations need an
+/// operand wgmma reads either way: B of 16-bit types (A only K-major,
+/// 8-bit and tf32 B only K-major: PTX ISA §9.7.15.5.1).
 static std::pair<tile::LoadOp, bool> getOperandLoad(Value operand, bool isA) {
   auto load = operand.getDefiningOp<tile::LoadOp>();
   bool viaTrans = false;
@@ -195,10 +197,14 @@ static std::pair<tile::LoadOp, bool> getOperandLoad(Value operand, bool isA) {
       return {};
     viaTrans = true;
   }
-  bool direct = false, transposed = false;
+  bool direct = false, transposed = false, otherRole = false;
   for (OpOperand &use : load->getUses()) {
     if (isWgmmaOperandUse(use, isA)) {
       direct = true;
+      continue;
+    }
+    if (isWgmmaOperandUse(use, !isA)) {
+      otherRole = true;
       continue;
     }
     // A transpose whose dot already got its wgmma (and this load's ring)
@@ -209,8 +215,12 @@ static std::pair<tile::LoadOp, bool> getOperandLoad(Value operand, bool isA) {
       return {};
     transposed = true;
   }
-  if (direct && transposed &&
-      (isA || cast<RankedTensorType>(load.getType()).getElementTypeBitWidth() != 16))
+  bool is16Bit = cast<RankedTensorType>(load.getType()).getElementTypeBitWidth() == 16;
+  if (direct && transposed && (isA || !is16Bit))
+    return {};
+  // A and B of other dots, as loaded (the one-sweep backward's k: S^T =
+  // k qT and dQ = dS k): A is read K-major, 16-bit B as stored.
+  if (otherRole && (viaTrans || transposed || !is16Bit))
     return {};
   return {load, viaTrans};
 }
@@ -227,7 +237,10 @@ FailureOr<Ring> Assigner::getRing(tile::DotOp dot, Value operand, bool isA) {
   if (load) {
     // Another use of the load already has its ring: the same buffer, read
     // in this use's orientation.
-    if (auto it = loadRings.find(load.getResult()); it != loadRings.end()) {
+    // A reads it K-major only (a ring a B use filled column-major, as
+    // loaded, cannot serve an A: then A goes through registers).
+    if (auto it = loadRings.find(load.getResult());
+        it != loadRings.end() && !(isA && it->second.transposed != viaTrans)) {
       ring = {it->second.smem, it->second.transposed != viaTrans};
       rings[operand] = ring;
       return ring;
