@@ -381,7 +381,8 @@ def attention_bwd_rows(args):
     path = args.attention_bwd_source or os.path.join(ROOT, "examples", "attention_backward.tile")
     tri_pre = triton_kernel(path, "_attn_bwd_preprocess")
     tri_bwd = triton_kernel(path, "_attn_bwd")
-    atomic_path = os.path.join(ROOT, "examples", "attention_backward_atomic.tile")
+    atomic_path = (args.attention_bwd_atomic_source or
+                   os.path.join(ROOT, "examples", "attention_backward_atomic.tile"))
     tri_atomic = triton_kernel(atomic_path, "_attn_bwd_atomic")
     tri_conv = triton_kernel(atomic_path, "_attn_bwd_dq_convert")
     n_ctxs = [1024, 4096] if args.quick else [1024, 4096, 8192]
@@ -640,6 +641,9 @@ def main():
     parser.add_argument("--attention-bwd-source", default="",
                         help="the backward kernels' .tile file, for both compilers "
                              "(default: examples/attention_backward.tile)")
+    parser.add_argument("--attention-bwd-atomic-source", default="",
+                        help="the one-sweep kernels' .tile file, for both compilers "
+                             "(default: examples/attention_backward_atomic.tile)")
     parser.add_argument("--attention-bwd-kernels", default="tutorial,one-sweep",
                         help="which backward kernels the attention_bwd section runs: "
                              "tutorial (examples/attention_backward.tile) and/or one-sweep "
