@@ -958,6 +958,11 @@ FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::StoreOp store,
   return getTMABox(store, store.getPtr(), store.getMask(), /*other=*/Value(), whyNot);
 }
 
+FailureOr<TMABox> AffineAccessAnalysis::getTMABox(tile::AtomicRMWOp atomic,
+                                                  std::string &whyNot) {
+  return getTMABox(atomic, atomic.getPtr(), atomic.getMask(), /*other=*/Value(), whyNot);
+}
+
 FailureOr<TMABox> AffineAccessAnalysis::getTMABox(Operation *access, Value ptrTile,
                                                   Value mask, Value other,
                                                   std::string &whyNot) {

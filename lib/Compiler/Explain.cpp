@@ -222,11 +222,18 @@ KernelExplanation tilec::explainKernel(ModuleOp module,
   // Stores of tiles: how wide, and whether the value was rearranged first
   // (a tensor-core accumulator's runs gathered within warps).
   module->walk([&](Operation *op) {
-    if (isa<tilegpu::TMAStoreOp>(op)) {
+    if (auto tma = dyn_cast<tilegpu::TMAStoreOp>(op)) {
       ExplainEntry e = ex.entry(op->getLoc());
-      e.decision = "TMA store (cp.async.bulk.tensor) from a shared-memory "
-                   "staging buffer";
-      e.why = "--tma-store, and the tile is a TMA box (tilegpu-store-via-tma)";
+      if (tma.getAdd()) {
+        e.decision = "TMA reduction (cp.reduce.async.bulk.tensor .add) from a "
+                     "shared-memory staging buffer";
+        e.why = "a relaxed f32 tl.atomic_add whose old values are unread, into a "
+                "TMA box (tilegpu-atomic-add-via-tma)";
+      } else {
+        e.decision = "TMA store (cp.async.bulk.tensor) from a shared-memory "
+                     "staging buffer";
+        e.why = "--tma-store, and the tile is a TMA box (tilegpu-store-via-tma)";
+      }
       out.stores.push_back(std::move(e));
       return;
     }

@@ -133,6 +133,10 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
       pm.addPass(tilegpu::createTileGPUStoreViaTMA());
       addCleanups(pm);
     }
+    // 7'''''. f32 atomic adds of tiles (the one-sweep backward's dQ) as TMA
+    // reductions from shared memory.
+    if (options.useTMA)
+      pm.addPass(tilegpu::createTileGPUAtomicAddViaTMA());
   }
   // 7''. Kernels whose work grows with program_id(0) launch longest first.
   if (options.longestFirst)

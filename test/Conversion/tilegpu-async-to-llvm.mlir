@@ -229,6 +229,28 @@ module {
 
 // -----
 
+// A TMA reduction (`add`): the same boxes, each a cp.reduce ... .add.
+
+// CHECK-LABEL: llvm.func @reduce_add(
+// CHECK:         scf.if
+// CHECK-COUNT-4:   nvvm.cp.async.bulk.tensor.reduce %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] {redKind = #nvvm.tma_redux_kind<add>}
+// CHECK:           nvvm.cp.async.bulk.commit.group
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
+#recipe = #tilegpu.tma_recipe<base = 0, element = f32, sizes = [<2147483647>, <2147483647>], strides = [<1>, <1, args = [1]>], box = [32, 64], swizzle = 128, nanFill = false>
+module {
+  func.func @reduce_add(%base: !tile.ptr<f32>, %n: i32, %row: i32,
+                        %desc: !tilegpu.tma_desc<tensor<64x128xf32>, 2> {tilegpu.tma_recipe = #recipe})
+      attributes {tile.kernel, tilegpu.num_warps = 4 : i32, tilegpu.shared_memory = 32768 : i64} {
+    %c0 = arith.constant 0 : i32
+    %ring = tilegpu.local_alloc {offset = 0 : i64} : <1 x tensor<64x128xf32>>
+    tilegpu.tma_store add %ring[%c0], %desc[%row, %c0] : <1 x tensor<64x128xf32>>, <tensor<64x128xf32>, 2>
+    tilegpu.tma_store_wait
+    return
+  }
+}
+
+// -----
+
 // The consumer release of the pipeline: "empty" mbarriers initialized with
 // the warp count, lane 0 of every warp arriving (when the predicate holds),
 // and only thread 0 waiting, under its predicate: both without a branch (a

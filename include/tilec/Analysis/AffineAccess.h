@@ -60,6 +60,7 @@ namespace tilec {
 namespace tile {
 class LoadOp;
 class StoreOp;
+class AtomicRMWOp;
 } // namespace tile
 
 /// One factor of a monomial: an SSA scalar (`atom`), the element index of
@@ -166,6 +167,9 @@ public:
   /// the box's sizes, which a TMA store does not write), or failure with
   /// the reason in `whyNot`.
   mlir::FailureOr<TMABox> getTMABox(tile::StoreOp store, std::string &whyNot);
+  /// The TMA box an atomic read-modify-write `atomic` updates, as for a
+  /// store, or failure with the reason in `whyNot`.
+  mlir::FailureOr<TMABox> getTMABox(tile::AtomicRMWOp atomic, std::string &whyNot);
 
   /// The polynomial of an integer scalar or tile value (failure when it
   /// cannot be decomposed: a non-affine tile).

@@ -565,10 +565,15 @@ struct TMAStoreLowering : OpConversionPattern<TMAStoreOp> {
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
     forEachBox(rewriter, loc, ring, src, adaptor.getCoords(),
                [&](Value box, ArrayRef<Value> coords) {
-                 NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                     rewriter, loc, adaptor.getDesc(), box, coords,
-                     /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
-                     /*predicate=*/Value());
+                 if (op.getAdd())
+                   NVVM::CpAsyncBulkTensorReduceOp::create(
+                       rewriter, loc, adaptor.getDesc(), box, NVVM::TMAReduxKind::ADD,
+                       NVVM::TMAStoreMode::TILE, coords, /*l2CacheHint=*/Value());
+                 else
+                   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                       rewriter, loc, adaptor.getDesc(), box, coords,
+                       /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+                       /*predicate=*/Value());
                });
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);

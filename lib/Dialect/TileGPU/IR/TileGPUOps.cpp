@@ -229,6 +229,9 @@ LogicalResult TMALoadOp::verify() {
 }
 
 LogicalResult TMAStoreOp::verify() {
+  if (getAdd() && !getSrc().getType().getTileType().getElementType().isF32())
+    return emitOpError() << "adds " << getSrc().getType().getTileType()
+                         << "; a TMA reduction here adds f32 tiles only";
   return verifyTMACoordinates(*this, getDesc().getType(), getSrc().getType(),
                               getCoords().size());
 }

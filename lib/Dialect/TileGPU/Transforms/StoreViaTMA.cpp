@@ -10,6 +10,7 @@
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
+#include "tilec/Dialect/TileGPU/Transforms/TMAStaging.h"
 #include "tilec/Dialect/TileGPU/Transforms/TMADescriptor.h"
 
 #include "tilec/Analysis/AffineAccess.h"
@@ -61,34 +62,6 @@ Block *getStoreBlock(tile::StoreOp store) {
   return nullptr;
 }
 
-/// Erases the ops computing `values` that nothing else uses, and what
-/// they alone used.
-void eraseDeadDefinitions(ArrayRef<Value> values) {
-  llvm::SetVector<Operation *> worklist;
-  for (Value v : values)
-    if (Operation *def = v.getDefiningOp())
-      worklist.insert(def);
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!isOpTriviallyDead(op))
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        worklist.insert(def);
-    op->erase();
-  }
-}
-
-/// True when two threads (or lanes, or warps) hold the same element of
-/// `type`: both would write it into the staging buffer, and copies of one
-/// element may differ in their last bit (a contracted fma).
-bool isReplicated(RankedTensorType type) {
-  FailureOr<LinearLayout> layout = toLinearLayout(type.getShape(), type.getEncoding());
-  return failed(layout) || layout->getReplicatedMask(HwDim::Register) != 0 ||
-         layout->getReplicatedMask(HwDim::Lane) != 0 ||
-         layout->getReplicatedMask(HwDim::Warp) != 0;
-}
-
 /// Whether the kernel signals other CTAs or the host (an atomic, inline
 /// assembly, a call) after which they may read what it stored: a TMA
 /// store's global writes are not ordered before them.
@@ -101,48 +74,6 @@ bool mayPublishStores(func::FuncOp func) {
                    : WalkResult::advance();
       })
       .wasInterrupted();
-}
-
-/// Whether the kernel reads the tensor at pointer argument `arg` (a load
-/// of pointers computed from it, or a TMA copy of it): a read after the
-/// store would not see a TMA store's writes.
-bool readsArgument(func::FuncOp func, unsigned arg) {
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (auto recipe = func.getArgAttrOfType<TMARecipeAttr>(i, kTMARecipeAttrName);
-        recipe && recipe.getBase() == arg)
-      return true;
-  SetVector<Operation *> slice;
-  getForwardSlice(func.getArgument(arg), &slice);
-  return llvm::any_of(slice, [](Operation *op) {
-    return isa<tile::LoadOp, AsyncCopyOp>(op);
-  });
-}
-
-/// True when no size of `box` is 0 (each size is a constant or a positive
-/// factor times kernel arguments: all of them positive), or null when no
-/// size depends on an argument; the ops it creates are appended to `ops`.
-/// The runtime encodes an empty dimension as one element (a descriptor
-/// cannot describe none), where the masked store wrote nothing.
-Value emitNonEmpty(OpBuilder &b, Location loc, func::FuncOp func, const TMABox &box,
-                   SmallVectorImpl<Operation *> &ops) {
-  llvm::SetVector<unsigned> args;
-  for (const TMABox::Dim &dim : box.dims)
-    args.insert(dim.size.args.begin(), dim.size.args.end());
-  Value all;
-  for (unsigned arg : args) {
-    Value value = func.getArgument(arg);
-    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(value.getType(), 0));
-    Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, value, zero);
-    ops.push_back(zero.getDefiningOp());
-    ops.push_back(positive.getDefiningOp());
-    if (all) {
-      all = arith::AndIOp::create(b, loc, all, positive);
-      ops.push_back(all.getDefiningOp());
-    } else {
-      all = positive;
-    }
-  }
-  return all;
 }
 
 class StoreRewriter {
@@ -215,13 +146,7 @@ void StoreRewriter::rewrite(tile::StoreOp store, const TMABox &box, Block *block
   // the buffer before it is written again.
   if (store->getBlock() != block)
     ops.push_back(TMAStoreWaitOp::create(b, loc, ValueRange{staging}));
-  // Shared memory takes any layout: a conversion that only served the
-  // store's addresses (a wgmma accumulator's runs gathered within warps,
-  // convert-tile-to-tilegpu) is skipped.
-  Value value = store.getValue();
-  if (auto convert = value.getDefiningOp<ConvertLayoutOp>();
-      convert && !isReplicated(convert.getSrc().getType()))
-    value = convert.getSrc();
+  Value value = getStagedValue(store.getValue());
   ops.push_back(LocalStoreOp::create(b, loc, value, staging, zero,
                                      box.transposed));
   ops.push_back(FenceAsyncSharedOp::create(b, loc));

@@ -341,18 +341,26 @@ def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store", [AttrSizedOperandSegments]> {
     the runtime encodes its size as 1, and the copy must then write
     nothing).
 
+    With `add` (f32 tiles), the copies are reductions instead,
+    `cp.reduce.async.bulk.tensor.<rank>d.global.shared::cta.add.tile.bulk_group`
+    (PTX ISA §9.7.9.25.5.4): each element of the block becomes its value
+    plus the buffer's, atomically per element (a relaxed `tl.atomic_add`
+    whose old values nobody reads: FlashAttention-3's dQ accumulation).
+
     Example:
 
     ```mlir
     tilegpu.tma_store %c[%c0], %desc[%row, %col] if %nonEmpty
         : !tilegpu.smem<1 x tensor<128x128xf16>>, !tilegpu.tma_desc<tensor<128x128xf16>, 2>
+    tilegpu.tma_store add %dq[%c0], %desc[%row, %col]
+        : !tilegpu.smem<1 x tensor<64x128xf32>>, !tilegpu.tma_desc<tensor<64x128xf32>, 2>
     ```
   }];
   let arguments = (ins TileGPU_SharedMemory:$src, I32:$index,
                    TileGPU_TMADescriptor:$desc, Variadic<I32>:$coords,
-                   Optional<I1>:$pred);
+                   Optional<I1>:$pred, UnitAttr:$add);
   let assemblyFormat = [{
-    $src `[` $index `]` `,` $desc `[` $coords `]` (`if` $pred^)? attr-dict `:` type($src) `,` type($desc)
+    (`add` $add^)? $src `[` $index `]` `,` $desc `[` $coords `]` (`if` $pred^)? attr-dict `:` type($src) `,` type($desc)
   }];
   let hasVerifier = 1;
 }

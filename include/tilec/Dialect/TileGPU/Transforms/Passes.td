@@ -379,6 +379,50 @@ def TileGPUStoreViaTMA : Pass<"tilegpu-store-via-tma", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileGPUAtomicAddViaTMA : Pass<"tilegpu-atomic-add-via-tma", "mlir::ModuleOp"> {
+  let summary = "Add a tensor-core kernel's 2-d f32 atomic tiles into global memory with TMA reductions";
+  let description = [{
+    FlashAttention's one-sweep backward adds each block's share of dQ into
+    an f32 buffer: `tl.atomic_add(dq_ptrs, dq, sem="relaxed")`, a 64 x 128
+    tile every step. From registers that is a `red.global.add.v4.f32` per
+    4 elements and thread, after shuffles that gather the accumulator's
+    pairs into runs of 4 (8 reds and 16 shuffles a thread at head dim
+    128), in the consumer warps' instruction stream. FlashAttention-3
+    writes dQ into shared memory instead and has the TMA unit add it
+    (`cp.reduce.async.bulk.tensor ... .add`, PTX ISA §9.7.9.25.5.4),
+    atomically per element, while the warps go on.
+
+    In a kernel with a `tilegpu.warpgroup_dot`, a `tile.atomic_rmw` of
+    kind `fadd` on a 2-d f32 tile qualifies when its old values are not
+    read, it is `relaxed` at `gpu` scope (a TMA reduction orders nothing),
+    its pointers and mask are a TMA box of a kernel argument
+    (`AffineAccessAnalysis::getTMABox`, as for stores: the box's sizes
+    bound the mask, and TMA touches nothing outside them), no thread holds
+    an element another holds, the kernel reads nothing of that argument,
+    and it sits in the kernel's body or the consumer region of its
+    `tilegpu.warp_specialize`, possibly in loops and ifs (their bounds and
+    conditions are alike in every thread, so the barriers meet). It
+    becomes:
+
+    - `tilegpu.tma_store_wait` of the staging buffer (thread 0 waits until
+      the previous reduction from it has read it; a barrier);
+    - `tilegpu.local_store` of the value (before the shuffles
+      `convert-tile-to-tilegpu` made for the atomic's addresses) into the
+      staging buffer, `tilegpu.fence_async_shared`, a barrier;
+    - `tilegpu.tma_store add` by thread 0, with a `!tilegpu.tma_desc`
+      argument and its `#tilegpu.tma_recipe`, only when every size of the
+      box that depends on a kernel argument is positive;
+    - one `tilegpu.tma_store_wait` at the end of the kernel (or of the
+      consumer region) naming the buffers, which stay live until there.
+
+    The kernel's atomics of one tile type share one staging buffer (causal
+    attention's two loops). When it would take the kernel past 227 KB of
+    shared memory, the atomic stays as it is, with a remark; a remark also
+    says when one becomes a reduction.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileGPUPersistent : Pass<"tilegpu-persistent", "mlir::ModuleOp"> {
   let summary = "Make kernels persistent: each CTA loops over programs of the grid";
   let description = [{

@@ -1,0 +1,63 @@
+//===- TMAStaging.h - tiles written by TMA from a staging buffer -*- C++ -*-===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// What tilegpu-store-via-tma and tilegpu-atomic-add-via-tma share: a tile
+// in registers is written into a shared-memory staging buffer and handed to
+// the TMA unit (`tilegpu.tma_store`, a copy or an f32 add) by one thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_TRANSFORMS_TMASTAGING_H
+#define TILEC_DIALECT_TILEGPU_TRANSFORMS_TMASTAGING_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
+namespace tilec {
+struct TMABox;
+} // namespace tilec
+
+namespace tilec::tilegpu {
+
+/// True when two threads (or lanes, or warps) hold the same element of
+/// `type`: both would write it into the staging buffer, and copies of one
+/// element may differ in their last bit (a contracted fma).
+bool isReplicated(mlir::RankedTensorType type);
+
+/// The value to stage for a store or atomic of `value`: a layout
+/// conversion that only served the global addresses (a wgmma accumulator's
+/// runs gathered within warps, convert-tile-to-tilegpu) is skipped, since
+/// shared memory takes any layout.
+mlir::Value getStagedValue(mlir::Value value);
+
+/// Whether the kernel reads the tensor at pointer argument `arg` (a load
+/// of pointers computed from it, or a TMA copy of it; TMA stores and
+/// reductions through a descriptor of it are not reads): a read after a
+/// TMA write would not see it (`wait_group.read` does not order the
+/// write).
+bool readsArgument(mlir::func::FuncOp func, unsigned arg);
+
+/// An i1 that is true when no size of `box` is 0 (each size is a constant
+/// or a positive factor times kernel arguments: all of them positive), or
+/// null when no size depends on an argument; the ops it creates are
+/// appended to `ops`. The runtime encodes an empty dimension as one
+/// element (a descriptor cannot describe none), where the masked access
+/// touched nothing.
+mlir::Value emitNonEmpty(mlir::OpBuilder &b, mlir::Location loc, mlir::func::FuncOp func,
+                         const TMABox &box, llvm::SmallVectorImpl<mlir::Operation *> &ops);
+
+/// Erases the ops computing `values` that nothing else uses, and what
+/// they alone used.
+void eraseDeadDefinitions(llvm::ArrayRef<mlir::Value> values);
+
+} // namespace tilec::tilegpu
+
+#endif // TILEC_DIALECT_TILEGPU_TRANSFORMS_TMASTAGING_H

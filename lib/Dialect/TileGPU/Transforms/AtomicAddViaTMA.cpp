@@ -1,0 +1,197 @@
+//===- AtomicAddViaTMA.cpp - tile atomic adds as TMA reductions -----------===//
+//
+// Part of tilec, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tilegpu-atomic-add-via-tma pass (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
+#include "tilec/Dialect/TileGPU/Transforms/TMADescriptor.h"
+#include "tilec/Dialect/TileGPU/Transforms/TMAStaging.h"
+
+#include "tilec/Analysis/AffineAccess.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPUATOMICADDVIATMA
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tilegpu;
+
+namespace {
+
+/// The block whose end gets the wait for the reductions' reads of their
+/// staging buffer when `atomic` may become one: the kernel's body, or the
+/// consumer region of its tilegpu.warp_specialize, reached through loops
+/// and ifs only (their conditions and bounds are scalars, alike in every
+/// thread, so the barriers around each copy meet). Null elsewhere.
+Block *getReductionBlock(tile::AtomicRMWOp atomic) {
+  for (Operation *p = atomic->getParentOp(); p; p = p->getParentOp()) {
+    if (auto func = dyn_cast<func::FuncOp>(p))
+      return &func.getBody().front();
+    if (auto ws = dyn_cast<WarpSpecializeOp>(p))
+      return ws.getProducer().isAncestor(atomic->getParentRegion())
+                 ? nullptr
+                 : &ws.getConsumer().front();
+    if (!isa<scf::ForOp, scf::IfOp>(p))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+class AtomicRewriter {
+public:
+  explicit AtomicRewriter(func::FuncOp func) : func(func), affine(func) {}
+
+  void run();
+
+private:
+  /// Rewrites `atomic` (in `block`, see getReductionBlock) into a TMA
+  /// reduction of `value`, or leaves it when its staging buffer does not
+  /// fit (a remark).
+  void rewrite(tile::AtomicRMWOp atomic, Value value, const TMABox &box, Block *block);
+
+  func::FuncOp func;
+  AffineAccessAnalysis affine;
+  /// One staging buffer per tile type, shared by the reductions of the
+  /// kernel (each waits for the previous one's read before it writes).
+  llvm::DenseMap<Type, Value> stagingBuffers;
+  /// Per block, the wait at its end; its operands stay live until there.
+  llvm::DenseMap<Block *, TMAStoreWaitOp> lastWaits;
+};
+
+void AtomicRewriter::run() {
+  bool hasWgmma = false;
+  func.walk([&](WarpgroupDotOp) { hasWgmma = true; });
+  if (!hasWgmma)
+    return;
+  SmallVector<tile::AtomicRMWOp> atomics;
+  func.walk([&](tile::AtomicRMWOp atomic) {
+    // A relaxed f32 add at gpu scope whose old values nobody reads: TMA
+    // reductions are relaxed, per element, and return nothing.
+    auto type = dyn_cast<RankedTensorType>(atomic.getValue().getType());
+    if (atomic.isReduction() && atomic.getSem() == "relaxed" &&
+        atomic.getScope() == "gpu" && type && type.getRank() == 2 &&
+        type.getElementType().isF32())
+      atomics.push_back(atomic);
+  });
+  for (tile::AtomicRMWOp atomic : atomics) {
+    Block *block = getReductionBlock(atomic);
+    Value value = getStagedValue(atomic.getValue());
+    if (!block || isReplicated(cast<RankedTensorType>(value.getType())))
+      continue;
+    std::string whyNot;
+    FailureOr<TMABox> box = affine.getTMABox(atomic, whyNot);
+    if (failed(box) || readsArgument(func, box->baseArg))
+      continue;
+    rewrite(atomic, value, *box, block);
+  }
+}
+
+void AtomicRewriter::rewrite(tile::AtomicRMWOp atomic, Value value, const TMABox &box,
+                             Block *block) {
+  MLIRContext *ctx = func.getContext();
+  Location loc = atomic.getLoc();
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType tile = getBufferTile(type, box.transposed);
+
+  OpBuilder b(atomic);
+  FailureOr<SmallVector<Value>> coords = materializeTMACoordinates(b, loc, affine, box);
+  if (failed(coords))
+    return;
+  FailureOr<Value> desc = addTMADescriptorArgument(func, box, tile, loc);
+  if (failed(desc))
+    return;
+  unsigned descIndex = cast<BlockArgument>(*desc).getArgNumber();
+
+  SmallVector<Operation *> ops;
+  Value &staging = stagingBuffers[tile];
+  bool newBuffer = !staging;
+  if (newBuffer) {
+    OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+    staging = LocalAllocOp::create(entry, loc, SharedMemoryType::get(ctx, 1, tile),
+                                   /*offset=*/IntegerAttr());
+    ops.push_back(staging.getDefiningOp());
+  }
+  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  ops.push_back(zero.getDefiningOp());
+  // The previous reduction from the buffer (an earlier iteration's, or
+  // another atomic's) has read it before it is written again.
+  ops.push_back(TMAStoreWaitOp::create(b, loc, ValueRange{staging}));
+  ops.push_back(LocalStoreOp::create(b, loc, value, staging, zero, box.transposed));
+  ops.push_back(FenceAsyncSharedOp::create(b, loc));
+  ops.push_back(BarrierOp::create(b, loc));
+  Value nonEmpty = emitNonEmpty(b, loc, func, box, ops);
+  auto reduce = TMAStoreOp::create(b, loc, staging, zero, *desc, *coords, nonEmpty);
+  reduce.setAdd(true);
+  ops.push_back(reduce);
+
+  // The block's last wait keeps the buffer live to the end: nothing after
+  // the reductions reuses its memory while they read it.
+  TMAStoreWaitOp &lastWait = lastWaits[block];
+  bool newWait = !lastWait;
+  if (newWait) {
+    OpBuilder end = OpBuilder::atBlockTerminator(block);
+    lastWait = TMAStoreWaitOp::create(end, block->getTerminator()->getLoc(),
+                                      ValueRange{staging});
+  } else if (newBuffer) {
+    lastWait->insertOperands(lastWait->getNumOperands(), staging);
+  }
+
+  int64_t bytes = planSharedMemoryBytes(func);
+  if (bytes > kMaxSharedMemoryBytes) {
+    if (newWait) {
+      lastWait.erase();
+      lastWaits.erase(block);
+    } else if (newBuffer) {
+      lastWait->eraseOperand(lastWait->getNumOperands() - 1);
+    }
+    if (newBuffer)
+      stagingBuffers.erase(tile);
+    for (Operation *op : llvm::reverse(ops))
+      op->erase();
+    eraseDeadDefinitions(*coords);
+    (void)func.eraseArgument(descIndex);
+    atomic.emitRemark() << "tl.atomic_add stays red.global from registers, not a TMA "
+                           "reduction: its "
+                        << tile.getNumElements() * 4 / 1024
+                        << " KB staging buffer would take the kernel's shared memory to "
+                        << bytes / 1024
+                        << " KB, past the 227 KB a CTA can have (fewer pipeline "
+                           "stages, num_stages, make room)";
+    return;
+  }
+  atomic.emitRemark() << "tl.atomic_add becomes a TMA reduction "
+                         "(cp.reduce.async.bulk.tensor .add) from a "
+                      << tile.getNumElements() * 4 / 1024
+                      << " KB shared-memory staging buffer";
+  // The register value's gathering and the pointer (and mask) tiles are
+  // dead now.
+  SmallVector<Value> operands(atomic->getOperands());
+  atomic.erase();
+  eraseDeadDefinitions(operands);
+}
+
+struct TileGPUAtomicAddViaTMAPass
+    : tilegpu::impl::TileGPUAtomicAddViaTMABase<TileGPUAtomicAddViaTMAPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      AtomicRewriter(func).run();
+  }
+};
+
+} // namespace
