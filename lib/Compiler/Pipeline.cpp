@@ -109,6 +109,11 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
       clusterOptions.numCTAs = options.numCTAs;
       pm.addPass(tilegpu::createTileGPUClusterMulticast(clusterOptions));
     }
+    // 6''. f32 atomic adds of tiles (the one-sweep backward's dQ) as TMA
+    // reductions from shared memory; before the split, which makes their
+    // barriers the consumers' and lets no ping-pong turn span them.
+    if (options.useTMA)
+      pm.addPass(tilegpu::createTileGPUAtomicAddViaTMA());
     // 7. A producer warpgroup for the pipelined TMA loops.
     if (options.warpSpecialize != "off") {
       tilegpu::TileGPUWarpSpecializeOptions wsOptions;
@@ -133,10 +138,6 @@ void tilec::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
       pm.addPass(tilegpu::createTileGPUStoreViaTMA());
       addCleanups(pm);
     }
-    // 7'''''. f32 atomic adds of tiles (the one-sweep backward's dQ) as TMA
-    // reductions from shared memory.
-    if (options.useTMA)
-      pm.addPass(tilegpu::createTileGPUAtomicAddViaTMA());
   }
   // 7''. Kernels whose work grows with program_id(0) launch longest first.
   if (options.longestFirst)

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace tilec::tilegpu {
 #define GEN_PASS_DEF_TILEGPUATOMICADDVIATMA
@@ -75,20 +76,35 @@ private:
 };
 
 void AtomicRewriter::run() {
-  bool hasWgmma = false;
-  func.walk([&](WarpgroupDotOp) { hasWgmma = true; });
-  if (!hasWgmma)
+  // Ping-pong turns (tilegpu-warp-specialize, which runs after this pass
+  // in tilec's pipeline) refuse loops with barriers; the barriers added
+  // after them would deadlock the two consumer warpgroups.
+  bool hasWgmma = false, hasTurns = false;
+  func.walk([&](Operation *op) {
+    hasWgmma |= isa<WarpgroupDotOp>(op);
+    hasTurns |= isa<TurnWaitOp, TurnPassOp>(op);
+  });
+  if (!hasWgmma || hasTurns)
     return;
   SmallVector<tile::AtomicRMWOp> atomics;
+  llvm::SmallPtrSet<Operation *, 4> candidates;
   func.walk([&](tile::AtomicRMWOp atomic) {
     // A relaxed f32 add at gpu scope whose old values nobody reads: TMA
     // reductions are relaxed, per element, and return nothing.
     auto type = dyn_cast<RankedTensorType>(atomic.getValue().getType());
     if (atomic.isReduction() && atomic.getSem() == "relaxed" &&
         atomic.getScope() == "gpu" && type && type.getRank() == 2 &&
-        type.getElementType().isF32())
+        type.getElementType().isF32()) {
       atomics.push_back(atomic);
+      candidates.insert(atomic);
+    }
   });
+  // Another atomic, inline assembly or a call may tell other CTAs that the
+  // sums are complete (split-K's "last CTA adds up"): a release does not
+  // order the reductions' global writes, made through the async proxy.
+  if (atomics.empty() ||
+      mayPublishWrites(func, [&](Operation *op) { return candidates.contains(op); }))
+    return;
   for (tile::AtomicRMWOp atomic : atomics) {
     Block *block = getReductionBlock(atomic);
     Value value = getStagedValue(atomic.getValue());
@@ -96,7 +112,13 @@ void AtomicRewriter::run() {
       continue;
     std::string whyNot;
     FailureOr<TMABox> box = affine.getTMABox(atomic, whyNot);
-    if (failed(box) || readsArgument(func, box->baseArg))
+    // Its tensor is touched by nothing else but this kernel's other
+    // reductions (adds commute; relaxed, they need no order).
+    auto isOurs = [&](Operation *op) {
+      auto reduce = dyn_cast<TMAStoreOp>(op);
+      return candidates.contains(op) || (reduce && reduce.getAdd());
+    };
+    if (failed(box) || accessesArgumentOtherwise(func, box->baseArg, isOurs))
       continue;
     rewrite(atomic, value, *box, block);
   }

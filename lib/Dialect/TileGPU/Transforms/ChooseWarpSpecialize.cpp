@@ -99,10 +99,21 @@ struct TileGPUChooseWarpSpecializePass
       // the SM is split: the split's one CTA per SM costs no occupancy (the
       // one-sweep backward at head dim 64, 176 registers a thread on 8
       // warps: 9 % faster split, H100, fourteenth session). Kernels of
-      // more than two such loops are left to tilegpu-warp-specialize's
-      // shared-memory rule, which hands rings on between two loops only.
+      // more than two loops with wgmma dots are left to
+      // tilegpu-warp-specialize's shared-memory rule, which hands rings on
+      // between two loops only.
+      // Only loops tilegpu-warp-specialize can split: at the top of the
+      // kernel or of a persistent kernel's loop over programs (a loop it
+      // would refuse would keep TMA copies where cp.async was measured
+      // faster).
+      Operation *parent = loop->getParentOp();
+      bool splittable =
+          isa<func::FuncOp>(parent) ||
+          (isa<scf::ForOp>(parent) &&
+           parent->hasAttr(TileGPUDialect::getPersistentAttrName()) &&
+           isa<func::FuncOp>(parent->getParentOp()));
       int64_t threads = int64_t(*numWarps) * kThreadsPerWarp;
-      if (loops.size() <= 2 && 2 * needed * threads > kRegistersPerSM) {
+      if (splittable && loops.size() <= 2 && 2 * needed * threads > kRegistersPerSM) {
         emitRemark(loop.getLoc())
             << "loop chosen for warp specialization: its dots' accumulators and "
                "register operands take "

@@ -62,20 +62,6 @@ Block *getStoreBlock(tile::StoreOp store) {
   return nullptr;
 }
 
-/// Whether the kernel signals other CTAs or the host (an atomic, inline
-/// assembly, a call) after which they may read what it stored: a TMA
-/// store's global writes are not ordered before them.
-bool mayPublishStores(func::FuncOp func) {
-  return func
-      .walk([](Operation *op) {
-        return isa<tile::AtomicRMWOp, tile::AtomicCASOp, tile::InlineAsmElementwiseOp,
-                   CallOpInterface>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 class StoreRewriter {
 public:
   explicit StoreRewriter(func::FuncOp func) : func(func), affine(func) {}
@@ -98,7 +84,7 @@ private:
 void StoreRewriter::run() {
   bool hasWgmma = false;
   func.walk([&](WarpgroupDotOp) { hasWgmma = true; });
-  if (!hasWgmma || mayPublishStores(func))
+  if (!hasWgmma || mayPublishWrites(func))
     return;
   SmallVector<tile::StoreOp> stores;
   func.walk([&](tile::StoreOp store) { stores.push_back(store); });
@@ -115,7 +101,8 @@ void StoreRewriter::run() {
       LLVM_DEBUG(llvm::dbgs() << "not a TMA store: " << whyNot << "\n");
       continue;
     }
-    if (readsArgument(func, box->baseArg))
+    if (accessesArgumentOtherwise(func, box->baseArg,
+                                  [&](Operation *op) { return op == store; }))
       continue;
     rewrite(store, *box, block);
   }

@@ -15,6 +15,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -29,19 +30,19 @@ bool tilegpu::isReplicated(RankedTensorType type) {
          layout->getReplicatedMask(HwDim::Warp) != 0;
 }
 
-bool tilegpu::readsArgument(func::FuncOp func, unsigned arg) {
-  // A descriptor of the tensor that a TMA copy reads (not one a TMA store
-  // or reduction writes through).
+bool tilegpu::accessesArgumentOtherwise(func::FuncOp func, unsigned arg,
+                                        llvm::function_ref<bool(Operation *)> isOurs) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     if (auto recipe = func.getArgAttrOfType<TMARecipeAttr>(i, kTMARecipeAttrName);
         recipe && recipe.getBase() == arg &&
-        !llvm::all_of(func.getArgument(i).getUsers(),
-                      [](Operation *user) { return isa<TMAStoreOp>(user); }))
+        !llvm::all_of(func.getArgument(i).getUsers(), isOurs))
       return true;
   SetVector<Operation *> slice;
   getForwardSlice(func.getArgument(arg), &slice);
-  return llvm::any_of(slice, [](Operation *op) {
-    return isa<tile::LoadOp, AsyncCopyOp>(op);
+  return llvm::any_of(slice, [&](Operation *op) {
+    return isa<tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp, tile::AtomicCASOp,
+               AsyncCopyOp>(op) &&
+           !isOurs(op);
   });
 }
 
@@ -88,4 +89,17 @@ Value tilegpu::getStagedValue(Value value) {
       convert && !isReplicated(convert.getSrc().getType()))
     return convert.getSrc();
   return value;
+}
+
+bool tilegpu::mayPublishWrites(func::FuncOp func,
+                               llvm::function_ref<bool(Operation *)> ignore) {
+  return func
+      .walk([&](Operation *op) {
+        return isa<tile::AtomicRMWOp, tile::AtomicCASOp, tile::InlineAsmElementwiseOp,
+                   CallOpInterface>(op) &&
+                       !(ignore && ignore(op))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::func {
@@ -38,12 +39,21 @@ bool isReplicated(mlir::RankedTensorType type);
 /// shared memory takes any layout.
 mlir::Value getStagedValue(mlir::Value value);
 
-/// Whether the kernel reads the tensor at pointer argument `arg` (a load
-/// of pointers computed from it, or a TMA copy of it; TMA stores and
-/// reductions through a descriptor of it are not reads): a read after a
-/// TMA write would not see it (`wait_group.read` does not order the
-/// write).
-bool readsArgument(mlir::func::FuncOp func, unsigned arg);
+/// Whether the kernel touches the tensor at pointer argument `arg` other
+/// than by the ops `isOurs` accepts: a load, store, atomic or copy of its
+/// pointers, or a user of a TMA descriptor of it. A TMA write is made
+/// through the async proxy: no other access to the tensor in the kernel is
+/// ordered with it (`wait_group.read` only says when its source may be
+/// reused).
+bool accessesArgumentOtherwise(mlir::func::FuncOp func, unsigned arg,
+                               llvm::function_ref<bool(mlir::Operation *)> isOurs);
+
+/// Whether the kernel may signal other CTAs or the host (an atomic, inline
+/// assembly, a call; ops `ignore` accepts excepted), after which they may
+/// read what it wrote: a TMA write's global effects are not ordered
+/// before them.
+bool mayPublishWrites(mlir::func::FuncOp func,
+                      llvm::function_ref<bool(mlir::Operation *)> ignore = nullptr);
 
 /// An i1 that is true when no size of `box` is 0 (each size is a constant
 /// or a positive factor times kernel arguments: all of them positive), or
