@@ -364,10 +364,10 @@ def TileGPUStoreViaTMA : Pass<"tilegpu-store-via-tma", "mlir::ModuleOp"> {
       until there, so nothing after a copy reuses their memory while it
       reads them, and the CTA's shared memory outlives the reads.
 
-    A kernel that reads the stored tensor (a load of pointers computed from
-    its argument, or a TMA copy of it) keeps that store: a read after it
-    would not see the copy's writes, which `wait_group.read` does not
-    order. A kernel with an atomic, inline assembly or a call keeps all its
+    A kernel that touches the stored tensor otherwise (a load, another
+    store or an atomic of pointers computed from its argument, or a TMA
+    copy of it) keeps that store: the copy's writes, which
+    `wait_group.read` does not order, are ordered with none of them. A kernel with an atomic, inline assembly or a call keeps all its
     stores: it may tell another CTA the output is ready.
 
     The staging buffer is live where the store is: after a loop it reuses
@@ -398,11 +398,17 @@ def TileGPUAtomicAddViaTMA : Pass<"tilegpu-atomic-add-via-tma", "mlir::ModuleOp"
     its pointers and mask are a TMA box of a kernel argument
     (`AffineAccessAnalysis::getTMABox`, as for stores: the box's sizes
     bound the mask, and TMA touches nothing outside them), no thread holds
-    an element another holds, the kernel reads nothing of that argument,
-    and it sits in the kernel's body or the consumer region of its
-    `tilegpu.warp_specialize`, possibly in loops and ifs (their bounds and
-    conditions are alike in every thread, so the barriers meet). It
-    becomes:
+    an element another holds, nothing else in the kernel touches that
+    tensor (a load, store, other atomic or TMA copy would not be ordered
+    with the reduction's writes, made through the async proxy), the kernel
+    has no other atomic, inline assembly or call (a release could tell
+    another CTA the sums are complete before they are), and it sits in the
+    kernel's body or the consumer region of its `tilegpu.warp_specialize`,
+    possibly in loops and ifs (their bounds and conditions are alike in
+    every thread, so the barriers meet), in a kernel without ping-pong
+    turns (tilec runs the pass before `tilegpu-warp-specialize`, whose
+    turns refuse loops with barriers: a turn awaited before a barrier the
+    other warpgroup holds would deadlock). It becomes:
 
     - `tilegpu.tma_store_wait` of the staging buffer (thread 0 waits until
       the previous reduction from it has read it; a barrier);
