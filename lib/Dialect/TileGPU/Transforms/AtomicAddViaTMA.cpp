@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
-#include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
 #include "tilec/Dialect/TileGPU/Transforms/TMADescriptor.h"
 #include "tilec/Dialect/TileGPU/Transforms/TMAStaging.h"
 
@@ -17,7 +16,6 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -56,7 +54,8 @@ Block *getReductionBlock(tile::AtomicRMWOp atomic) {
 
 class AtomicRewriter {
 public:
-  explicit AtomicRewriter(func::FuncOp func) : func(func), affine(func) {}
+  explicit AtomicRewriter(func::FuncOp func)
+      : func(func), affine(func), writer(func, affine) {}
 
   void run();
 
@@ -68,11 +67,10 @@ private:
 
   func::FuncOp func;
   AffineAccessAnalysis affine;
+  StagedTMAWriter writer;
   /// One staging buffer per tile type, shared by the reductions of the
   /// kernel (each waits for the previous one's read before it writes).
   llvm::DenseMap<Type, Value> stagingBuffers;
-  /// Per block, the wait at its end; its operands stay live until there.
-  llvm::DenseMap<Block *, TMAStoreWaitOp> lastWaits;
 };
 
 void AtomicRewriter::run() {
@@ -126,81 +124,31 @@ void AtomicRewriter::run() {
 
 void AtomicRewriter::rewrite(tile::AtomicRMWOp atomic, Value value, const TMABox &box,
                              Block *block) {
-  MLIRContext *ctx = func.getContext();
-  Location loc = atomic.getLoc();
-  auto type = cast<RankedTensorType>(value.getType());
-  RankedTensorType tile = getBufferTile(type, box.transposed);
-
-  OpBuilder b(atomic);
-  FailureOr<SmallVector<Value>> coords = materializeTMACoordinates(b, loc, affine, box);
-  if (failed(coords))
-    return;
-  FailureOr<Value> desc = addTMADescriptorArgument(func, box, tile, loc);
-  if (failed(desc))
-    return;
-  unsigned descIndex = cast<BlockArgument>(*desc).getArgNumber();
-
-  SmallVector<Operation *> ops;
-  Value &staging = stagingBuffers[tile];
-  bool newBuffer = !staging;
-  if (newBuffer) {
-    OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
-    staging = LocalAllocOp::create(entry, loc, SharedMemoryType::get(ctx, 1, tile),
-                                   /*offset=*/IntegerAttr());
-    ops.push_back(staging.getDefiningOp());
-  }
-  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  ops.push_back(zero.getDefiningOp());
   // The previous reduction from the buffer (an earlier iteration's, or
   // another atomic's) has read it before it is written again.
-  ops.push_back(TMAStoreWaitOp::create(b, loc, ValueRange{staging}));
-  ops.push_back(LocalStoreOp::create(b, loc, value, staging, zero, box.transposed));
-  ops.push_back(FenceAsyncSharedOp::create(b, loc));
-  ops.push_back(BarrierOp::create(b, loc));
-  Value nonEmpty = emitNonEmpty(b, loc, func, box, ops);
-  auto reduce = TMAStoreOp::create(b, loc, staging, zero, *desc, *coords, nonEmpty);
-  reduce.setAdd(true);
-  ops.push_back(reduce);
-
-  // The block's last wait keeps the buffer live to the end: nothing after
-  // the reductions reuses its memory while they read it.
-  TMAStoreWaitOp &lastWait = lastWaits[block];
-  bool newWait = !lastWait;
-  if (newWait) {
-    OpBuilder end = OpBuilder::atBlockTerminator(block);
-    lastWait = TMAStoreWaitOp::create(end, block->getTerminator()->getLoc(),
-                                      ValueRange{staging});
-  } else if (newBuffer) {
-    lastWait->insertOperands(lastWait->getNumOperands(), staging);
-  }
-
-  int64_t bytes = planSharedMemoryBytes(func);
-  if (bytes > kMaxSharedMemoryBytes) {
-    if (newWait) {
-      lastWait.erase();
-      lastWaits.erase(block);
-    } else if (newBuffer) {
-      lastWait->eraseOperand(lastWait->getNumOperands() - 1);
-    }
-    if (newBuffer)
+  RankedTensorType tile = getBufferTile(cast<RankedTensorType>(value.getType()),
+                                        box.transposed);
+  Value &staging = stagingBuffers[tile];
+  int64_t bytes;
+  FailureOr<Value> written = writer.write(atomic, value, box, block, staging,
+                                          /*waitFirst=*/true, /*add=*/true, bytes);
+  int64_t kb = tile.getNumElements() * 4 / 1024;
+  if (failed(written)) {
+    if (!staging)
       stagingBuffers.erase(tile);
-    for (Operation *op : llvm::reverse(ops))
-      op->erase();
-    eraseDeadDefinitions(*coords);
-    (void)func.eraseArgument(descIndex);
-    atomic.emitRemark() << "tl.atomic_add stays red.global from registers, not a TMA "
-                           "reduction: its "
-                        << tile.getNumElements() * 4 / 1024
-                        << " KB staging buffer would take the kernel's shared memory to "
-                        << bytes / 1024
-                        << " KB, past the 227 KB a CTA can have (fewer pipeline "
-                           "stages, num_stages, make room)";
+    if (bytes != 0)
+      atomic.emitRemark() << "tl.atomic_add stays red.global from registers, not a "
+                             "TMA reduction: its "
+                          << kb << " KB staging buffer would take the kernel's shared "
+                          << "memory to " << bytes / 1024
+                          << " KB, past the 227 KB a CTA can have (fewer pipeline "
+                             "stages, num_stages, make room)";
     return;
   }
+  staging = *written;
   atomic.emitRemark() << "tl.atomic_add becomes a TMA reduction "
                          "(cp.reduce.async.bulk.tensor .add) from a "
-                      << tile.getNumElements() * 4 / 1024
-                      << " KB shared-memory staging buffer";
+                      << kb << " KB shared-memory staging buffer";
   // The register value's gathering and the pointer (and mask) tiles are
   // dead now.
   SmallVector<Value> operands(atomic->getOperands());

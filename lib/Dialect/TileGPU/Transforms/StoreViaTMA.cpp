@@ -9,22 +9,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
-#include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
 #include "tilec/Dialect/TileGPU/Transforms/TMAStaging.h"
 #include "tilec/Dialect/TileGPU/Transforms/TMADescriptor.h"
 
 #include "tilec/Analysis/AffineAccess.h"
 #include "tilec/Dialect/Tile/IR/Tile.h"
-#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Analysis/SliceAnalysis.h"
-#include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
 namespace tilec::tilegpu {
@@ -64,7 +57,8 @@ Block *getStoreBlock(tile::StoreOp store) {
 
 class StoreRewriter {
 public:
-  explicit StoreRewriter(func::FuncOp func) : func(func), affine(func) {}
+  explicit StoreRewriter(func::FuncOp func)
+      : func(func), affine(func), writer(func, affine) {}
 
   void run();
 
@@ -75,10 +69,7 @@ private:
 
   func::FuncOp func;
   AffineAccessAnalysis affine;
-  /// Per block (see getStoreBlock), the wait at its end for the reads of
-  /// its TMA stores; its operands, their staging buffers, stay live (and
-  /// unshared) until there.
-  llvm::DenseMap<Block *, TMAStoreWaitOp> lastWaits;
+  StagedTMAWriter writer;
 };
 
 void StoreRewriter::run() {
@@ -109,70 +100,24 @@ void StoreRewriter::run() {
 }
 
 void StoreRewriter::rewrite(tile::StoreOp store, const TMABox &box, Block *block) {
-  MLIRContext *ctx = func.getContext();
-  Location loc = store.getLoc();
-  auto type = cast<RankedTensorType>(store.getValue().getType());
-  RankedTensorType tile = getBufferTile(type, box.transposed);
-
-  OpBuilder b(store);
-  FailureOr<SmallVector<Value>> coords = materializeTMACoordinates(b, loc, affine, box);
-  if (failed(coords))
-    return;
-  FailureOr<Value> desc = addTMADescriptorArgument(func, box, tile, loc);
-  if (failed(desc))
-    return;
-  unsigned descIndex = cast<BlockArgument>(*desc).getArgNumber();
-
-  OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
-  Value staging = LocalAllocOp::create(entry, loc, SharedMemoryType::get(ctx, 1, tile),
-                                       /*offset=*/IntegerAttr());
-  SmallVector<Operation *> ops{staging.getDefiningOp()};
-  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  ops.push_back(zero.getDefiningOp());
   // In the loop over programs, the previous program's copy must have read
   // the buffer before it is written again.
-  if (store->getBlock() != block)
-    ops.push_back(TMAStoreWaitOp::create(b, loc, ValueRange{staging}));
+  int64_t bytes;
   Value value = getStagedValue(store.getValue());
-  ops.push_back(LocalStoreOp::create(b, loc, value, staging, zero,
-                                     box.transposed));
-  ops.push_back(FenceAsyncSharedOp::create(b, loc));
-  ops.push_back(BarrierOp::create(b, loc));
-  ops.push_back(TMAStoreOp::create(b, loc, staging, zero, *desc, *coords,
-                                   emitNonEmpty(b, loc, func, box, ops)));
-
-  // The block's last wait keeps the buffer live to the end: nothing after
-  // the copy reuses its memory while the copy reads it.
-  TMAStoreWaitOp &lastWait = lastWaits[block];
-  bool newWait = !lastWait;
-  if (newWait) {
-    OpBuilder end = OpBuilder::atBlockTerminator(block);
-    lastWait = TMAStoreWaitOp::create(end, block->getTerminator()->getLoc(),
-                                      ValueRange{staging});
-  } else {
-    lastWait->insertOperands(lastWait->getNumOperands(), staging);
-  }
-
-  int64_t bytes = planSharedMemoryBytes(func);
-  if (bytes > kMaxSharedMemoryBytes) {
-    if (newWait) {
-      lastWait.erase();
-      lastWaits.erase(block);
-    } else {
-      lastWait->eraseOperand(lastWait->getNumOperands() - 1);
-    }
-    for (Operation *op : llvm::reverse(ops))
-      op->erase();
-    eraseDeadDefinitions(*coords);
-    (void)func.eraseArgument(descIndex);
-    store.emitRemark() << "tl.store stays a store from registers, not a TMA store: its "
-                       << tile.getNumElements() * tile.getElementTypeBitWidth() / 8 / 1024
-                       << " KB staging buffer would take the kernel's shared memory to "
-                       << bytes / 1024 << " KB, past the 227 KB a CTA can have (fewer "
-                          "pipeline stages, num_stages, make room)";
+  if (succeeded(writer.write(store, value, box, block, /*staging=*/Value(),
+                             /*waitFirst=*/store->getBlock() != block, /*add=*/false,
+                             bytes))) {
+    store.erase();
     return;
   }
-  store.erase();
+  if (bytes == 0)
+    return;
+  auto type = cast<RankedTensorType>(value.getType());
+  store.emitRemark() << "tl.store stays a store from registers, not a TMA store: its "
+                     << type.getNumElements() * type.getElementTypeBitWidth() / 8 / 1024
+                     << " KB staging buffer would take the kernel's shared memory to "
+                     << bytes / 1024 << " KB, past the 227 KB a CTA can have (fewer "
+                        "pipeline stages, num_stages, make room)";
 }
 
 struct TileGPUStoreViaTMAPass

@@ -10,6 +10,7 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+#include "tilec/Dialect/TileGPU/Transforms/SharedMemoryPlan.h"
 #include "tilec/Dialect/TileGPU/Transforms/TMADescriptor.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -102,4 +103,74 @@ bool tilegpu::mayPublishWrites(func::FuncOp func,
                    : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+StagedTMAWriter::StagedTMAWriter(func::FuncOp func, AffineAccessAnalysis &affine)
+    : func(func), affine(affine) {}
+
+FailureOr<Value> StagedTMAWriter::write(Operation *at, Value value, const TMABox &box,
+                                       Block *block, Value staging, bool waitFirst,
+                                       bool add, int64_t &bytes) {
+  auto func = cast<func::FuncOp>(this->func);
+  bytes = 0;
+  Location loc = at->getLoc();
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType tile = getBufferTile(type, box.transposed);
+  OpBuilder b(at);
+  FailureOr<SmallVector<Value>> coords = materializeTMACoordinates(b, loc, affine, box);
+  if (failed(coords))
+    return failure();
+  FailureOr<Value> desc = addTMADescriptorArgument(func, box, tile, loc);
+  if (failed(desc))
+    return failure();
+  unsigned descIndex = cast<BlockArgument>(*desc).getArgNumber();
+
+  SmallVector<Operation *> ops;
+  bool newBuffer = !staging;
+  if (newBuffer) {
+    OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+    staging = LocalAllocOp::create(entry, loc,
+                                   SharedMemoryType::get(func.getContext(), 1, tile),
+                                   /*offset=*/IntegerAttr());
+    ops.push_back(staging.getDefiningOp());
+  }
+  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  ops.push_back(zero.getDefiningOp());
+  if (waitFirst)
+    ops.push_back(TMAStoreWaitOp::create(b, loc, ValueRange{staging}));
+  ops.push_back(LocalStoreOp::create(b, loc, value, staging, zero, box.transposed));
+  ops.push_back(FenceAsyncSharedOp::create(b, loc));
+  ops.push_back(BarrierOp::create(b, loc));
+  Value nonEmpty = emitNonEmpty(b, loc, func, box, ops);
+  auto copy = TMAStoreOp::create(b, loc, staging, zero, *desc, *coords, nonEmpty);
+  copy.setAdd(add);
+  ops.push_back(copy);
+
+  // The block's last wait keeps the buffer live to the end: nothing after
+  // the copy reuses its memory while the copy reads it.
+  Operation *&lastWait = lastWaits[block];
+  bool newWait = !lastWait;
+  bool named = !newWait && llvm::is_contained(lastWait->getOperands(), staging);
+  if (newWait) {
+    OpBuilder end = OpBuilder::atBlockTerminator(block);
+    lastWait = TMAStoreWaitOp::create(end, block->getTerminator()->getLoc(),
+                                      ValueRange{staging});
+  } else if (!named) {
+    lastWait->insertOperands(lastWait->getNumOperands(), staging);
+  }
+
+  bytes = planSharedMemoryBytes(func);
+  if (bytes <= kMaxSharedMemoryBytes)
+    return staging;
+  if (newWait) {
+    lastWait->erase();
+    lastWaits.erase(block);
+  } else if (!named) {
+    lastWait->eraseOperand(lastWait->getNumOperands() - 1);
+  }
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  eraseDeadDefinitions(*coords);
+  (void)func.eraseArgument(descIndex);
+  return failure();
 }

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -24,6 +25,7 @@ class FuncOp;
 
 namespace tilec {
 struct TMABox;
+class AffineAccessAnalysis;
 } // namespace tilec
 
 namespace tilec::tilegpu {
@@ -67,6 +69,38 @@ mlir::Value emitNonEmpty(mlir::OpBuilder &b, mlir::Location loc, mlir::func::Fun
 /// Erases the ops computing `values` that nothing else uses, and what
 /// they alone used.
 void eraseDeadDefinitions(llvm::ArrayRef<mlir::Value> values);
+
+/// Writes register tiles of one kernel into global memory by TMA from
+/// shared-memory staging buffers: each write is a `tilegpu.local_store`
+/// into the buffer, `tilegpu.fence_async_shared`, a barrier and a
+/// `tilegpu.tma_store` (a copy, or with `add` a reduction) by thread 0,
+/// and the buffer is named in one `tilegpu.tma_store_wait` at the end of
+/// the write's block, which keeps it live (and unshared) until the copies
+/// have read it.
+class StagedTMAWriter {
+public:
+  StagedTMAWriter(mlir::func::FuncOp func, AffineAccessAnalysis &affine);
+
+  /// Writes `value` (a register tile) into `box` of its tensor before
+  /// `at`, in `block` (the kernel's body or a consumer region, whose end
+  /// gets the wait): through `staging` when given, else through a new
+  /// one-buffer ring allocated at the kernel's start; with `waitFirst`,
+  /// after a `tilegpu.tma_store_wait` for the buffer's previous write (a
+  /// buffer written more than once). Fails, changing nothing, when the
+  /// box's coordinates or descriptor cannot be made at `at` (`bytes` 0),
+  /// or when the kernel's shared memory would pass 227 KB (`bytes`: what
+  /// it would need). Returns the staging buffer.
+  mlir::FailureOr<mlir::Value> write(mlir::Operation *at, mlir::Value value,
+                                     const TMABox &box, mlir::Block *block,
+                                     mlir::Value staging, bool waitFirst, bool add,
+                                     int64_t &bytes);
+
+private:
+  mlir::Operation *func;
+  AffineAccessAnalysis &affine;
+  /// Per block, the `tilegpu.tma_store_wait` at its end.
+  llvm::DenseMap<mlir::Block *, mlir::Operation *> lastWaits;
+};
 
 } // namespace tilec::tilegpu
 
