@@ -1188,7 +1188,7 @@ static LogicalResult compileFor(CodeGen &cg, const ForStmt *stmt) {
     forOp->setAttr("tile.num_stages",
                    cg.builder.getI32IntegerAttr(*iterable->numStages));
   if (iterable->warpSpecialize)
-    forOp->setAttr("tile.warp_specialize",
+    forOp->setAttr(tile::kWarpSpecializeAttrName,
                    cg.builder.getBoolAttr(*iterable->warpSpecialize));
   mlir::Block *body = forOp.getBody();
   if (body->mightHaveTerminator())

@@ -90,7 +90,7 @@ static bool prefersCpAsync(Operation *op, int64_t maxBytes) {
   auto loop = dyn_cast<scf::ForOp>(op);
   if (!loop || maxBytes <= 0)
     return false;
-  if (auto ws = op->getAttrOfType<BoolAttr>("tile.warp_specialize");
+  if (auto ws = op->getAttrOfType<BoolAttr>(tile::kWarpSpecializeAttrName);
       ws && ws.getValue())
     return false;
   unsigned dots = 0;

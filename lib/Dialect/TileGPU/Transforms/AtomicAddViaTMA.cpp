@@ -33,25 +33,6 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// The block whose end gets the wait for the reductions' reads of their
-/// staging buffer when `atomic` may become one: the kernel's body, or the
-/// consumer region of its tilegpu.warp_specialize, reached through loops
-/// and ifs only (their conditions and bounds are scalars, alike in every
-/// thread, so the barriers around each copy meet). Null elsewhere.
-Block *getReductionBlock(tile::AtomicRMWOp atomic) {
-  for (Operation *p = atomic->getParentOp(); p; p = p->getParentOp()) {
-    if (auto func = dyn_cast<func::FuncOp>(p))
-      return &func.getBody().front();
-    if (auto ws = dyn_cast<WarpSpecializeOp>(p))
-      return ws.getProducer().isAncestor(atomic->getParentRegion())
-                 ? nullptr
-                 : &ws.getConsumer().front();
-    if (!isa<scf::ForOp, scf::IfOp>(p))
-      return nullptr;
-  }
-  return nullptr;
-}
-
 class AtomicRewriter {
 public:
   explicit AtomicRewriter(func::FuncOp func)
@@ -60,7 +41,7 @@ public:
   void run();
 
 private:
-  /// Rewrites `atomic` (in `block`, see getReductionBlock) into a TMA
+  /// Rewrites `atomic` (in `block`, see getStagingBlock) into a TMA
   /// reduction of `value`, or leaves it when its staging buffer does not
   /// fit (a remark).
   void rewrite(tile::AtomicRMWOp atomic, Value value, const TMABox &box, Block *block);
@@ -104,7 +85,10 @@ void AtomicRewriter::run() {
       mayPublishWrites(func, [&](Operation *op) { return candidates.contains(op); }))
     return;
   for (tile::AtomicRMWOp atomic : atomics) {
-    Block *block = getReductionBlock(atomic);
+    // In the kernel's body or consumer region, through loops and ifs (their
+    // bounds and conditions are scalars, alike in every thread).
+    Block *block = getStagingBlock(
+        atomic, [](Operation *parent) { return isa<scf::ForOp, scf::IfOp>(parent); });
     Value value = getStagedValue(atomic.getValue());
     if (!block || isReplicated(cast<RankedTensorType>(value.getType())))
       continue;

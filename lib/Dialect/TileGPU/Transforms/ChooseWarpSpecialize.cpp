@@ -34,10 +34,6 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// The loop attribute the frontend sets from `tl.range(...,
-/// warp_specialize=...)` and tilegpu-warp-specialize follows (a BoolAttr).
-constexpr llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
-
 /// The wgmma dots directly in `loop`'s body.
 SmallVector<tile::DotOp> getWarpgroupDots(scf::ForOp loop) {
   SmallVector<tile::DotOp> dots;
@@ -59,24 +55,24 @@ struct TileGPUChooseWarpSpecializePass
     std::optional<unsigned> numWarps = lookupNumWarps(func);
     if (!numWarps)
       return;
-    SmallVector<scf::ForOp> loops;
+    SmallVector<std::pair<scf::ForOp, SmallVector<tile::DotOp>>> loops;
     func.walk([&](scf::ForOp loop) {
-      if (!getWarpgroupDots(loop).empty())
-        loops.push_back(loop);
+      if (SmallVector<tile::DotOp> dots = getWarpgroupDots(loop); !dots.empty())
+        loops.emplace_back(loop, std::move(dots));
     });
     Builder b(func.getContext());
-    for (scf::ForOp loop : loops) {
-      if (loop->hasAttr(kWarpSpecializeAttrName))
+    for (auto &[loop, dots] : loops) {
+      if (loop->hasAttr(tile::kWarpSpecializeAttrName))
         continue; // written in the source
       // 8-bit dots stay pipelined: fp8 attention (tutorial 06, head dim
       // 128) ran 23 % slower split (531 against 690 TFLOP/s on an H100,
       // bench/RESULTS.md, 2026-12-06, fourth session). A split needs whole
       // consumer warpgroups, one or two.
-      bool eightBit = llvm::any_of(getWarpgroupDots(loop), [](tile::DotOp dot) {
+      bool eightBit = llvm::any_of(dots, [](tile::DotOp dot) {
         return dot.getB().getType().getElementTypeBitWidth() == 8;
       });
       if (eightBit || (*numWarps != 4 && *numWarps != 8)) {
-        loop->setAttr(kWarpSpecializeAttrName, b.getBoolAttr(false));
+        loop->setAttr(tile::kWarpSpecializeAttrName, b.getBoolAttr(false));
         continue;
       }
       int64_t needed = getWarpgroupDotRegisters(loop, *numWarps);
@@ -92,20 +88,18 @@ struct TileGPUChooseWarpSpecializePass
                "operands take "
             << needed << " registers a thread, more than the " << budget
             << " a consumer thread gets (setmaxnreg)";
-        loop->setAttr(kWarpSpecializeAttrName, b.getBoolAttr(false));
+        loop->setAttr(tile::kWarpSpecializeAttrName, b.getBoolAttr(false));
         continue;
       }
       // A loop whose wgmma values alone leave no room for a second CTA on
       // the SM is split: the split's one CTA per SM costs no occupancy (the
       // one-sweep backward at head dim 64, 176 registers a thread on 8
-      // warps: 9 % faster split, H100, fourteenth session). Kernels of
-      // more than two loops with wgmma dots are left to
-      // tilegpu-warp-specialize's shared-memory rule, which hands rings on
-      // between two loops only.
-      // Only loops tilegpu-warp-specialize can split: at the top of the
-      // kernel or of a persistent kernel's loop over programs (a loop it
-      // would refuse would keep TMA copies where cp.async was measured
-      // faster).
+      // warps: 9 % faster split, H100, fourteenth session). Only loops
+      // tilegpu-warp-specialize can split, at the top of the kernel or of a
+      // persistent kernel's loop over programs (a loop it would refuse
+      // would keep TMA copies where cp.async was measured faster); kernels
+      // of more than two loops with wgmma dots are left to its
+      // shared-memory rule, which hands rings on between two loops only.
       Operation *parent = loop->getParentOp();
       bool splittable =
           isa<func::FuncOp>(parent) ||
@@ -118,7 +112,7 @@ struct TileGPUChooseWarpSpecializePass
             << "loop chosen for warp specialization: its dots' accumulators and "
                "register operands take "
             << needed << " registers a thread, so its CTA runs alone on an SM";
-        loop->setAttr(kWarpSpecializeAttrName, b.getBoolAttr(true));
+        loop->setAttr(tile::kWarpSpecializeAttrName, b.getBoolAttr(true));
       }
     }
   }

@@ -849,7 +849,7 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   rewriter.setInsertionPoint(forOp);
   // The frontend's tile.warp_specialize (read by tilegpu-warp-specialize)
   // stays with the expanded loop.
-  Attribute warpSpecialize = forOp->getAttr("tile.warp_specialize");
+  Attribute warpSpecialize = forOp->getAttr(tile::kWarpSpecializeAttrName);
   FailureOr<scf::ForOp> pipelined = scf::pipelineForLoop(rewriter, forOp, options);
   if (failed(pipelined)) {
     // The body was already rewritten: the loop cannot stay as it was.
@@ -863,7 +863,7 @@ FailureOr<bool> pipelineLoop(RewriterBase &rewriter, scf::ForOp forOp,
   scf::ForOp newLoop = *pipelined;
   done.loop = newLoop;
   if (warpSpecialize)
-    newLoop->setAttr("tile.warp_specialize", warpSpecialize);
+    newLoop->setAttr(tile::kWarpSpecializeAttrName, warpSpecialize);
   OpBuilder after(ctx);
   after.setInsertionPointAfter(newLoop);
   if (copies->hasCpAsync)

@@ -33,28 +33,6 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// Where a TMA store may replace `store`: directly in the kernel's body,
-/// in the consumer region of its tilegpu.warp_specialize, or in the loop
-/// over programs of a persistent kernel (whose threads all run it the
-/// same number of times, so the barriers around the copy meet). Returns
-/// the block whose end the last store's wait goes before (the kernel's, or
-/// the consumer region's), or null.
-Block *getStoreBlock(tile::StoreOp store) {
-  for (Operation *p = store->getParentOp(); p; p = p->getParentOp()) {
-    if (isa<func::FuncOp>(p))
-      return &cast<func::FuncOp>(p).getBody().front();
-    if (auto ws = dyn_cast<WarpSpecializeOp>(p))
-      return store->getParentRegion() == &ws.getProducer() ||
-                     ws.getProducer().isAncestor(store->getParentRegion())
-                 ? nullptr
-                 : &ws.getConsumer().front();
-    auto loop = dyn_cast<scf::ForOp>(p);
-    if (!loop || !loop->hasAttr(TileGPUDialect::getPersistentAttrName()))
-      return nullptr;
-  }
-  return nullptr;
-}
-
 class StoreRewriter {
 public:
   explicit StoreRewriter(func::FuncOp func)
@@ -63,7 +41,7 @@ public:
   void run();
 
 private:
-  /// Rewrites `store` (in `block`, see getStoreBlock) into a TMA store, or
+  /// Rewrites `store` (in `block`, see getStagingBlock) into a TMA store, or
   /// leaves it as it is when its staging buffer does not fit (a remark).
   void rewrite(tile::StoreOp store, const TMABox &box, Block *block);
 
@@ -83,7 +61,13 @@ void StoreRewriter::run() {
     auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
     if (!type || type.getRank() != 2 || isReplicated(type))
       continue;
-    Block *block = getStoreBlock(store);
+    // Directly in the kernel's body or consumer region, or in the loop over
+    // programs of a persistent kernel (whose threads all run it the same
+    // number of times).
+    Block *block = getStagingBlock(store, [](Operation *parent) {
+      return isa<scf::ForOp>(parent) &&
+             parent->hasAttr(TileGPUDialect::getPersistentAttrName());
+    });
     if (!block)
       continue;
     std::string whyNot;

@@ -24,6 +24,46 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::tilegpu;
 
+/// An i1 that is true when no size of `box` is 0 (each size is a constant
+/// or a positive factor times kernel arguments: all of them positive), or
+/// null when no size depends on an argument; the ops it creates are
+/// appended to `ops`.
+static Value emitNonEmpty(OpBuilder &b, Location loc, func::FuncOp func,
+                          const TMABox &box, SmallVectorImpl<Operation *> &ops) {
+  llvm::SetVector<unsigned> args;
+  for (const TMABox::Dim &dim : box.dims)
+    args.insert(dim.size.args.begin(), dim.size.args.end());
+  Value all;
+  for (unsigned arg : args) {
+    Value value = func.getArgument(arg);
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(value.getType(), 0));
+    Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, value, zero);
+    ops.push_back(zero.getDefiningOp());
+    ops.push_back(positive.getDefiningOp());
+    if (all) {
+      all = arith::AndIOp::create(b, loc, all, positive);
+      ops.push_back(all.getDefiningOp());
+    } else {
+      all = positive;
+    }
+  }
+  return all;
+}
+
+Block *tilegpu::getStagingBlock(Operation *op,
+                                llvm::function_ref<bool(Operation *)> passes) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (auto func = dyn_cast<func::FuncOp>(p))
+      return &func.getBody().front();
+    if (auto ws = dyn_cast<WarpSpecializeOp>(p))
+      return ws.getProducer().isAncestor(op->getParentRegion()) ? nullptr
+                                                               : &ws.getConsumer().front();
+    if (!passes(p))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 bool tilegpu::isReplicated(RankedTensorType type) {
   FailureOr<LinearLayout> layout = toLinearLayout(type.getShape(), type.getEncoding());
   return failed(layout) || layout->getReplicatedMask(HwDim::Register) != 0 ||
@@ -47,27 +87,6 @@ bool tilegpu::accessesArgumentOtherwise(func::FuncOp func, unsigned arg,
   });
 }
 
-Value tilegpu::emitNonEmpty(OpBuilder &b, Location loc, func::FuncOp func,
-                           const TMABox &box, SmallVectorImpl<Operation *> &ops) {
-  llvm::SetVector<unsigned> args;
-  for (const TMABox::Dim &dim : box.dims)
-    args.insert(dim.size.args.begin(), dim.size.args.end());
-  Value all;
-  for (unsigned arg : args) {
-    Value value = func.getArgument(arg);
-    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(value.getType(), 0));
-    Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, value, zero);
-    ops.push_back(zero.getDefiningOp());
-    ops.push_back(positive.getDefiningOp());
-    if (all) {
-      all = arith::AndIOp::create(b, loc, all, positive);
-      ops.push_back(all.getDefiningOp());
-    } else {
-      all = positive;
-    }
-  }
-  return all;
-}
 
 void tilegpu::eraseDeadDefinitions(ArrayRef<Value> values) {
   llvm::SetVector<Operation *> worklist;
@@ -121,8 +140,10 @@ FailureOr<Value> StagedTMAWriter::write(Operation *at, Value value, const TMABox
   if (failed(coords))
     return failure();
   FailureOr<Value> desc = addTMADescriptorArgument(func, box, tile, loc);
-  if (failed(desc))
+  if (failed(desc)) {
+    eraseDeadDefinitions(*coords);
     return failure();
+  }
   unsigned descIndex = cast<BlockArgument>(*desc).getArgNumber();
 
   SmallVector<Operation *> ops;

@@ -53,10 +53,6 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// The loop attribute the frontend sets from `tl.range(...,
-/// warp_specialize=...)` (a BoolAttr).
-constexpr llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
-
 /// Warps of the producer: one warpgroup (setmaxnreg is per warpgroup).
 constexpr unsigned kProducerWarps = kWarpsPerWarpgroup;
 
@@ -504,7 +500,7 @@ struct TileGPUWarpSpecializePass
   /// Whether `loop` is asked to be warp-specialized. `alone`: the
   /// kernel's shared memory holds an SM to one CTA already.
   bool isWanted(scf::ForOp loop, Mode m, bool alone) {
-    if (auto attr = loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName))
+    if (auto attr = loop->getAttrOfType<BoolAttr>(tile::kWarpSpecializeAttrName))
       return attr.getValue();
     if (m == Mode::All)
       return true;
@@ -734,7 +730,8 @@ struct TileGPUWarpSpecializePass
       // written warp_specialize=True take any number.
       bool asked = m != Mode::Auto || plans.size() == 2 ||
                    llvm::any_of(plans, [](const LoopPlan &plan) {
-                     auto attr = plan.loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName);
+                     auto attr = plan.loop->getAttrOfType<BoolAttr>(
+                         tile::kWarpSpecializeAttrName);
                      return attr && attr.getValue();
                    });
       std::string whyNot;

@@ -58,6 +58,10 @@ inline constexpr llvm::StringLiteral kKernelAttrName = "tile.kernel";
 /// Argument attribute: the value (pointer address or integer) is a multiple
 /// of this (from `:16` in a signature, Triton's `tt.divisibility`).
 inline constexpr llvm::StringLiteral kDivisibilityAttrName = "tile.divisibility";
+/// Loop attribute (a BoolAttr): split the `scf.for` into a producer
+/// warpgroup and consumers or not, from `tl.range(..., warp_specialize=...)`
+/// or tilegpu-choose-warp-specialize; tilegpu-warp-specialize follows it.
+inline constexpr llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
 
 } // namespace tilec::tile
 

@@ -35,6 +35,14 @@ namespace tilec::tilegpu {
 /// element may differ in their last bit (a contracted fma).
 bool isReplicated(mlir::RankedTensorType type);
 
+/// The block whose end gets the wait for the TMA write that replaces `op`:
+/// the kernel's body, or the consumer region of its
+/// `tilegpu.warp_specialize`, reached from `op` through parent ops that
+/// `passes` accepts (ops every thread runs alike, so the barriers around
+/// the copy meet). Null in a producer region or below an op it refuses.
+mlir::Block *getStagingBlock(mlir::Operation *op,
+                             llvm::function_ref<bool(mlir::Operation *)> passes);
+
 /// The value to stage for a store or atomic of `value`: a layout
 /// conversion that only served the global addresses (a wgmma accumulator's
 /// runs gathered within warps, convert-tile-to-tilegpu) is skipped, since
@@ -57,15 +65,6 @@ bool accessesArgumentOtherwise(mlir::func::FuncOp func, unsigned arg,
 bool mayPublishWrites(mlir::func::FuncOp func,
                       llvm::function_ref<bool(mlir::Operation *)> ignore = nullptr);
 
-/// An i1 that is true when no size of `box` is 0 (each size is a constant
-/// or a positive factor times kernel arguments: all of them positive), or
-/// null when no size depends on an argument; the ops it creates are
-/// appended to `ops`. The runtime encodes an empty dimension as one
-/// element (a descriptor cannot describe none), where the masked access
-/// touched nothing.
-mlir::Value emitNonEmpty(mlir::OpBuilder &b, mlir::Location loc, mlir::func::FuncOp func,
-                         const TMABox &box, llvm::SmallVectorImpl<mlir::Operation *> &ops);
-
 /// Erases the ops computing `values` that nothing else uses, and what
 /// they alone used.
 void eraseDeadDefinitions(llvm::ArrayRef<mlir::Value> values);
@@ -73,8 +72,10 @@ void eraseDeadDefinitions(llvm::ArrayRef<mlir::Value> values);
 /// Writes register tiles of one kernel into global memory by TMA from
 /// shared-memory staging buffers: each write is a `tilegpu.local_store`
 /// into the buffer, `tilegpu.fence_async_shared`, a barrier and a
-/// `tilegpu.tma_store` (a copy, or with `add` a reduction) by thread 0,
-/// and the buffer is named in one `tilegpu.tma_store_wait` at the end of
+/// `tilegpu.tma_store` (a copy, or with `add` a reduction) by thread 0 —
+/// skipped when a box size from a kernel argument is 0, which the runtime
+/// encodes as 1 (a descriptor cannot describe none) —, and the buffer is
+/// named in one `tilegpu.tma_store_wait` at the end of
 /// the write's block, which keeps it live (and unshared) until the copies
 /// have read it.
 class StagedTMAWriter {
