@@ -367,8 +367,9 @@ def TileGPUStoreViaTMA : Pass<"tilegpu-store-via-tma", "mlir::ModuleOp"> {
     A kernel that touches the stored tensor otherwise (a load, another
     store or an atomic of pointers computed from its argument, or a TMA
     copy of it) keeps that store: the copy's writes, which
-    `wait_group.read` does not order, are ordered with none of them. A kernel with an atomic, inline assembly or a call keeps all its
-    stores: it may tell another CTA the output is ready.
+    `wait_group.read` does not order, are ordered with none of them. A
+    kernel with an atomic, inline assembly or a call keeps all its stores:
+    it may tell another CTA the output is ready.
 
     The staging buffer is live where the store is: after a loop it reuses
     the loop's rings (tilegpu-allocate-shared), in a persistent kernel it
